@@ -1,0 +1,166 @@
+"""The game protocol every front drives, the seeded RNG and the registry of games.
+
+A game is a deterministic state machine: options + seed (or an explicit deal) + actions give the
+state. The server, bots, CLI, replays and RL environments only use the methods below, so a rule
+lives in exactly one place.
+
+States are mutable for speed (random self-play and search apply millions of actions); ``apply``
+validates before it changes anything, so a refused action leaves the state exactly as it was,
+and ``clone`` gives an independent copy where one is needed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import secrets
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, NamedTuple
+
+from yamen.errors import NotYourTurn, OptionsError
+
+Action = int
+"""Actions are small integers: cheap to generate, hash and use as an RL action index. Each game
+gives them a text notation through ``action_text`` and ``parse_action``."""
+
+
+class Event(NamedTuple):
+    """Something that happened. ``to`` lists the seats allowed to see it; ``None`` means all
+    seats and spectators. Fronts must pass events through :func:`visible_to`."""
+
+    kind: str
+    data: dict
+    to: tuple[int, ...] | None = None
+
+
+def visible_to(events: list[Event], seat: int | None) -> list[Event]:
+    """The events a seat (or a spectator, ``None``) may see."""
+    return [e for e in events if e.to is None or (seat is not None and seat in e.to)]
+
+
+def score_json(score: Fraction) -> int | str:
+    """Exact scores for JSON: an int when whole, else the string ``"n/d"``."""
+    return score.numerator if score.denominator == 1 else str(score)
+
+
+@dataclass
+class Result:
+    """The outcome of a finished game.
+
+    ``scores`` are each seat's exact totals; ``winners`` the seats that won (by the game's own
+    definition); ``details`` game-specific facts (places, roles, per-deal scores), all public
+    once the game is over."""
+
+    scores: tuple[Fraction, ...]
+    winners: tuple[int, ...]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": [score_json(s) for s in self.scores],
+            "winners": list(self.winners),
+            **self.details,
+        }
+
+
+class State(ABC):
+    """One game in progress. Seats are numbered ``0 .. num_seats-1``."""
+
+    game: ClassVar[str]
+    num_seats: int
+    options: dict[str, Any]
+
+    @abstractmethod
+    def pending(self) -> tuple[int, ...]:
+        """The seats that owe a decision now; several during simultaneous choices, none when
+        the game is over."""
+
+    @abstractmethod
+    def legal(self, seat: int) -> list[Action]:
+        """That seat's legal actions now (empty when it owes no decision)."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply a legal action; raise :class:`IllegalAction` (state unchanged) otherwise."""
+
+    @abstractmethod
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """Exactly what that seat (``None``: a spectator) may see, as JSON-ready data."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The outcome once the game is over, else ``None``."""
+
+    @abstractmethod
+    def action_text(self, action: Action) -> str:
+        """The action in the game's text notation (as written in records)."""
+
+    @abstractmethod
+    def parse_action(self, seat: int, text: str) -> Action:
+        """Read an action written in the game's notation; raise :class:`NotationError`."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (for search)."""
+
+    @property
+    def over(self) -> bool:
+        return not self.pending()
+
+    def check_turn(self, seat: int) -> None:
+        if seat not in self.pending():
+            raise NotYourTurn(f"seat {seat} has no decision to make now")
+
+
+class Game(ABC):
+    """A registered game: how to read its options and start a state."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+
+    @classmethod
+    @abstractmethod
+    def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill in defaults; raise :class:`OptionsError` on unknown keys or bad values."""
+
+    @classmethod
+    @abstractmethod
+    def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> State:
+        """A fresh state from normalized options, a seed and optionally an explicit deal."""
+
+
+# A new game is new files plus one line here.
+REGISTRY: dict[str, str] = {
+    "baohuang": "yamen.games.baohuang:Baohuang",
+}
+
+
+def game_names() -> list[str]:
+    return sorted(REGISTRY)
+
+
+def get_game(name: str) -> type[Game]:
+    try:
+        module, attr = REGISTRY[name].split(":")
+    except KeyError:
+        raise OptionsError(f"unknown game {name!r}; known: {', '.join(game_names())}") from None
+    return getattr(importlib.import_module(module), attr)
+
+
+def new_seed() -> int:
+    return secrets.randbits(63)
+
+
+def make_rng(seed: int) -> random.Random:
+    """All chance in a game comes from one generator made from its seed."""
+    return random.Random(seed)
+
+
+def new_game(
+    name: str, options: dict[str, Any] | None = None, seed: int | None = None, deal: Any = None
+) -> State:
+    """Start a game. Without a seed one is drawn, and kept in ``state.seed`` for the record."""
+    game = get_game(name)
+    return game.new(game.normalize_options(options), new_seed() if seed is None else seed, deal)

@@ -1,0 +1,1 @@
+"""The games. Each registers itself in :data:`yamen.engine.REGISTRY`."""

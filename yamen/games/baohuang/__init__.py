@@ -1,0 +1,74 @@
+"""Baohuang 保皇: five players, four decks, a hidden royalist (or guard)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from yamen.cards import parse_cards
+from yamen.engine import Game
+from yamen.errors import NotationError, OptionsError
+from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
+from yamen.games.baohuang.rules import BaohuangState
+from yamen.games.baohuang.variants import VARIANTS
+
+DEFAULTS: dict[str, Any] = {"variant": "shandong", "deals": 1, "target": None, "grabbing": True}
+TARGET_DEAL_CAP = 50  # a match played to a target score still ends
+
+
+class Baohuang(Game):
+    name = "baohuang"
+    title = "Baohuang 保皇"
+
+    @classmethod
+    def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
+        given = dict(options or {})
+        unknown = set(given) - set(DEFAULTS)
+        if unknown:
+            raise OptionsError(f"unknown option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
+        if given.get("target") is not None and "deals" not in given:
+            given["deals"] = TARGET_DEAL_CAP
+        opts = {**DEFAULTS, **given}
+        if opts["variant"] not in VARIANTS:
+            raise OptionsError(f"unknown variant {opts['variant']!r}; known: {sorted(VARIANTS)}")
+        if (
+            not isinstance(opts["deals"], int)
+            or isinstance(opts["deals"], bool)
+            or opts["deals"] < 1
+        ):
+            raise OptionsError("deals must be a whole number of at least 1")
+        target = opts["target"]
+        if target is not None and (
+            not isinstance(target, int) or isinstance(target, bool) or target < 1
+        ):
+            raise OptionsError("target must be a positive whole number of points, or null")
+        if not isinstance(opts["grabbing"], bool):
+            raise OptionsError("grabbing must be true or false")
+        return opts
+
+    @classmethod
+    def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> BaohuangState:
+        kinds = None if deal is None else parse_deal(deal, options["variant"])
+        return BaohuangState(options, seed, kinds)
+
+
+def parse_deal(deal: Any, variant: str) -> list[list[int]]:
+    """An explicit first deal: five hands in card notation that together are exactly the deck."""
+    if not isinstance(deal, list) or len(deal) != 5:
+        raise OptionsError("an explicit deal is a list of five hands")
+    try:
+        hands = [
+            [kind_of(c) for c in parse_cards(h if isinstance(h, str) else " ".join(h))]
+            for h in deal
+        ]
+    except (NotationError, TypeError) as exc:
+        raise OptionsError(f"explicit deal: {exc}") from None
+    given = Counter(k for hand in hands for k in hand)
+    wanted = Counter(VARIANTS[variant].deck())
+    if given != wanted:
+        missing = [KIND_TEXT[k] for k in sorted((wanted - given).elements())]
+        extra = [KIND_TEXT[k] for k in sorted((given - wanted).elements())]
+        raise OptionsError(
+            f"explicit deal is not exactly the deck: missing {missing[:8]}, extra {extra[:8]}"
+        )
+    return hands

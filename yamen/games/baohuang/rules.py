@@ -1,0 +1,696 @@
+"""Baohuang's state machine: dealing, choosing the emperor, declarations, play and scoring.
+
+A match is a series of deals. Each deal runs through phases:
+
+    shandong: [grab window] -> call / yield -> [forcing | void deal] -> declarations -> play
+    japanese: [tribute] -> emperor card kept or handed on -> declarations -> play
+
+Play order is seat i, then i+1 (mod 5). "Clockwise" in the shandong seed (yielding the marked
+joker, forcing, the grab priority) is the other way: i, i-1, i-2 ... See docs/rules/baohuang.md.
+"""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any
+
+from yamen.cards import parse_card, parse_rank
+from yamen.engine import Event, Result, State, make_rng, score_json
+from yamen.errors import IllegalAction, NotationError, NotYourTurn
+from yamen.games.baohuang import scoring
+from yamen.games.baohuang.kinds import (
+    BIG_SLOT,
+    BJ,
+    BJ_MARKED,
+    KIND_TEXT,
+    NUM_KINDS,
+    NUM_SLOTS,
+    SJ,
+    SJ_MARKED,
+    SLOT_OF,
+    SMALL_SLOT,
+    hand_cards,
+    kind_of,
+    slot_text,
+)
+from yamen.games.baohuang.sets import (
+    NO_RANK,
+    SetShape,
+    decode,
+    encode,
+    follows,
+    is_play,
+    leads,
+)
+from yamen.games.baohuang.variants import VARIANTS
+
+# Action ids below sets.PLAY_BASE. CALL_BASE + kind names a card to call (kinds 0..53).
+PASS, YIELD, CLAIM, GRAB, KEEP, HAND_ON, DECLARE, REBEL = range(8)
+CALL_BASE = 8
+WORDS = {
+    PASS: "pass",
+    YIELD: "yield",
+    CLAIM: "claim",
+    GRAB: "grab",
+    KEEP: "keep",
+    HAND_ON: "hand on",
+    DECLARE: "declare",
+    REBEL: "rebel",
+}
+WORD_ACTIONS = {word: action for action, word in WORDS.items()}
+
+GRAB_WINDOW, CALLING, FORCING, EMPEROR_CARD, DECLARATIONS, PLAY, OVER = (
+    "grab",
+    "call",
+    "force",
+    "emperor card",
+    "declare",
+    "play",
+    "over",
+)
+
+CALLABLE = list(range(52)) + [SJ, BJ]
+
+
+class BaohuangState(State):
+    game = "baohuang"
+    num_seats = 5
+
+    def __init__(self, options: dict[str, Any], seed: int, deal: list[list[int]] | None = None):
+        self.options = options
+        self.seed = seed
+        self.variant = VARIANTS[options["variant"]]
+        self.rng = make_rng(seed)
+        self.totals = [Fraction(0)] * 5
+        self.history: list[dict[str, Any]] = []  # one public summary per finished deal
+        self.deal_no = 0
+        self.dealer = self.rng.randrange(5)  # japanese: rotates each deal; shandong: unused
+        self._events: list[Event] = []
+        self._start_deal(deal)
+        self.opening_events = self._events
+
+    # ------------------------------------------------------------------ protocol
+
+    def pending(self) -> tuple[int, ...]:
+        return self._pending
+
+    def legal(self, seat: int) -> list[int]:
+        return list(self._legal_now(seat)) if seat in self._pending else []
+
+    def apply(self, seat: int, action: int) -> list[Event]:
+        if seat not in self._pending:
+            raise NotYourTurn(f"seat {seat} has no decision to make now")
+        if action not in self._legal_now(seat):
+            raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
+        self._events = events = []
+        self._legal_cache = None
+        phase = self.phase
+        if phase == PLAY:
+            self._play_action(seat, action)
+        elif phase in (GRAB_WINDOW, DECLARATIONS):
+            self._answer(seat, action)
+        elif phase == CALLING:
+            self._calling_action(seat, action)
+        elif phase == FORCING:
+            self._call(seat, action - CALL_BASE)
+        else:
+            self._emperor_card_action(seat, action)
+        return events
+
+    def result(self) -> Result | None:
+        if self.phase != OVER:
+            return None
+        best = max(self.totals)
+        winners = (
+            () if best == min(self.totals) else tuple(s for s in range(5) if self.totals[s] == best)
+        )
+        return Result(
+            tuple(self.totals), winners, {"variant": self.variant.name, "deals": self.history}
+        )
+
+    def clone(self) -> BaohuangState:
+        return copy.deepcopy(self)
+
+    # ------------------------------------------------------------------ dealing
+
+    def _start_deal(self, explicit: list[list[int]] | None = None, redeal: bool = False) -> None:
+        if not redeal:
+            self.deal_no += 1
+            if self.deal_no > 1:
+                self.dealer = (self.dealer + 1) % 5
+        v = self.variant
+        if explicit is not None:
+            hands_kinds = explicit
+        else:
+            cards = v.deck()
+            if v.marked_small_joker:  # japanese: dealt one at a time from the dealer's next seat
+                self.rng.shuffle(cards)
+                hands_kinds = [cards[(i - self.dealer - 1) % 5 :: 5] for i in range(5)]
+            else:  # shandong: 43 each, the marked big joker to a random seat
+                cards.remove(BJ_MARKED)
+                self.rng.shuffle(cards)
+                hands_kinds = [cards[i * 43 : (i + 1) * 43] for i in range(5)]
+                hands_kinds[self.rng.randrange(5)].append(BJ_MARKED)
+        self.hands = [[0] * NUM_KINDS for _ in range(5)]
+        self.slots = [[0] * NUM_SLOTS for _ in range(5)]
+        for seat, kinds in enumerate(hands_kinds):
+            for k in kinds:
+                self.hands[seat][k] += 1
+                self.slots[seat][SLOT_OF[k]] += 1
+        self.sizes = [len(kinds) for kinds in hands_kinds]
+        self.emperor: int | None = None
+        self.partner: int | None = None  # royalist or guard; hidden until revealed
+        self.solo = self.grabbed = self.declared = self.solo_declared = False
+        self.rebels: list[int] = []
+        self.called: int | None = None
+        self.tell_kind = -1  # the card kind whose play unmasks a role
+        self.public_roles: dict[int, str] = {}
+        self.answers: dict[int, int] = {}
+        self.tribute: dict[int, dict[str, list[str]]] = {}
+        self.passes = 0
+        self.out: list[int] = []
+        self.active = [True] * 5
+        self.table: SetShape | None = None
+        self.table_cards: list[int] = []
+        self.owner: int | None = None
+        self.trick: list[dict[str, Any]] = []
+        self.to_ask: list[int] = []
+        self.yielders: list[int] = []
+        self.stage = 1
+        self.claimant: int | None = None
+        self._legal_cache: tuple[int, list[int]] | None = None
+        self._emit("deal", deal=self.deal_no, redeal=redeal, sizes=list(self.sizes))
+        for seat in range(5):
+            self._emit("hand", to=(seat,), cards=hand_cards(self.hands[seat]))
+        self.holder = self._holder_of(BJ_MARKED)
+        self.first_holder = self.holder
+        if v.marked_small_joker:
+            if self.deal_no > 1:
+                self._pay_tribute()
+            self.phase = EMPEROR_CARD
+            self._set_turn(self.holder)
+        elif self.options["grabbing"]:
+            self._open_window(GRAB_WINDOW, [s for s in range(5) if s != self.holder])
+        else:
+            self.phase = CALLING
+            self._set_turn(self.holder)
+
+    def _holder_of(self, kind: int) -> int:
+        return next(s for s in range(5) if self.hands[s][kind])
+
+    def _move(self, kind: int, giver: int, taker: int) -> None:
+        self.hands[giver][kind] -= 1
+        self.hands[taker][kind] += 1
+        self.slots[giver][SLOT_OF[kind]] -= 1
+        self.slots[taker][SLOT_OF[kind]] += 1
+        self.sizes[giver] -= 1
+        self.sizes[taker] += 1
+
+    def _pay_tribute(self) -> None:
+        """上納: last deal's losers give their strongest non-jokers, winners take them at random."""
+        last = self.history[-1]
+        scores = [Fraction(s) for s in last["scores"]]
+        if not any(scores):
+            return
+        emperor, alone = last["emperor"], last["partner"] is None
+        share = [(4 if alone else 2) if s == emperor else 1 for s in range(5)]
+        pool: list[tuple[int, int]] = []  # (kind, giver)
+        for seat in (s for s in range(5) if scores[s] < 0):
+            for _ in range(share[seat]):
+                kind = max(k for k in range(52) if self.hands[seat][k])
+                self.hands[seat][kind] -= 1  # taken off now so the next pick is the next best
+                pool.append((kind, seat))
+        for kind, giver in pool:
+            self.hands[giver][kind] += 1
+        self.rng.shuffle(pool)
+        gave: dict[int, list[str]] = {}
+        got: dict[int, list[str]] = {}
+        for taker in (s for s in range(5) if scores[s] > 0):
+            for _ in range(share[taker]):
+                kind, giver = pool.pop()
+                self._move(kind, giver, taker)
+                gave.setdefault(giver, []).append(KIND_TEXT[kind])
+                got.setdefault(taker, []).append(KIND_TEXT[kind])
+        for seat in range(5):
+            self.tribute[seat] = {"gave": gave.get(seat, []), "received": got.get(seat, [])}
+            if seat in gave or seat in got:
+                self._emit("tribute", to=(seat,), **self.tribute[seat])
+        self._emit(
+            "tribute paid",
+            gave={s: len(c) for s, c in gave.items()},
+            received={s: len(c) for s, c in got.items()},
+        )
+
+    # ------------------------------------------------------------------ turns and windows
+
+    def _emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
+        self._events.append(Event(kind, data, to))
+
+    def _set_turn(self, seat: int) -> None:
+        self.turn = seat
+        self._pending = (seat,)
+
+    def _open_window(self, phase: str, seats: list[int]) -> None:
+        """A question asked of several seats at once; answers stay sealed until all are in."""
+        self.phase = phase
+        self.answers = {}
+        self._pending = tuple(seats)
+
+    def _legal_now(self, seat: int) -> list[int]:
+        cache = self._legal_cache
+        if cache is not None and cache[0] == seat:
+            return cache[1]
+        phase = self.phase
+        if phase == PLAY:
+            acts = self._play_legal(seat)
+        elif phase == GRAB_WINDOW:
+            acts = [PASS, GRAB]
+        elif phase == DECLARATIONS:
+            acts = self._declare_legal(seat)
+        elif phase == CALLING:
+            acts = [CALL_BASE + k for k in CALLABLE if self._copies(seat, k) >= 3] + [YIELD]
+            if self.options["grabbing"]:
+                acts.append(GRAB)
+        elif phase == FORCING:
+            acts = [CALL_BASE + k for k in CALLABLE if self._copies(seat, k) == 3]
+        else:  # EMPEROR_CARD: back at the first holder after a full round, it must be kept
+            acts = [KEEP] if self.passes == 5 else [KEEP, HAND_ON]
+        self._legal_cache = (seat, acts)
+        return acts
+
+    def _answer(self, seat: int, action: int) -> None:
+        self.answers[seat] = action
+        self._pending = tuple(s for s in self._pending if s != seat)
+        if self._pending:
+            return
+        if self.phase == GRAB_WINDOW:
+            self._close_grab_window()
+        else:
+            self._close_declarations()
+
+    # ------------------------------------------------------------------ choosing the emperor
+
+    def _copies(self, seat: int, kind: int) -> int:
+        """Identical copies held: same rank and suit; jokers by colour, marked ones included."""
+        if kind < 52:
+            return self.hands[seat][kind]
+        return self.slots[seat][SLOT_OF[kind]]
+
+    def _close_grab_window(self) -> None:
+        h = self.holder
+        order = [(h - i) % 5 for i in range(1, 5)]  # clockwise from the holder
+        grabber = next((s for s in order if self.answers[s] == GRAB), None)
+        self._emit("grab window closed", grabbed_by=grabber)
+        if grabber is None:
+            self.phase = CALLING
+            self._set_turn(h)
+        else:
+            self._grab(grabber)
+
+    def _grab(self, seat: int) -> None:
+        if seat != self.holder:
+            self._move(BJ_MARKED, self.holder, seat)
+        self.emperor, self.grabbed = seat, True
+        self.public_roles[seat] = "emperor"
+        self._emit("grab", seat=seat)
+        self._begin_play()
+
+    def _calling_action(self, seat: int, action: int) -> None:
+        if action == GRAB:
+            self._grab(seat)
+        elif action == YIELD:
+            nxt = (seat - 1) % 5
+            self._move(BJ_MARKED, seat, nxt)
+            self.passes += 1
+            self._emit("yield emperor", seat=seat, to_seat=nxt)
+            if self.passes < 5:
+                self.holder = nxt
+                self._set_turn(nxt)
+            else:
+                self._force()
+        else:
+            self._call(seat, action - CALL_BASE)
+
+    def _force(self) -> None:
+        """逼莊: the first seat clockwise from the first holder with exactly 3 identical cards
+        must call; nobody qualifies -> 黃莊, a void deal dealt again."""
+        h = self.first_holder
+        for seat in ((h - i) % 5 for i in range(5)):
+            if any(self._copies(seat, k) == 3 for k in CALLABLE):
+                self.phase = FORCING
+                self._emit("forced", seat=seat)
+                self._set_turn(seat)
+                return
+        self._emit("void deal")
+        self._start_deal(redeal=True)
+
+    def _call(self, seat: int, kind: int) -> None:
+        self.emperor, self.called = seat, kind
+        self.solo = self._copies(seat, kind) == 4
+        if not self.solo:
+            self.partner = next(s for s in range(5) if s != seat and self._copies(s, kind))
+        self.tell_kind = kind if kind < 52 else -1  # a called joker unmasks by colour alone
+        self.public_roles[seat] = "emperor"
+        self._emit("call", seat=seat, card=KIND_TEXT[kind])
+        self._open_declarations()
+
+    def _emperor_card_action(self, seat: int, action: int) -> None:
+        if action == HAND_ON:
+            nxt = (seat + 1) % 5
+            self._move(BJ_MARKED, seat, nxt)
+            self.passes += 1
+            self.holder = nxt
+            self._emit("hand on emperor card", seat=seat, to_seat=nxt)
+            self._set_turn(nxt)
+            return
+        guard = self._holder_of(SJ_MARKED)
+        self.emperor = seat
+        self.solo = guard == seat
+        self.partner = None if self.solo else guard
+        self.tell_kind = SJ_MARKED
+        self.public_roles[seat] = "emperor"
+        self._emit("emperor", seat=seat)
+        self._open_declarations()
+
+    # ------------------------------------------------------------------ declarations
+
+    def _open_declarations(self) -> None:
+        """Every seat is asked at once, so being asked reveals nothing: the emperor whether to
+        declare a solo game, the others (shandong) whether to declare as royalist or (japanese)
+        whether to rebel. Only the seat that may say yes has yes among its legal answers."""
+        self._open_window(DECLARATIONS, list(range(5)))
+
+    def _declare_legal(self, seat: int) -> list[int]:
+        if seat == self.emperor:
+            return [PASS, DECLARE] if self.solo else [PASS]
+        if self.variant.marked_small_joker:
+            return [PASS] if seat == self.partner else [PASS, REBEL]
+        return [PASS, DECLARE] if seat == self.partner else [PASS]
+
+    def _close_declarations(self) -> None:
+        declared = [s for s in range(5) if self.answers[s] == DECLARE]
+        self.rebels = [s for s in range(5) if self.answers[s] == REBEL]
+        for seat in declared:
+            if seat == self.emperor:
+                self.solo_declared = True
+                self.public_roles[seat] = "solo emperor"
+            else:
+                self.declared = True
+                self.public_roles[seat] = "royalist"
+        for seat in self.rebels:
+            self.public_roles[seat] = "commoner"
+        self._emit("declarations", declared=declared, rebels=self.rebels)
+        self._begin_play()
+
+    # ------------------------------------------------------------------ play
+
+    def _begin_play(self) -> None:
+        self.phase = PLAY
+        self._lead(self.emperor)
+
+    def _lead(self, seat: int) -> None:
+        self.table = None
+        self.owner = None
+        self.trick = []
+        self._set_turn(seat)
+
+    def _play_legal(self, seat: int) -> list[int]:
+        counts = self.slots[seat]
+        tk = self.tell_kind
+        telling = self.hands[seat][tk] if tk >= 0 else 0
+        tell_slot = SLOT_OF[tk] if telling else -1
+        single = self.variant.single_with_jokers
+        if self.table is None:
+            return leads(counts, single, tell_slot, telling)
+        acts = [PASS]
+        if self.variant.yield_and_claim and self.stage == 1:
+            acts.append(YIELD)
+            if self.claimant is None and not self.active[self.owner]:
+                acts.append(CLAIM)
+        acts += follows(counts, self.table, single, tell_slot, telling)
+        return acts
+
+    def _play_action(self, seat: int, action: int) -> None:
+        if action >= CALL_BASE:
+            self._play_set(seat, action)
+            return
+        self.to_ask.pop(0)
+        if action == YIELD:
+            self.yielders.append(seat)
+        elif action == CLAIM:
+            self.claimant = seat
+        self.trick.append({"seat": seat, "action": WORDS[action]})
+        self._emit(WORDS[action], seat=seat)
+        self._next_to_answer()
+
+    def _play_set(self, seat: int, action: int) -> None:
+        r, n, x, y, t = decode(action)
+        cards = self._take(seat, r, n, x, y, t)
+        self.table = SetShape(r, n, x, y)
+        self.table_cards = cards
+        self.owner = seat
+        self._reveal_by_play(seat, r, x, y, t)
+        text = [KIND_TEXT[k] for k in cards]
+        self.trick.append({"seat": seat, "action": "play", "cards": text})
+        out = self.sizes[seat] == 0
+        self._emit("play", seat=seat, cards=text, out=out)
+        if out:
+            self.out.append(seat)
+            self.active[seat] = False
+            if len(self.out) == 4:
+                self._end_deal()
+                return
+        active = self.active
+        self.to_ask = [s for s in ((seat + i) % 5 for i in range(1, 5)) if active[s]]
+        self.yielders = []
+        self.stage = 1
+        self.claimant = None
+        self._set_turn(self.to_ask[0])
+
+    def _take(self, seat: int, r: int, n: int, x: int, y: int, t: int) -> list[int]:
+        """Remove a set from the hand, strongest first: telling cards as chosen, the other
+        cards of a slot in a fixed order (plain before marked, suits S H D C)."""
+        hand, slots = self.hands[seat], self.slots[seat]
+        if n:
+            slots[r] -= n
+        slots[SMALL_SLOT] -= x
+        slots[BIG_SLOT] -= y
+        self.sizes[seat] -= n + x + y
+        tk = self.tell_kind
+        taken = _take_plain(hand, (BJ, BJ_MARKED), y, tk)
+        if tk == SJ_MARKED:
+            taken += [SJ_MARKED] * t
+            hand[SJ_MARKED] -= t
+            taken += _take_plain(hand, (SJ,), x - t, tk)
+        else:
+            taken += _take_plain(hand, (SJ, SJ_MARKED), x, tk)
+        if n:
+            if 0 <= tk < 52 and t:
+                taken += [tk] * t
+                hand[tk] -= t
+                n -= t
+            taken += _take_plain(hand, range(r * 4, r * 4 + 4), n, tk)
+        return taken
+
+    def _reveal_by_play(self, seat: int, r: int, x: int, y: int, t: int) -> None:
+        """Playing a telling card makes a role public."""
+        if self.grabbed or seat in self.public_roles and seat != self.emperor:
+            return
+        if self.variant.marked_small_joker:
+            if t and seat == self.emperor:
+                self.public_roles[seat] = "solo emperor"
+            elif t:
+                self.public_roles[seat] = "guard"
+        elif seat != self.emperor:
+            called = self.called
+            if (t and called < 52) or (x and called == SJ) or (y and called == BJ):
+                self.public_roles[seat] = "royalist"
+
+    def _next_to_answer(self) -> None:
+        if self.to_ask:
+            self._set_turn(self.to_ask[0])
+        elif self.stage == 1 and self.yielders:
+            self.stage = 2  # 讓牌: nobody beat in the first circle, the yielders go again
+            self.to_ask, self.yielders = self.yielders, []
+            self._set_turn(self.to_ask[0])
+        else:
+            self._close_trick()
+
+    def _close_trick(self) -> None:
+        owner = self.owner
+        if self.claimant is not None:
+            leader = self.claimant  # 接風
+        elif self.active[owner]:
+            leader = owner  # 扣牌
+        else:
+            leader = next(s for s in ((owner + i) % 5 for i in range(1, 5)) if self.active[s])
+        self._emit("lead", seat=leader)
+        self._lead(leader)
+
+    # ------------------------------------------------------------------ end of a deal
+
+    def _end_deal(self) -> None:
+        last = self.active.index(True)
+        places = self.out + [last]
+        teams = scoring.Teams(self.emperor, self.partner, self.grabbed)
+        if self.variant.marked_small_joker:
+            scores = scoring.japanese(places, teams, self.solo_declared, bool(self.rebels))
+        else:
+            scores = scoring.shandong(places, teams, self.declared or self.solo_declared)
+        self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
+        summary = {
+            "deal": self.deal_no,
+            "places": places,
+            "emperor": self.emperor,
+            "partner": self.partner,
+            "called": None if self.called is None else KIND_TEXT[self.called],
+            "grabbed": self.grabbed,
+            "declared": self.declared or self.solo_declared,
+            "rebels": list(self.rebels),
+            "scores": [score_json(s) for s in scores],
+            "totals": [score_json(s) for s in self.totals],
+        }
+        self.history.append(summary)
+        self._emit("deal over", **summary)
+        target = self.options["target"]
+        if self.deal_no >= self.options["deals"] or (
+            target is not None and max(self.totals) >= target
+        ):
+            self.phase = OVER
+            self._pending = ()
+            self._emit("game over", totals=summary["totals"])
+        else:
+            self._start_deal()
+
+    # ------------------------------------------------------------------ notation
+
+    def action_text(self, action: int) -> str:
+        if action in WORDS:
+            return WORDS[action]
+        if CALL_BASE <= action < CALL_BASE + 54:
+            return "call " + KIND_TEXT[action - CALL_BASE]
+        if not is_play(action):
+            raise NotationError(str(action), "not a Baohuang action id")
+        r, n, x, y, t = decode(action)
+        tk = self.tell_kind
+        small_tells = t if tk == SJ_MARKED else 0
+        natural_tells = t if 0 <= tk < 52 else 0
+        tokens = ["BJ"] * y + ["SJ*"] * small_tells + ["SJ"] * (x - small_tells)
+        if n:
+            tokens += [KIND_TEXT[tk]] * natural_tells + [slot_text(r)] * (n - natural_tells)
+        return " ".join(tokens)
+
+    def parse_action(self, seat: int, text: str) -> int:
+        """Words (``pass``, ``yield``, ``claim``, ``grab``, ``keep``, ``hand on``, ``declare``,
+        ``rebel``), ``call 9H``, or a set such as ``9 9 9H SJ``: a natural written without a
+        suit is a plain card; with a suit it is the telling card if it is the called card, and
+        a plain card otherwise."""
+        words = " ".join(text.lower().split())
+        if words in WORD_ACTIONS:
+            return WORD_ACTIONS[words]
+        if words.startswith("call "):
+            card = parse_card(words[5:])
+            return CALL_BASE + (kind_of(card._replace(marked=False)))
+        tokens = text.split()
+        if not tokens:
+            raise NotationError(text, "empty action")
+        rank, n, x, y, t = NO_RANK, 0, 0, 0, 0
+        for token in tokens:
+            upper = token.upper()
+            if upper in ("SJ", "SJ*"):
+                x += 1
+                t += upper == "SJ*" and self.tell_kind == SJ_MARKED
+                continue
+            if upper in ("BJ", "BJ*"):
+                y += 1
+                continue
+            try:
+                slot, kind = "3456789TJQKA2".index(parse_rank(token)), None
+            except NotationError:
+                kind = kind_of(parse_card(token))
+                slot = SLOT_OF[kind]
+            if rank not in (NO_RANK, slot):
+                raise NotationError(token, "a set is cards of one rank, plus any jokers")
+            rank = slot
+            n += 1
+            t += kind is not None and kind == self.tell_kind
+        if n > 16 or x > 4 or y > 4:
+            raise NotationError(text, "more cards than four decks hold")
+        return encode(rank, n, x, y, t)
+
+    def _describe(self, action: int) -> str:
+        try:
+            return repr(self.action_text(action))
+        except (NotationError, TypeError, ValueError):
+            return f"action {action!r}"
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator). Hidden: other hands, sealed answers,
+        roles not yet public, tribute cards of other seats."""
+        table = None
+        if self.phase == PLAY and self.table is not None:
+            table = {
+                "owner": self.owner,
+                "cards": [KIND_TEXT[k] for k in self.table_cards],
+                "circle": self.stage,
+                "yielders": list(self.yielders),
+                "claimant": self.claimant,
+            }
+        view: dict[str, Any] = {
+            "game": self.game,
+            "variant": self.variant.name,
+            "seat": seat,
+            "deal": self.deal_no,
+            "deals": self.options["deals"],
+            "phase": self.phase,
+            "pending": list(self._pending),
+            "hand_sizes": list(self.sizes),
+            "marked_holder": self.holder if self.emperor is None else None,
+            "emperor": self.emperor,
+            "called": None if self.called is None else KIND_TEXT[self.called],
+            "grabbed": self.grabbed,
+            "roles": {str(s): r for s, r in sorted(self.public_roles.items())},
+            "answered": sorted(self.answers) if self.phase in (GRAB_WINDOW, DECLARATIONS) else [],
+            "table": table,
+            "trick": [dict(entry) for entry in self.trick],
+            "out": list(self.out),
+            "totals": [score_json(s) for s in self.totals],
+            "history": list(self.history),
+        }
+        if self.variant.marked_small_joker:
+            view["dealer"] = self.dealer
+        if seat is not None:
+            view["hand"] = hand_cards(self.hands[seat])
+            view["role"] = self._own_role(seat)
+            if seat in self.tribute:
+                view["tribute"] = self.tribute[seat]
+            if seat in self._pending:
+                view["legal"] = [self.action_text(a) for a in self._legal_now(seat)]
+        return view
+
+    def _own_role(self, seat: int) -> str | None:
+        """The role a seat knows it has (it sees its own cards)."""
+        if self.emperor is None:
+            return None
+        if seat == self.emperor:
+            return "solo emperor" if self.solo or self.grabbed else "emperor"
+        if seat == self.partner:
+            return "guard" if self.variant.marked_small_joker else "royalist"
+        return "commoner" if self.variant.marked_small_joker else "rebel"
+
+
+def _take_plain(hand: list[int], kinds, count: int, telling: int) -> list[int]:
+    """Take ``count`` cards from ``kinds`` in order, never the telling kind."""
+    taken: list[int] = []
+    for k in kinds:
+        if count <= 0:
+            break
+        if k != telling and hand[k]:
+            m = min(count, hand[k])
+            hand[k] -= m
+            taken += [k] * m
+            count -= m
+    return taken
