@@ -49,17 +49,19 @@ def score_json(score: Fraction) -> int | str:
 class Result:
     """The outcome of a finished game.
 
-    ``scores`` are each seat's exact totals; ``winners`` the seats that won (by the game's own
-    definition); ``details`` game-specific facts (places, roles, per-deal scores), all public
-    once the game is over."""
+    ``scores`` are each seat's exact totals; ``places`` every seat from first to last;
+    ``winners`` the seats that won (by the game's own definition); ``details`` game-specific
+    facts (roles, per-deal scores), all public once the game is over."""
 
     scores: tuple[Fraction, ...]
+    places: tuple[int, ...]
     winners: tuple[int, ...]
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "scores": [score_json(s) for s in self.scores],
+            "places": list(self.places),
             "winners": list(self.winners),
             **self.details,
         }

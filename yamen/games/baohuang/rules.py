@@ -119,15 +119,19 @@ class BaohuangState(State):
         return events
 
     def result(self) -> Result | None:
+        """Places: a single deal's finishing order; over several deals, by total score (ties
+        by the last deal's order). Winners: the seats with the best total."""
         if self.phase != OVER:
             return None
+        last = self.history[-1]["places"]
+        if len(self.history) > 1:
+            last = sorted(range(5), key=lambda s: (-self.totals[s], last.index(s)))
+        places = tuple(last)
         best = max(self.totals)
-        winners = (
-            () if best == min(self.totals) else tuple(s for s in range(5) if self.totals[s] == best)
-        )
-        return Result(
-            tuple(self.totals), winners, {"variant": self.variant.name, "deals": self.history}
-        )
+        tied = best == min(self.totals)
+        winners = () if tied else tuple(s for s in range(5) if self.totals[s] == best)
+        details = {"variant": self.variant.name, "deals": self.history}
+        return Result(tuple(self.totals), places, winners, details)
 
     def clone(self) -> BaohuangState:
         return copy.deepcopy(self)
