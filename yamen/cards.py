@@ -56,7 +56,10 @@ def parse_card(token: str) -> Card:
     rank, suit = text[:-1], text[-1]
     if suit not in SUITS:
         raise NotationError(token, f"unknown suit {suit!r} (use S, H, D or C)")
-    return Card(parse_rank(rank), suit)
+    try:
+        return Card(parse_rank(rank), suit)
+    except NotationError as exc:
+        raise NotationError(token, exc.reason) from None
 
 
 def parse_cards(text: str) -> list[Card]:

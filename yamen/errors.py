@@ -14,6 +14,7 @@ class NotationError(YamenError, ValueError):
 
     def __init__(self, token: str, reason: str):
         self.token = token
+        self.reason = reason
         super().__init__(f"bad token {token!r}: {reason}")
 
 
