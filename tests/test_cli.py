@@ -1,0 +1,181 @@
+"""The ``yamen`` command, driven as a user would: simulate, write records, replay them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from yamen.cli import app, parse_options
+
+runner = CliRunner()
+KEYS = {"game", "seed", "places", "scores", "decisions", "winners"}
+
+
+def run(*args: str):
+    result = runner.invoke(app, list(args))
+    # a traceback is a bug: every failure must be a clean exit with a message
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result
+
+
+def json_lines(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_games_lists_the_registry():
+    result = run("games")
+    assert result.exit_code == 0
+    assert result.stdout.split()[0] == "baohuang"
+
+
+def test_simulate_json_prints_one_line_per_game():
+    result = run("simulate", "baohuang", "-n", "3", "--seed", "5", "--json")
+    assert result.exit_code == 0
+    lines = json_lines(result.stdout)
+    assert len(lines) == 3
+    assert [line["seed"] for line in lines] == [5, 6, 7]
+    for line in lines:
+        assert set(line) == KEYS and line["game"] == "baohuang"
+        assert sorted(line["places"]) == list(range(5)) and line["decisions"] > 0
+        assert sum(line["scores"]) == 0  # every Baohuang deal is zero-sum
+        assert set(line["winners"]) <= set(range(5))
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_json_lines_stay_on_stdout_when_stderr_is_a_terminal(tmp_path):
+    """Rich's progress bar, on a terminal, would capture stdout unless told not to."""
+    primary, secondary = os.openpty()
+    args = [sys.executable, "-m", "yamen.cli", "simulate", "baohuang", "-n", "2", "--json"]
+    with open(tmp_path / "out.jsonl", "w") as stdout:
+        child = subprocess.Popen(args, stdout=stdout, stderr=secondary)
+        os.close(secondary)
+        while True:  # drain the terminal so that the child never blocks on it
+            try:
+                if not os.read(primary, 4096):
+                    break
+            except OSError:
+                break
+        assert child.wait(timeout=60) == 0
+    os.close(primary)
+    assert len(json_lines((tmp_path / "out.jsonl").read_text())) == 2
+
+
+def test_simulate_is_reproducible_and_the_seed_matters():
+    args = ["simulate", "baohuang", "-n", "2", "--variant", "japanese", "--json"]
+    first = run(*args, "--seed", "1").stdout
+    assert first == run(*args, "--seed", "1").stdout
+    assert first != run(*args, "--seed", "2").stdout
+
+
+def test_simulate_table_summarises(tmp_path):
+    result = run("simulate", "baohuang", "-n", "2", "--seed", "0")
+    assert result.exit_code == 0
+    assert "baohuang: 2 games" in result.stdout and "decisions/s" in result.stdout
+    assert "mean score" in result.stdout and "wins" in result.stdout
+
+
+def test_simulated_records_replay_to_the_same_scores(tmp_path):
+    result = run(
+        "simulate",
+        "baohuang",
+        *("-n", "2", "--seed", "20", "-o", "deals=2", "--records", str(tmp_path), "--json"),
+    )
+    assert result.exit_code == 0
+    lines = json_lines(result.stdout)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["baohuang-20.json", "baohuang-21.json"]
+    for line in lines:
+        replayed = run("replay", str(tmp_path / f"baohuang-{line['seed']}.json"), "--json")
+        assert replayed.exit_code == 0, replayed.stderr
+        got = json.loads(replayed.stdout)
+        assert got["scores"] == line["scores"] and got["places"] == line["places"]
+        assert got["winners"] == line["winners"] and len(got["deals"]) == 2
+
+
+def test_replay_prints_result_and_details(tmp_path):
+    run("simulate", "baohuang", "-n", "1", "--seed", "3", "--records", str(tmp_path))
+    result = run("replay", str(tmp_path / "baohuang-3.json"))
+    assert result.exit_code == 0
+    for word in ("place", "seat", "score", "winner", "variant: shandong", "emperor", "totals"):
+        assert word in result.stdout
+
+
+@pytest.fixture
+def corrupted(tmp_path):
+    run("simulate", "baohuang", "-n", "1", "--seed", "9", "--records", str(tmp_path))
+    path = tmp_path / "baohuang-9.json"
+    data = json.loads(path.read_text())
+    seat, _ = data["actions"][12]
+    data["actions"][12] = [seat, "call 3S"]
+    path.write_text(json.dumps(data))
+    return path, seat
+
+
+def test_replay_of_a_corrupted_record_names_the_action(corrupted):
+    path, seat = corrupted
+    result = run("replay", str(path))
+    assert result.exit_code == 1
+    assert f"action 12 (seat {seat}, 'call 3S')" in result.stderr
+    assert "IllegalAction" in result.stderr and result.stdout == ""
+
+
+def test_replay_of_a_tampered_result_fails(tmp_path):
+    run("simulate", "baohuang", "-n", "1", "--seed", "4", "--records", str(tmp_path))
+    path = tmp_path / "baohuang-4.json"
+    data = json.loads(path.read_text())
+    data["result"]["winners"] = [] if data["result"]["winners"] else [0]
+    path.write_text(json.dumps(data))
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 1 and "winners: recorded" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "not valid JSON at line 1"),
+        ("[]", "a record is a JSON object"),
+        ('{"format": "yamen-record"}', "missing key(s) version"),
+    ],
+)
+def test_replay_of_a_bad_file_is_a_clean_error(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    result = run("replay", str(path))
+    assert result.exit_code == 1
+    assert message in result.stderr and "bad.json" in result.stderr
+
+
+def test_replay_of_a_missing_file(tmp_path):
+    result = run("replay", str(tmp_path / "none.json"))
+    assert result.exit_code == 1 and "cannot read" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["simulate", "chess", "-n", "1"], "unknown game 'chess'"),
+        (["simulate", "baohuang", "-n", "1", "-o", "deals=0"], "deals must be"),
+        (["simulate", "baohuang", "-n", "1", "-o", "deals"], "is not key=value"),
+        (["simulate", "baohuang", "-n", "1", "--variant", "nope"], "unknown variant 'nope'"),
+        (["simulate", "baohuang", "-n", "0"], "-n"),
+    ],
+)
+def test_simulate_refuses_bad_input(args, message, tmp_path):
+    result = run(*args, "--records", str(tmp_path / "recs"))
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert not (tmp_path / "recs").exists()  # refused before any file is written
+
+
+def test_option_values_read_as_json_when_they_can():
+    assert parse_options("japanese", ["deals=3", "grabbing=false", "target=null", "x=[1"]) == {
+        "deals": 3,
+        "grabbing": False,
+        "target": None,
+        "x": "[1",
+        "variant": "japanese",
+    }

@@ -1,0 +1,256 @@
+"""The ``yamen`` command: simulate games, replay records, list games.
+
+It knows no game by name: everything goes through :mod:`yamen.engine`, :mod:`yamen.records`
+and :mod:`yamen.selfplay`, so a newly registered game works here unchanged. Results go to
+stdout (tables, or JSON with ``--json``); progress and errors go to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from yamen.engine import Result, State, game_names, get_game, new_game, score_json
+from yamen.errors import RecordError, YamenError
+from yamen.records import Record, Recorder, replay
+from yamen.selfplay import play_random, policy_rng
+
+app = typer.Typer(
+    help="Yamen: hidden-role card games for people, bots and research.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+out = Console(highlight=False, markup=False)
+if not out.is_terminal:
+    out.width = max(out.width, 160)  # piped: wide tables (a game's details) stay unwrapped
+err = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
+    return typer.Exit(code)
+
+
+def parse_options(variant: str | None, pairs: list[str]) -> dict[str, Any]:
+    """``key=value`` pairs; a value is read as JSON when it can be (``3``, ``false``, ``null``),
+    else taken as a string."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        options[key.strip()] = value
+    if variant is not None:
+        if options.get("variant", variant) != variant:
+            raise typer.BadParameter(
+                "the variant is given twice, differently", param_hint="--variant"
+            )
+        options["variant"] = variant
+    return options
+
+
+@app.command()
+def games() -> None:
+    """List the registered games."""
+    for name in game_names():
+        out.print(f"{name}\t{get_game(name).title}")
+
+
+@app.command()
+def simulate(
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help="A registered game (see `yamen games`).")
+    ],
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i.")] = 0,
+    variant: Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
+    ] = None,
+    records: Annotated[
+        Path | None,
+        typer.Option(file_okay=False, help="Write each game's record as DIR/<game>-<seed>.json."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per game on stdout.")
+    ] = False,
+) -> None:
+    """Play N games with uniformly random legal actions and summarise the results."""
+    if game not in game_names():
+        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
+    options = parse_options(variant, option or [])
+    try:
+        new_game(game, options, seed)  # bad options fail here, before any work or file
+    except (YamenError, TypeError) as exc:  # TypeError: a game that trusted a value's type
+        raise fail(f"options: {exc}", 2) from None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise fail(f"cannot write records to {records}: {exc}", 2) from None
+
+    summary = Summary()
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        redirect_stdout=False,  # else, on a terminal, rich sends the JSON lines to stderr
+        redirect_stderr=False,
+    )
+    with progress:
+        task = progress.add_task(f"{game} random play", total=n)
+        for i in range(n):
+            game_seed = seed + i
+            rng = policy_rng(seed, i)
+            if records is None:
+                state: State = new_game(game, options, game_seed)
+                decisions = play_random(state, rng)
+            else:
+                recorder = Recorder(game, options, game_seed)
+                decisions = play_random(recorder, rng)
+                recorder.finish().save(records / f"{game}-{game_seed}.json")
+                state = recorder.state
+            result = state.result()
+            assert result is not None, "random play ends every game"
+            summary.add(result, decisions)
+            if as_json:
+                print(json.dumps(game_line(game, game_seed, result, decisions)), flush=True)
+            progress.advance(task)
+    summary.show(err if as_json else out, game)
+
+
+def game_line(game: str, seed: int, result: Result, decisions: int) -> dict[str, Any]:
+    return {
+        "game": game,
+        "seed": seed,
+        "places": list(result.places),
+        "scores": [score_json(s) for s in result.scores],
+        "decisions": decisions,
+        "winners": list(result.winners),
+    }
+
+
+class Summary:
+    """Totals over a run of games, for the closing table."""
+
+    def __init__(self) -> None:
+        self.games = self.decisions = 0
+        self.scores: list[Fraction] = []
+        self.wins: list[int] = []
+        self.start = time.perf_counter()
+
+    def add(self, result: Result, decisions: int) -> None:
+        if not self.scores:
+            self.scores = [Fraction(0)] * len(result.scores)
+            self.wins = [0] * len(result.scores)
+        self.games += 1
+        self.decisions += decisions
+        self.scores = [a + b for a, b in zip(self.scores, result.scores, strict=True)]
+        for seat in result.winners:
+            self.wins[seat] += 1
+
+    def show(self, console: Console, game: str) -> None:
+        seconds = max(time.perf_counter() - self.start, 1e-9)
+        console.print(
+            Text(
+                f"{game}: {self.games:,} games, {self.decisions:,} decisions in {seconds:.2f} s: "
+                f"{self.decisions / seconds:,.0f} decisions/s, {self.games / seconds:,.1f} games/s"
+            ),
+            soft_wrap=True,
+        )
+        table = Table(box=box.SIMPLE_HEAD)
+        for name in ("seat", "mean score", "wins"):
+            table.add_column(name, justify="right")
+        for seat, total in enumerate(self.scores):
+            table.add_row(str(seat), f"{float(total / self.games):+.2f}", str(self.wins[seat]))
+        console.print(table)
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A record written by Yamen.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Replay a record, check it, and print how the game ended."""
+    try:
+        record = Record.load(file)
+    except RecordError as exc:
+        raise fail(str(exc)) from None  # already names the file
+    try:
+        state = replay(record)
+    except RecordError as exc:
+        raise fail(f"{file}: {exc}") from None
+    result = state.result()
+    if as_json:
+        print(json.dumps(None if result is None else result.to_json()))
+        if result is None:
+            err.print(f"the game is not over after {len(record.actions)} actions")
+        return
+    if result is None:
+        out.print(
+            f"{record.game}: the game is not over after {len(record.actions)} actions; "
+            f"seats {list(state.pending())} owe a decision"
+        )
+        return
+    out.print(result_table(record, result))
+    for key, value in result.details.items():
+        out.print(detail(key, value))
+
+
+def result_table(record: Record, result: Result) -> Table:
+    table = Table(
+        title=f"{record.game} seed {record.seed}: {len(record.actions)} actions",
+        box=box.SIMPLE_HEAD,
+    )
+    for name in ("place", "seat", "score", "winner"):
+        table.add_column(name, justify="right")
+    for place, seat in enumerate(result.places, 1):
+        won = "yes" if seat in result.winners else ""
+        table.add_row(str(place), str(seat), str(score_json(result.scores[seat])), won)
+    return table
+
+
+def detail(key: str, value: Any) -> Any:
+    """A game's own result details, shown without knowing the game: a list of objects as a
+    table, anything else as JSON."""
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        columns = list(dict.fromkeys(k for row in value for k in row))
+        table = Table(title=key, box=box.SIMPLE_HEAD)
+        for column in columns:
+            table.add_column(str(column))
+        for row in value:
+            table.add_row(*(Text(cell(row.get(c))) for c in columns))
+        return table
+    return Text(f"{key}: {cell(value)}")
+
+
+def cell(value: Any) -> str:
+    """Compact text for a JSON value: a list of plain values as space-separated words."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and not any(isinstance(v, list | dict) for v in value):
+        return " ".join(cell(v) for v in value) or "-"
+    return json.dumps(value, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    app()
