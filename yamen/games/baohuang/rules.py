@@ -42,6 +42,7 @@ from yamen.games.baohuang.sets import (
     follows,
     is_play,
     leads,
+    rank_masks,
 )
 from yamen.games.baohuang.variants import VARIANTS
 
@@ -71,6 +72,7 @@ GRAB_WINDOW, CALLING, FORCING, EMPEROR_CARD, DECLARATIONS, PLAY, OVER = (
 )
 
 CALLABLE = list(range(52)) + [SJ, BJ]
+AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
 
 
 class BaohuangState(State):
@@ -80,7 +82,9 @@ class BaohuangState(State):
     def __init__(self, options: dict[str, Any], seed: int, deal: list[list[int]] | None = None):
         self.options = options
         self.seed = seed
-        self.variant = VARIANTS[options["variant"]]
+        self.variant = v = VARIANTS[options["variant"]]
+        self.single_with_jokers = v.single_with_jokers  # read on every decision
+        self.yield_and_claim = v.yield_and_claim
         self.rng = make_rng(seed)
         self.totals = [Fraction(0)] * 5
         self.history: list[dict[str, Any]] = []  # one public summary per finished deal
@@ -101,7 +105,9 @@ class BaohuangState(State):
     def apply(self, seat: int, action: int) -> list[Event]:
         if seat not in self._pending:
             raise NotYourTurn(f"seat {seat} has no decision to make now")
-        if action not in self._legal_now(seat):
+        cache = self._legal_cache
+        legal = cache[1] if cache is not None and cache[0] == seat else self._legal_now(seat)
+        if action not in legal:
             raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
         self._events = events = []
         self._legal_cache = None
@@ -163,6 +169,7 @@ class BaohuangState(State):
                 self.hands[seat][k] += 1
                 self.slots[seat][SLOT_OF[k]] += 1
         self.sizes = [len(kinds) for kinds in hands_kinds]
+        self.masks = [rank_masks(slots) for slots in self.slots]  # for fast move generation
         self.emperor: int | None = None
         self.partner: int | None = None  # royalist or guard; hidden until revealed
         self.solo = self.grabbed = self.declared = self.solo_declared = False
@@ -178,7 +185,7 @@ class BaohuangState(State):
         self.table: SetShape | None = None
         self.table_cards: list[int] = []
         self.owner: int | None = None
-        self.trick: list[dict[str, Any]] = []
+        self.trick: list[tuple[int, str, list[str] | None]] = []  # (seat, action, cards)
         self.to_ask: list[int] = []
         self.yielders: list[int] = []
         self.stage = 1
@@ -210,6 +217,9 @@ class BaohuangState(State):
         self.slots[taker][SLOT_OF[kind]] += 1
         self.sizes[giver] -= 1
         self.sizes[taker] += 1
+        if kind < 52:
+            self.masks[giver] = rank_masks(self.slots[giver])
+            self.masks[taker] = rank_masks(self.slots[taker])
 
     def _pay_tribute(self) -> None:
         """上納: last deal's losers give their strongest non-jokers, winners take them at random."""
@@ -424,15 +434,15 @@ class BaohuangState(State):
         tk = self.tell_kind
         telling = self.hands[seat][tk] if tk >= 0 else 0
         tell_slot = SLOT_OF[tk] if telling else -1
-        single = self.variant.single_with_jokers
+        single = self.single_with_jokers
         if self.table is None:
             return leads(counts, single, tell_slot, telling)
         acts = [PASS]
-        if self.variant.yield_and_claim and self.stage == 1:
+        if self.yield_and_claim and self.stage == 1:
             acts.append(YIELD)
             if self.claimant is None and not self.active[self.owner]:
                 acts.append(CLAIM)
-        acts += follows(counts, self.table, single, tell_slot, telling)
+        acts += follows(counts, self.masks[seat], self.table, single, tell_slot, telling)
         return acts
 
     def _play_action(self, seat: int, action: int) -> None:
@@ -444,8 +454,9 @@ class BaohuangState(State):
             self.yielders.append(seat)
         elif action == CLAIM:
             self.claimant = seat
-        self.trick.append({"seat": seat, "action": WORDS[action]})
-        self._emit(WORDS[action], seat=seat)
+        word = WORDS[action]
+        self.trick.append((seat, word, None))
+        self._events.append(Event(word, {"seat": seat}))
         self._next_to_answer()
 
     def _play_set(self, seat: int, action: int) -> None:
@@ -454,9 +465,10 @@ class BaohuangState(State):
         self.table = SetShape(r, n, x, y)
         self.table_cards = cards
         self.owner = seat
-        self._reveal_by_play(seat, r, x, y, t)
+        if t or x or y:
+            self._reveal_by_play(seat, r, x, y, t)
         text = [KIND_TEXT[k] for k in cards]
-        self.trick.append({"seat": seat, "action": "play", "cards": text})
+        self.trick.append((seat, "play", text))
         out = self.sizes[seat] == 0
         self._emit("play", seat=seat, cards=text, out=out)
         if out:
@@ -466,7 +478,7 @@ class BaohuangState(State):
                 self._end_deal()
                 return
         active = self.active
-        self.to_ask = [s for s in ((seat + i) % 5 for i in range(1, 5)) if active[s]]
+        self.to_ask = [s for s in AFTER[seat] if active[s]]
         self.yielders = []
         self.stage = 1
         self.claimant = None
@@ -477,7 +489,11 @@ class BaohuangState(State):
         cards of a slot in a fixed order (plain before marked, suits S H D C)."""
         hand, slots = self.hands[seat], self.slots[seat]
         if n:
-            slots[r] -= n
+            held = slots[r]
+            slots[r] = held - n
+            masks, clear = self.masks[seat], ~(1 << r)
+            for m in range(held - n + 1, held + 1):
+                masks[m] &= clear
         slots[SMALL_SLOT] -= x
         slots[BIG_SLOT] -= y
         self.sizes[seat] -= n + x + y
@@ -528,7 +544,7 @@ class BaohuangState(State):
         elif self.active[owner]:
             leader = owner  # 扣牌
         else:
-            leader = next(s for s in ((owner + i) % 5 for i in range(1, 5)) if self.active[s])
+            leader = next(s for s in AFTER[owner] if self.active[s])
         self._emit("lead", seat=leader)
         self._lead(leader)
 
@@ -659,7 +675,9 @@ class BaohuangState(State):
             "roles": {str(s): r for s, r in sorted(self.public_roles.items())},
             "answered": sorted(self.answers) if self.phase in (GRAB_WINDOW, DECLARATIONS) else [],
             "table": table,
-            "trick": [dict(entry) for entry in self.trick],
+            "trick": [
+                {"seat": s, "action": a, **({"cards": c} if c else {})} for s, a, c in self.trick
+            ],
             "out": list(self.out),
             "totals": [score_json(s) for s in self.totals],
             "history": list(self.history),

@@ -86,13 +86,47 @@ def _telling_range(k: int, held: int, telling: int) -> range:
     return range(max(0, k - (held - telling)), min(k, telling) + 1)
 
 
-# Offsets of the joker part of a play id, for every (small held, big held): precomputed so that
-# leading from a big hand is one list comprehension per rank and count.
-_JOKER_OFFSETS = {
-    (s, b): [(x * _J + y) * _T for x in range(s + 1) for y in range(b + 1)]
-    for s in range(5)
-    for b in range(5)
+def _joker_offsets(small: int, big: int, small_telling: int) -> list[int]:
+    """Id offsets of every joker part ``(x, y, t)`` a hand can add to a set; ``t`` counts
+    telling small jokers. The first entry is always 0 (no jokers)."""
+    return [
+        (x * _J + y) * _T + t
+        for x in range(small + 1)
+        for y in range(big + 1)
+        for t in _telling_range(x, small, small_telling)
+    ]
+
+
+# Every (small held, big held, telling small held) -> its joker offsets, computed once.
+_OFFSETS = {
+    (s, b, t): _joker_offsets(s, b, t) for s in range(5) for b in range(5) for t in range(s + 1)
 }
+_RANK_BASE = [[encode(r, n, 0, 0) for n in range(17)] for r in range(NO_RANK + 1)]
+_JOKERS_ALONE = encode(NO_RANK, 0, 0, 0)
+MAX_SET = 24  # 16 naturals and 8 jokers
+
+# Generated id lists, memoized: a hand's options are rebuilt from a few dict lookups instead of
+# loops over ranks and counts. Both tables stay small (bounded by ranks x counts x jokers).
+_RANK_IDS: list[dict[int, list[int]]] = [{} for _ in range(MAX_SET + 1)]  # [n][rank mask]
+_LEAD_IDS: dict[tuple[int, int, int, bool], dict[int, list[int]]] = {}  # [jokers][r * 17 + held]
+
+
+def rank_masks(counts: list[int]) -> list[int]:
+    """``masks[n]``: bit r set when at least n naturals of rank r are held (n = 0 .. 24)."""
+    return [sum(1 << r for r in range(13) if counts[r] >= n) for n in range(MAX_SET + 1)]
+
+
+def _ids_for_ranks(n: int, mask: int) -> list[int]:
+    ids = _RANK_IDS[n].get(mask)
+    if ids is None:
+        ids = _RANK_IDS[n][mask] = [_RANK_BASE[r][n] for r in range(13) if mask >> r & 1]
+    return ids
+
+
+def _lead_ids(r: int, held: int, offsets: list[int], singles: list[int]) -> list[int]:
+    return [_RANK_BASE[r][1] + o for o in singles] + [
+        _RANK_BASE[r][n] + o for n in range(2, held + 1) for o in offsets
+    ]
 
 
 def leads(counts: list[int], single_with_jokers: bool, tell_slot: int, telling: int) -> list[int]:
@@ -100,70 +134,76 @@ def leads(counts: list[int], single_with_jokers: bool, tell_slot: int, telling: 
 
     ``tell_slot`` is the slot holding the seat's ``telling`` cards (-1 when it has none)."""
     small, big = counts[SMALL_SLOT], counts[BIG_SLOT]
-    offsets = _JOKER_OFFSETS[small, big]
-    bare = offsets[:1]
+    small_telling = telling if tell_slot == SMALL_SLOT else 0
+    key = (small, big, small_telling, single_with_jokers)
+    offsets = _OFFSETS[key[:3]]
+    singles = offsets if single_with_jokers else offsets[:1]
+    table = _LEAD_IDS.get(key)
+    if table is None:
+        table = _LEAD_IDS[key] = {}
     out: list[int] = []
     for r in range(13):
         held = counts[r]
         if not held:
             continue
-        if r == tell_slot or tell_slot == SMALL_SLOT:
+        if r == tell_slot:  # the called card: how many of the n naturals are telling
+            bases = _RANK_BASE[r]
             for n in range(1, held + 1):
-                for x in range(small + 1):
-                    if not single_with_jokers and n == 1 and x:
-                        continue
-                    for y in range(big + 1):
-                        if not single_with_jokers and n == 1 and y:
-                            continue
-                        ts = (
-                            _telling_range(n, held, telling)
-                            if r == tell_slot
-                            else _telling_range(x, small, telling)
-                        )
-                        out.extend(encode(r, n, x, y, t) for t in ts)
+                offs = offsets if n > 1 else singles
+                out += [bases[n] + t + o for t in _telling_range(n, held, telling) for o in offs]
             continue
-        base = encode(r, 1, 0, 0)
-        out.extend([base + o for o in (offsets if single_with_jokers else bare)])
-        for n in range(2, held + 1):
-            base = encode(r, n, 0, 0)
-            out.extend([base + o for o in offsets])
-    for x in range(small + 1):
-        ts = _telling_range(x, small, telling) if tell_slot == SMALL_SLOT else (0,)
-        for y in range(big + 1):
-            if x or y:
-                out.extend(encode(NO_RANK, 0, x, y, t) for t in ts)
+        ids = table.get(r * 17 + held)
+        if ids is None:
+            ids = table[r * 17 + held] = _lead_ids(r, held, offsets, singles)
+        out += ids
+    out += [_JOKERS_ALONE + o for o in offsets[1:]]  # jokers alone
     return out
 
 
 def follows(
     counts: list[int],
+    masks: list[int],
     table: SetShape,
     single_with_jokers: bool,
     tell_slot: int,
     telling: int,
 ) -> list[int]:
-    """Every set from this hand that beats ``table``."""
-    if table.y:
-        return []
-    k = table.size
-    small, big = counts[SMALL_SLOT], counts[BIG_SLOT]
+    """Every set from this hand that beats ``table``; ``masks`` as from :func:`rank_masks`."""
+    r_b, n_b, x_b, y_b = table
+    big = counts[BIG_SLOT]
+    if y_b or big < x_b:
+        return []  # a big joker is never beaten; each small joker needs a big one above it
+    k = n_b + x_b
+    small = counts[SMALL_SLOT]
+    small_telling = telling if tell_slot == SMALL_SLOT else 0
+    above = -1 << (r_b + 1) if n_b else 0  # jokers alone are beaten by big jokers only
     out: list[int] = []
-    lowest = table.r + 1 if table.n else NO_RANK  # jokers alone are beaten by big jokers only
-    for y in range(table.x, min(k, big) + 1):
+    for y in range(x_b, min(k, big) + 1):
         for x in range(min(k - y, small) + 1):
-            x_tells = _telling_range(x, small, telling) if tell_slot == SMALL_SLOT else (0,)
             n = k - y - x
+            o = (x * _J + y) * _T
+            if small_telling:
+                offs = [o + t for t in _telling_range(x, small, small_telling)]
+            else:
+                offs = [o]
             if n == 0:
-                out.extend(encode(NO_RANK, 0, x, y, t) for t in x_tells)
+                out += [_JOKERS_ALONE + o for o in offs]
                 continue
             if n == 1 and (x or y) and not single_with_jokers:
                 continue
-            for r in range(lowest, 13):
-                held = counts[r]
-                if held < n:
-                    continue
-                if r == tell_slot:
-                    out.extend(encode(r, n, x, y, t) for t in _telling_range(n, held, telling))
-                else:
-                    out.extend(encode(r, n, x, y, t) for t in x_tells)
+            mask = masks[n] & above
+            if not mask:
+                continue
+            if tell_slot >= 0 and mask >> tell_slot & 1:
+                mask &= ~(1 << tell_slot)
+                base = _RANK_BASE[tell_slot][n] + offs[0]
+                out += [base + t for t in _telling_range(n, counts[tell_slot], telling)]
+            ids = _ids_for_ranks(n, mask)
+            if len(offs) > 1:
+                out += [b + o for b in ids for o in offs]
+            elif offs[0]:
+                o = offs[0]
+                out += [b + o for b in ids]
+            else:
+                out += ids
     return out
