@@ -97,7 +97,7 @@ def simulate(
     options = parse_options(variant, option or [])
     try:
         new_game(game, options, seed)  # bad options fail here, before any work or file
-    except (YamenError, TypeError) as exc:  # TypeError: a game that trusted a value's type
+    except YamenError as exc:
         raise fail(f"options: {exc}", 2) from None
     if records is not None:
         try:

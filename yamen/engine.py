@@ -73,6 +73,7 @@ class State(ABC):
     game: ClassVar[str]
     num_seats: int
     options: dict[str, Any]
+    seed: int
 
     @abstractmethod
     def pending(self) -> tuple[int, ...]:

@@ -100,7 +100,7 @@ class Record:
         options = _normalized(self.game, self.options)
         try:
             return new_game(self.game, options, self.seed, self.deal)
-        except (OptionsError, TypeError) as exc:  # TypeError: a game that trusted a value's type
+        except OptionsError as exc:
             raise RecordError(f"deal: {exc}") from None
 
     def save(self, path: str | Path) -> None:
@@ -130,7 +130,7 @@ def _normalized(game: str, options: dict[str, Any]) -> dict[str, Any]:
         raise RecordError(f"unknown game {game!r}; known: {', '.join(game_names())}")
     try:
         return get_game(game).normalize_options(options)
-    except (OptionsError, TypeError) as exc:  # TypeError: a game that trusted a value's type
+    except OptionsError as exc:
         raise RecordError(f"options: {exc}") from None
 
 

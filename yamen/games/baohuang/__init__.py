@@ -29,7 +29,7 @@ class Baohuang(Game):
         if given.get("target") is not None and "deals" not in given:
             given["deals"] = TARGET_DEAL_CAP
         opts = {**DEFAULTS, **given}
-        if opts["variant"] not in VARIANTS:
+        if not isinstance(opts["variant"], str) or opts["variant"] not in VARIANTS:
             raise OptionsError(f"unknown variant {opts['variant']!r}; known: {sorted(VARIANTS)}")
         if (
             not isinstance(opts["deals"], int)
