@@ -56,13 +56,16 @@ def parse_deal(deal: Any, variant: str) -> list[list[int]]:
     """An explicit first deal: five hands in card notation that together are exactly the deck."""
     if not isinstance(deal, list) or len(deal) != 5:
         raise OptionsError("an explicit deal is a list of five hands")
-    try:
-        hands = [
-            [kind_of(c) for c in parse_cards(h if isinstance(h, str) else " ".join(h))]
-            for h in deal
-        ]
-    except (NotationError, TypeError) as exc:
-        raise OptionsError(f"explicit deal: {exc}") from None
+    hands = []
+    for seat, hand in enumerate(deal):
+        if isinstance(hand, list) and all(isinstance(card, str) for card in hand):
+            hand = " ".join(hand)
+        if not isinstance(hand, str):
+            raise OptionsError(f"explicit deal: hand {seat} must be a string of cards")
+        try:
+            hands.append([kind_of(card) for card in parse_cards(hand)])
+        except NotationError as exc:
+            raise OptionsError(f"explicit deal, hand {seat}: {exc}") from None
     given = Counter(k for hand in hands for k in hand)
     wanted = Counter(VARIANTS[variant].deck())
     if given != wanted:
