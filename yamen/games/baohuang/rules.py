@@ -36,7 +36,6 @@ from yamen.games.baohuang.kinds import (
 )
 from yamen.games.baohuang.sets import (
     NO_RANK,
-    SetShape,
     decode,
     encode,
     follows,
@@ -73,6 +72,7 @@ GRAB_WINDOW, CALLING, FORCING, EMPEROR_CARD, DECLARATIONS, PLAY, OVER = (
 
 CALLABLE = list(range(52)) + [SJ, BJ]
 AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
+SUITS_OF = [range(r * 4, r * 4 + 4) for r in range(13)]  # the kinds of a natural rank
 
 
 class BaohuangState(State):
@@ -182,7 +182,7 @@ class BaohuangState(State):
         self.passes = 0
         self.out: list[int] = []
         self.active = [True] * 5
-        self.table: SetShape | None = None
+        self.table: tuple[int, int, int, int] | None = None  # (r, n, x, y) of the set to beat
         self.table_cards: list[int] = []
         self.owner: int | None = None
         self.trick: list[tuple[int, str, list[str] | None]] = []  # (seat, action, cards)
@@ -457,12 +457,16 @@ class BaohuangState(State):
         word = WORDS[action]
         self.trick.append((seat, word, None))
         self._events.append(Event(word, {"seat": seat}))
-        self._next_to_answer()
+        if self.to_ask:
+            self.turn = seat = self.to_ask[0]
+            self._pending = (seat,)
+        else:
+            self._next_to_answer()
 
     def _play_set(self, seat: int, action: int) -> None:
         r, n, x, y, t = decode(action)
         cards = self._take(seat, r, n, x, y, t)
-        self.table = SetShape(r, n, x, y)
+        self.table = (r, n, x, y)
         self.table_cards = cards
         self.owner = seat
         if t or x or y:
@@ -478,11 +482,12 @@ class BaohuangState(State):
                 self._end_deal()
                 return
         active = self.active
-        self.to_ask = [s for s in AFTER[seat] if active[s]]
+        self.to_ask = to_ask = [s for s in AFTER[seat] if active[s]]
         self.yielders = []
         self.stage = 1
         self.claimant = None
-        self._set_turn(self.to_ask[0])
+        self.turn = to_ask[0]
+        self._pending = (to_ask[0],)
 
     def _take(self, seat: int, r: int, n: int, x: int, y: int, t: int) -> list[int]:
         """Remove a set from the hand, strongest first: telling cards as chosen, the other
@@ -498,19 +503,19 @@ class BaohuangState(State):
         slots[BIG_SLOT] -= y
         self.sizes[seat] -= n + x + y
         tk = self.tell_kind
-        taken = _take_plain(hand, (BJ, BJ_MARKED), y, tk)
-        if tk == SJ_MARKED:
+        taken = _take_plain(hand, (BJ, BJ_MARKED), y, tk) if y else []
+        if tk == SJ_MARKED and t:
             taken += [SJ_MARKED] * t
             hand[SJ_MARKED] -= t
             taken += _take_plain(hand, (SJ,), x - t, tk)
-        else:
+        elif x:
             taken += _take_plain(hand, (SJ, SJ_MARKED), x, tk)
         if n:
             if 0 <= tk < 52 and t:
                 taken += [tk] * t
                 hand[tk] -= t
                 n -= t
-            taken += _take_plain(hand, range(r * 4, r * 4 + 4), n, tk)
+            taken += _take_plain(hand, SUITS_OF[r], n, tk)
         return taken
 
     def _reveal_by_play(self, seat: int, r: int, x: int, y: int, t: int) -> None:
