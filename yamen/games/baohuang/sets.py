@@ -113,7 +113,12 @@ _LEAD_IDS: dict[tuple[int, int, int, bool], dict[int, list[int]]] = {}  # [joker
 
 def rank_masks(counts: list[int]) -> list[int]:
     """``masks[n]``: bit r set when at least n naturals of rank r are held (n = 0 .. 24)."""
-    return [sum(1 << r for r in range(13) if counts[r] >= n) for n in range(MAX_SET + 1)]
+    masks = [0] * (MAX_SET + 1)
+    for r in range(13):
+        bit = 1 << r
+        for n in range(counts[r] + 1):
+            masks[n] |= bit
+    return masks
 
 
 def _ids_for_ranks(n: int, mask: int) -> list[int]:
