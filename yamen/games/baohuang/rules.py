@@ -35,8 +35,10 @@ from yamen.games.baohuang.kinds import (
     slot_text,
 )
 from yamen.games.baohuang.sets import (
+    DECODED,
     NO_RANK,
     decode,
+    decoded,
     encode,
     follows,
     is_play,
@@ -182,6 +184,7 @@ class BaohuangState(State):
         self.passes = 0
         self.out: list[int] = []
         self.active = [True] * 5
+        self.still_in_after = [list(after) for after in AFTER]  # play order, seats out skipped
         self.table: tuple[int, int, int, int] | None = None  # (r, n, x, y) of the set to beat
         self.table_cards: list[int] = []
         self.owner: int | None = None
@@ -464,7 +467,7 @@ class BaohuangState(State):
             self._next_to_answer()
 
     def _play_set(self, seat: int, action: int) -> None:
-        r, n, x, y, t = decode(action)
+        r, n, x, y, t = DECODED.get(action) or decoded(action)
         cards = self._take(seat, r, n, x, y, t)
         self.table = (r, n, x, y)
         self.table_cards = cards
@@ -474,15 +477,15 @@ class BaohuangState(State):
         text = [KIND_TEXT[k] for k in cards]
         self.trick.append((seat, "play", text))
         out = self.sizes[seat] == 0
-        self._emit("play", seat=seat, cards=text, out=out)
+        self._events.append(Event("play", {"seat": seat, "cards": text, "out": out}))
         if out:
             self.out.append(seat)
             self.active[seat] = False
             if len(self.out) == 4:
                 self._end_deal()
                 return
-        active = self.active
-        self.to_ask = to_ask = [s for s in AFTER[seat] if active[s]]
+            self.still_in_after = [[s for s in AFTER[i] if self.active[s]] for i in range(5)]
+        self.to_ask = to_ask = self.still_in_after[seat][:]
         self.yielders = []
         self.stage = 1
         self.claimant = None
@@ -515,7 +518,16 @@ class BaohuangState(State):
                 taken += [tk] * t
                 hand[tk] -= t
                 n -= t
-            taken += _take_plain(hand, SUITS_OF[r], n, tk)
+            for k in SUITS_OF[r]:  # inlined _take_plain: this runs for nearly every set
+                held = hand[k]
+                if held and k != tk:
+                    if held >= n:
+                        hand[k] = held - n
+                        taken += [k] * n
+                        break
+                    hand[k] = 0
+                    taken += [k] * held
+                    n -= held
         return taken
 
     def _reveal_by_play(self, seat: int, r: int, x: int, y: int, t: int) -> None:
@@ -549,7 +561,7 @@ class BaohuangState(State):
         elif self.active[owner]:
             leader = owner  # 扣牌
         else:
-            leader = next(s for s in AFTER[owner] if self.active[s])
+            leader = self.still_in_after[owner][0]
         self._emit("lead", seat=leader)
         self._lead(leader)
 

@@ -52,6 +52,16 @@ def decode(action: int) -> tuple[int, int, int, int, int]:
     return r, n, x, y, t
 
 
+DECODED: dict[int, tuple[int, int, int, int, int]] = {}  # decode() memoized for the hot path
+
+
+def decoded(action: int) -> tuple[int, int, int, int, int]:
+    found = DECODED.get(action)
+    if found is None:
+        found = DECODED[action] = decode(action)
+    return found
+
+
 def is_play(action: int) -> bool:
     return PLAY_BASE <= action < encode(NO_RANK + 1, 0, 0, 0)
 
