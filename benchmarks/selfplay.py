@@ -5,7 +5,7 @@ action set at each decision, for a fixed wall-clock budget. One decision is one 
 player (chance events such as OpenSpiel's deal are played but not counted). The script prints
 figures only; it never asserts a time.
 
-    python benchmarks/selfplay.py [--seconds 10] [--games N] [--seed 0]
+    python benchmarks/selfplay.py [--seconds 10] [--rounds 5] [--games N] [--seed 0]
                                   [--only yamen|openspiel|rlcard] [--json]
 
 The comparison engines come with ``pip install -e '.[bench]'``.
@@ -58,6 +58,24 @@ def measure(name: str, play: PlayGame, seconds: float, max_games: int | None, se
         "seconds": round(elapsed, 3),
         "decisions_per_s": round(decisions / elapsed, 1) if elapsed else 0.0,
         "games_per_s": round(games / elapsed, 2) if elapsed else 0.0,
+    }
+
+
+def combine(name: str, parts: list[dict]) -> dict:
+    """Totals over the rounds, with the slowest and fastest round's decisions/s."""
+    games = sum(p["games"] for p in parts)
+    decisions = sum(p["decisions"] for p in parts)
+    seconds = sum(p["seconds"] for p in parts)
+    rates = [p["decisions_per_s"] for p in parts if p["games"]]
+    return {
+        "engine": name,
+        "games": games,
+        "decisions": decisions,
+        "seconds": round(seconds, 3),
+        "decisions_per_s": round(decisions / seconds, 1) if seconds else 0.0,
+        "games_per_s": round(games / seconds, 2) if seconds else 0.0,
+        "round_low": min(rates, default=0.0),
+        "round_high": max(rates, default=0.0),
     }
 
 
@@ -155,7 +173,8 @@ def add_ratios(rows: list[dict]) -> None:
 
 
 def print_table(rows: list[dict], cpu: int | None) -> None:
-    headers = ["engine", "games", "decisions", "seconds", "decisions/s", "games/s", "dec/game"]
+    headers = ["engine", "games", "decisions", "seconds", "decisions/s", "rounds low-high"]
+    headers += ["games/s", "dec/game"]
     cells = [
         [
             r["engine"],
@@ -163,6 +182,7 @@ def print_table(rows: list[dict], cpu: int | None) -> None:
             f"{r['decisions']:,}",
             f"{r['seconds']:.2f}",
             f"{r['decisions_per_s']:,.0f}",
+            f"{r['round_low']:,.0f}-{r['round_high']:,.0f}",
             f"{r['games_per_s']:,.1f}",
             f"{r['decisions'] / r['games']:.1f}" if r["games"] else "-",
         ]
@@ -186,7 +206,7 @@ def print_table(rows: list[dict], cpu: int | None) -> None:
         for row in cells:
             table.add_row(*row)
         console = Console()
-        console.width = max(console.width, 100)  # a pipe counts as 80 columns; the table needs ~90
+        console.width = max(console.width, 120)  # a pipe counts as 80 columns; the table needs ~110
         console.print(table)
     for r in rows:
         if "vs_openspiel" in r:
@@ -202,21 +222,30 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None, help="cap on games per engine")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", choices=("yamen", "openspiel", "rlcard"))
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per engine")
     parser.add_argument("--json", action="store_true", help="one JSON object per engine")
     args = parser.parse_args(argv)
 
     cpu = pin_to_one_core()
-    rows = []
+    players = {}
     for name, factory in engines(args):
         try:
-            play = factory()
+            players[name] = factory()
         except Skipped as exc:
             if args.json:
                 print(json.dumps({"engine": name, "skipped": str(exc)}))
             else:
                 print(f"{name}: skipped, {exc}", file=sys.stderr)
-            continue
-        rows.append(measure(name, play, args.seconds, args.games, args.seed))
+    # Engines take turns in short rounds, so a slow spell of a shared machine hits them alike;
+    # the spread of the per-round rates shows how noisy the run was.
+    rounds: dict[str, list[dict]] = {name: [] for name in players}
+    for _ in range(args.rounds):
+        for name, play in players.items():
+            played = sum(r["games"] for r in rounds[name])
+            games_left = None if args.games is None else max(args.games - played, 0)
+            part = measure(name, play, args.seconds / args.rounds, games_left, args.seed + played)
+            rounds[name].append(part)
+    rows = [combine(name, parts) for name, parts in rounds.items()]
     add_ratios(rows)
     if args.json:
         for row in rows:
