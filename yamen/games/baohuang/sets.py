@@ -175,50 +175,83 @@ def leads(counts: list[int], single_with_jokers: bool, tell_slot: int, telling: 
     return out
 
 
+def _joker_splits(k: int, x_b: int, small: int, big: int, single: bool) -> list[tuple[int, int]]:
+    """``(n, offset)`` for every way to fill a set of size ``k`` that beats ``x_b`` small jokers:
+    ``y >= x_b`` big jokers, ``x`` small ones, ``n`` naturals (no telling cards)."""
+    return [
+        (k - y - x, (x * _J + y) * _T)
+        for y in range(x_b, min(k, big) + 1)
+        for x in range(min(k - y, small) + 1)
+        if single or k - y - x != 1 or x + y == 0
+    ]
+
+
+_SPLITS: dict[tuple[int, int, int, int, bool], list[tuple[int, int]]] = {}
+
+
 def follows(
     counts: list[int],
     masks: list[int],
-    table: SetShape,
+    table: tuple[int, int, int, int],
     single_with_jokers: bool,
     tell_slot: int,
     telling: int,
 ) -> list[int]:
-    """Every set from this hand that beats ``table``; ``masks`` as from :func:`rank_masks`."""
+    """Every set from this hand that beats ``table`` (``(r, n, x, y)``); ``masks`` as from
+    :func:`rank_masks`."""
     r_b, n_b, x_b, y_b = table
     big = counts[BIG_SLOT]
     if y_b or big < x_b:
         return []  # a big joker is never beaten; each small joker needs a big one above it
-    k = n_b + x_b
-    small = counts[SMALL_SLOT]
-    small_telling = telling if tell_slot == SMALL_SLOT else 0
+    if tell_slot >= 0:
+        return _follows_telling(counts, masks, table, single_with_jokers, tell_slot, telling)
+    key = (n_b + x_b, x_b, counts[SMALL_SLOT], big, single_with_jokers)
+    splits = _SPLITS.get(key)
+    if splits is None:
+        splits = _SPLITS[key] = _joker_splits(*key)
     above = -1 << (r_b + 1) if n_b else 0  # jokers alone are beaten by big jokers only
+    out: list[int] = []
+    for n, o in splits:
+        if n == 0:
+            out.append(_JOKERS_ALONE + o)
+            continue
+        mask = masks[n] & above
+        if mask:
+            ids = _RANK_IDS[n].get(mask) or _ids_for_ranks(n, mask)
+            out += [b + o for b in ids] if o else ids
+    return out
+
+
+def _follows_telling(
+    counts: list[int],
+    masks: list[int],
+    table: tuple[int, int, int, int],
+    single_with_jokers: bool,
+    tell_slot: int,
+    telling: int,
+) -> list[int]:
+    """:func:`follows` for a hand holding telling cards, which may or may not go in."""
+    r_b, n_b, x_b, _ = table
+    k = n_b + x_b
+    small, big = counts[SMALL_SLOT], counts[BIG_SLOT]
+    small_telling = telling if tell_slot == SMALL_SLOT else 0
+    above = -1 << (r_b + 1) if n_b else 0
     out: list[int] = []
     for y in range(x_b, min(k, big) + 1):
         for x in range(min(k - y, small) + 1):
             n = k - y - x
             o = (x * _J + y) * _T
-            if small_telling:
-                offs = [o + t for t in _telling_range(x, small, small_telling)]
-            else:
-                offs = [o]
+            offs = [o + t for t in _telling_range(x, small, small_telling)]
             if n == 0:
                 out += [_JOKERS_ALONE + o for o in offs]
                 continue
             if n == 1 and (x or y) and not single_with_jokers:
                 continue
             mask = masks[n] & above
-            if not mask:
-                continue
-            if tell_slot >= 0 and mask >> tell_slot & 1:
+            if tell_slot < 13 and mask >> tell_slot & 1:
                 mask &= ~(1 << tell_slot)
                 base = _RANK_BASE[tell_slot][n] + offs[0]
                 out += [base + t for t in _telling_range(n, counts[tell_slot], telling)]
-            ids = _ids_for_ranks(n, mask)
-            if len(offs) > 1:
-                out += [b + o for b in ids for o in offs]
-            elif offs[0]:
-                o = offs[0]
-                out += [b + o for b in ids]
-            else:
-                out += ids
+            if mask:
+                out += [b + o for b in _ids_for_ranks(n, mask) for o in offs]
     return out
