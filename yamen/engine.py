@@ -70,6 +70,7 @@ class Result:
 class State(ABC):
     """One game in progress. Seats are numbered ``0 .. num_seats-1``."""
 
+    __slots__ = ()
     game: ClassVar[str]
     num_seats: int
     options: dict[str, Any]
