@@ -45,7 +45,9 @@ def slot_text(slot: int) -> str:
     return STRENGTH_RANKS[slot] if slot < 13 else (SMALL_JOKER, BIG_JOKER)[slot - 13]
 
 
+_STRONGEST_FIRST = [BJ_MARKED, BJ, SJ_MARKED, SJ, *range(51, -1, -1)]
+
+
 def hand_cards(counts: list[int]) -> list[str]:
     """A hand as notation, strongest first (marked jokers before their plain twins)."""
-    order = [BJ_MARKED, BJ, SJ_MARKED, SJ] + list(range(51, -1, -1))
-    return [KIND_TEXT[k] for k in order for _ in range(counts[k])]
+    return [KIND_TEXT[k] for k in _STRONGEST_FIRST if counts[k] for _ in range(counts[k])]
