@@ -82,21 +82,14 @@ def combine(name: str, parts: list[dict]) -> dict:
 def yamen_baohuang(variant: str, seed: int) -> PlayGame:
     try:
         from yamen.engine import new_game
-
-        new_game("baohuang", {"variant": variant}, seed=0)
-    except Exception as exc:  # not installed, or a game the engine does not register yet
-        hint = "; pip install -e ." if isinstance(exc, ImportError) else ""
-        raise Skipped(f"Yamen Baohuang not available ({type(exc).__name__}: {exc}{hint})") from exc
-
+        from yamen.selfplay import play_random
+    except ImportError as exc:
+        raise Skipped(f"Yamen not installed ({exc}; pip install -e .)") from exc
     rng = random.Random(seed)
 
     def play(game_seed: int) -> int:
         state = new_game("baohuang", {"variant": variant}, seed=game_seed)
-        decisions = 0
-        while not state.over:
-            seat = state.pending()[0]
-            state.apply(seat, rng.choice(state.legal(seat)))
-            decisions += 1
+        decisions = play_random(state, rng)
         if state.result() is None:
             raise RuntimeError(f"baohuang/{variant} seed {game_seed}: over but no result")
         return decisions
