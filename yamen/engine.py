@@ -75,6 +75,8 @@ class State(ABC):
     num_seats: int
     options: dict[str, Any]
     seed: int
+    opening_events: list[Event]
+    """What setting the game up produced (the deal): fronts send these before any action."""
 
     @abstractmethod
     def pending(self) -> tuple[int, ...]:

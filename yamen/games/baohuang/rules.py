@@ -123,7 +123,6 @@ class BaohuangState(State):
         "totals",
         "tribute",
         "trick",
-        "turn",
         "variant",
         "yield_and_claim",
         "yielders",
@@ -243,13 +242,13 @@ class BaohuangState(State):
         self.claimant: int | None = None
         self._legal_cache: tuple[int, list[int]] | None = None
         self._emit("deal", deal=self.deal_no, redeal=redeal, sizes=list(self.sizes))
+        if v.marked_small_joker and self.deal_no > 1:
+            self._pay_tribute()
         for seat in range(5):
             self._emit("hand", to=(seat,), cards=hand_cards(self.hands[seat]))
         self.holder = self._holder_of(BJ_MARKED)
         self.first_holder = self.holder
         if v.marked_small_joker:
-            if self.deal_no > 1:
-                self._pay_tribute()
             self.phase = EMPEROR_CARD
             self._set_turn(self.holder)
         elif self.options["grabbing"]:
@@ -313,7 +312,6 @@ class BaohuangState(State):
         self._events.append(Event(kind, data, to))
 
     def _set_turn(self, seat: int) -> None:
-        self.turn = seat
         self._pending = (seat,)
 
     def _open_window(self, phase: str, seats: list[int]) -> None:
@@ -509,8 +507,7 @@ class BaohuangState(State):
         self.trick.append((seat, word, None))
         self._events.append(Event(word, {"seat": seat}))
         if self.to_ask:
-            self.turn = seat = self.to_ask[0]
-            self._pending = (seat,)
+            self._pending = (self.to_ask[0],)
         else:
             self._next_to_answer()
 
@@ -537,7 +534,6 @@ class BaohuangState(State):
         self.yielders = []
         self.stage = 1
         self.claimant = None
-        self.turn = to_ask[0]
         self._pending = (to_ask[0],)
 
     def _take(self, seat: int, r: int, n: int, x: int, y: int, t: int) -> list[int]:
