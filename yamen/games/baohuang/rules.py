@@ -103,7 +103,7 @@ class BaohuangState(State):
         "out",
         "owner",
         "partner",
-        "passes",
+        "handed_on",
         "phase",
         "public_roles",
         "rebels",
@@ -228,7 +228,7 @@ class BaohuangState(State):
         self.public_roles: dict[int, str] = {}
         self.answers: dict[int, int] = {}
         self.tribute: dict[int, dict[str, list[str]]] = {}
-        self.passes = 0
+        self.handed_on = 0  # times the marked big joker moved on (yield / hand on)
         self.out: list[int] = []
         self.active = [True] * 5
         self.still_in_after = [list(after) for after in AFTER]  # play order, seats out skipped
@@ -338,7 +338,7 @@ class BaohuangState(State):
         elif phase == FORCING:
             acts = [CALL_BASE + k for k in CALLABLE if self._copies(seat, k) == 3]
         else:  # EMPEROR_CARD: back at the first holder after a full round, it must be kept
-            acts = [KEEP] if self.passes == 5 else [KEEP, HAND_ON]
+            acts = [KEEP] if self.handed_on == 5 else [KEEP, HAND_ON]
         self._legal_cache = (seat, acts)
         return acts
 
@@ -385,9 +385,9 @@ class BaohuangState(State):
         elif action == YIELD:
             nxt = (seat - 1) % 5
             self._move(BJ_MARKED, seat, nxt)
-            self.passes += 1
+            self.handed_on += 1
             self._emit("yield emperor", seat=seat, to_seat=nxt)
-            if self.passes < 5:
+            if self.handed_on < 5:
                 self.holder = nxt
                 self._set_turn(nxt)
             else:
@@ -422,7 +422,7 @@ class BaohuangState(State):
         if action == HAND_ON:
             nxt = (seat + 1) % 5
             self._move(BJ_MARKED, seat, nxt)
-            self.passes += 1
+            self.handed_on += 1
             self.holder = nxt
             self._emit("hand on emperor card", seat=seat, to_seat=nxt)
             self._set_turn(nxt)
