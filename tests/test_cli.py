@@ -8,9 +8,11 @@ import subprocess
 import sys
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from yamen.cli import app, parse_options
+from yamen.engine import game_names
 
 runner = CliRunner()
 KEYS = {"game", "seed", "places", "scores", "decisions", "winners"}
@@ -30,7 +32,8 @@ def json_lines(text: str) -> list[dict]:
 def test_games_lists_the_registry():
     result = run("games")
     assert result.exit_code == 0
-    assert result.stdout.split()[0] == "baohuang"
+    listed = [line.split("\t")[0] for line in result.stdout.splitlines()]
+    assert listed == game_names() and "baohuang" in listed
 
 
 def test_simulate_json_prints_one_line_per_game():
@@ -172,10 +175,20 @@ def test_simulate_refuses_bad_input(args, message, tmp_path):
 
 
 def test_option_values_read_as_json_when_they_can():
-    assert parse_options("japanese", ["deals=3", "grabbing=false", "target=null", "x=[1"]) == {
+    pairs = ["deals=3", "grabbing=false", "target=null", "x=[1"]
+    assert parse_options(pairs, {"variant": "japanese", "players": None}) == {
         "deals": 3,
         "grabbing": False,
         "target": None,
         "x": "[1",
         "variant": "japanese",
     }
+
+
+def test_shorthand_flags_must_agree_with_options():
+    assert parse_options(["players=4"], {"players": 4, "mode": "sheriff"}) == {
+        "players": 4,
+        "mode": "sheriff",
+    }
+    with pytest.raises(typer.BadParameter, match="players is given twice"):
+        parse_options(["players=4"], {"players": 5})

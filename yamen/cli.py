@@ -42,9 +42,10 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def parse_options(variant: str | None, pairs: list[str]) -> dict[str, Any]:
+def parse_options(pairs: list[str], shorthands: dict[str, Any]) -> dict[str, Any]:
     """``key=value`` pairs; a value is read as JSON when it can be (``3``, ``false``, ``null``),
-    else taken as a string."""
+    else taken as a string. ``shorthands`` are the common options given as flags
+    (``--variant``, ``--players``, ``--mode``); ``None`` means not given."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
@@ -55,12 +56,14 @@ def parse_options(variant: str | None, pairs: list[str]) -> dict[str, Any]:
         except json.JSONDecodeError:
             value = text
         options[key.strip()] = value
-    if variant is not None:
-        if options.get("variant", variant) != variant:
+    for key, value in shorthands.items():
+        if value is None:
+            continue
+        if options.get(key, value) != value:
             raise typer.BadParameter(
-                "the variant is given twice, differently", param_hint="--variant"
+                f"the {key} is given twice, differently", param_hint=f"--{key}"
             )
-        options["variant"] = variant
+        options[key] = value
     return options
 
 
@@ -79,6 +82,8 @@ def simulate(
     n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i.")] = 0,
     variant: Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")] = None,
+    players: Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")] = None,
+    mode: Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")] = None,
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
@@ -94,7 +99,7 @@ def simulate(
     """Play N games with uniformly random legal actions and summarise the results."""
     if game not in game_names():
         raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
-    options = parse_options(variant, option or [])
+    options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
     try:
         new_game(game, options, seed)  # bad options fail here, before any work or file
     except YamenError as exc:
