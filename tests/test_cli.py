@@ -32,7 +32,7 @@ def json_lines(text: str) -> list[dict]:
 def test_games_lists_the_registry():
     result = run("games")
     assert result.exit_code == 0
-    listed = [line.split("\t")[0] for line in result.stdout.splitlines()]
+    listed = [line.split()[0] for line in result.stdout.splitlines()]
     assert listed == game_names() and "baohuang" in listed
 
 
