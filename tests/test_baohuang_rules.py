@@ -1,8 +1,18 @@
 """Baohuang rules, one behaviour per test, on explicit deals."""
 
+import random
+from fractions import Fraction
+
 import pytest
 
-from tests.baohuang_helpers import act, answer_all, make_deal, new, pass_until_lead
+from tests.baohuang_helpers import (
+    act,
+    answer_all,
+    make_deal,
+    new,
+    pass_until_lead,
+    play_random,
+)
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError
 from yamen.games.baohuang.kinds import BJ_MARKED, SJ_MARKED
 from yamen.games.baohuang.sets import decode
@@ -369,3 +379,45 @@ def test_errors_do_not_name_hidden_cards():
     with pytest.raises(IllegalAction) as info:
         act(state, 0, "2S 2S 2S 2S 2S")
     assert "seat 3" not in str(info.value) and "9H" not in str(info.value)
+
+
+def test_a_called_joker_unmasks_the_royalist_by_colour():
+    state = new(deal=make_deal("shandong", {0: "BJ* SJ SJ SJ 3S", 3: "SJ"}), grabbing=False)
+    act(state, 0, "call SJ")
+    assert state.partner == 3 and state.tell_kind == -1
+    answer_all(state)
+    act(state, 0, "3")
+    act(state, 1, "pass")
+    act(state, 2, "pass")
+    act(state, 3, "SJ")
+    assert state.view(None)["roles"]["3"] == "royalist"
+
+
+def test_forcing_leaves_the_marked_joker_with_its_holder():
+    state = new(deal=shandong_deal(), grabbing=False)
+    for seat in (0, 4, 3, 2, 1):
+        act(state, seat, "yield")
+    holder = next(s for s in range(5) if state.hands[s][BJ_MARKED])
+    act(state, state.pending()[0], "call 9H")
+    assert state.hands[holder][BJ_MARKED] == 1 and state.phase == "declare"
+
+
+def test_declared_solo_is_public_and_doubles():
+    deal = make_deal("shandong", {2: "BJ* QS QS QS QS"})
+    state = new(deal=deal, grabbing=False)
+    act(state, 2, "call QS")
+    answer_all(state, {2: "declare"})
+    assert state.view(0)["roles"] == {"2": "solo emperor"}
+    play_random(state, random.Random(4))
+    deal_summary = state.result().details["deals"][0]
+    assert deal_summary["declared"] and deal_summary["partner"] is None
+    emperor_score = Fraction(deal_summary["scores"][2])
+    place = deal_summary["places"].index(2)
+    assert emperor_score == 2 * (16, 4, 0, -4, -16)[place]
+
+
+def test_japanese_solo_emperor_unmasked_by_the_guard_card():
+    state = play_state("japanese", fixed={0: "BJ* SJ* 6S"})
+    assert state.solo
+    act(state, 0, "SJ*")
+    assert state.view(1)["roles"]["0"] == "solo emperor"
