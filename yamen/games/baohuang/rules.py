@@ -148,8 +148,12 @@ class BaohuangState(State):
     def pending(self) -> tuple[int, ...]:
         return self._pending
 
+    @property
+    def over(self) -> bool:
+        return not self._pending
+
     def legal(self, seat: int) -> list[int]:
-        return list(self._legal_now(seat)) if seat in self._pending else []
+        return self._legal_now(seat)[:] if seat in self._pending else []
 
     def apply(self, seat: int, action: int) -> list[Event]:
         if seat not in self._pending:

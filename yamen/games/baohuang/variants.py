@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, SJ, SJ_MARKED, natural
 
@@ -16,12 +17,17 @@ class Variant:
     marked_small_joker: bool  # the guard card
 
     def deck(self) -> list[int]:
-        """The full deck as kinds, marked jokers included, in a fixed order."""
-        naturals = [natural(s, u) for s in range(self.lowest_strength, 13) for u in range(4)] * 4
-        jokers = [SJ] * 4 + [BJ] * 3 + [BJ_MARKED]
-        if self.marked_small_joker:
-            jokers[3] = SJ_MARKED
-        return naturals + jokers
+        """The full deck as kinds, marked jokers included, in a fixed order (a new list)."""
+        return list(_deck(self))
+
+
+@cache
+def _deck(variant: Variant) -> tuple[int, ...]:
+    naturals = [natural(s, u) for s in range(variant.lowest_strength, 13) for u in range(4)] * 4
+    jokers = [SJ] * 4 + [BJ] * 3 + [BJ_MARKED]
+    if variant.marked_small_joker:
+        jokers[3] = SJ_MARKED
+    return tuple(naturals + jokers)
 
 
 SHANDONG = Variant("shandong", 0, True, True, False)
