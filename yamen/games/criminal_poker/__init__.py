@@ -15,7 +15,7 @@ from yamen.games.criminal_poker.cards import (
     parse_catalog,
 )
 from yamen.games.criminal_poker.rules import CriminalPokerState
-from yamen.games.criminal_poker.setup import role_counts
+from yamen.games.criminal_poker.setup import HAND, role_counts, suspect_count
 
 DEFAULTS: dict[str, Any] = {
     "mode": "sheriff",
@@ -63,7 +63,7 @@ class CriminalPoker(Game):
         _check_specials(opts)
         if opts["cards"] is not None:
             opts["cards"] = _plain(opts["cards"])
-        _check_identities(opts, catalog_of(opts))
+        _check_catalog(opts, catalog_of(opts))
         return opts
 
     @classmethod
@@ -106,13 +106,22 @@ def _check_specials(opts: dict[str, Any]) -> None:
         )
 
 
-def _check_identities(opts: dict[str, Any], catalog: Catalog) -> None:
+def _check_catalog(opts: dict[str, Any], catalog: Catalog) -> None:
+    """The card list must be able to set up this game: its identities and two evidence cards
+    for each suspect."""
     for role, needed in role_counts(opts).items():
         if catalog.count(role) < needed:
             raise OptionsError(
                 f"cards: these options need {needed} {role} identity card(s), "
                 f"the list has {catalog.count(role)}"
             )
+    suspects = suspect_count(opts)
+    size = len(catalog.deck(suspects))
+    if size < HAND * suspects:
+        raise OptionsError(
+            f"cards: a game of {suspects} suspects needs at least {HAND * suspects} evidence "
+            f"cards to deal two each, this list gives {size}"
+        )
 
 
 __all__ = ["CriminalPoker", "CriminalPokerState"]
