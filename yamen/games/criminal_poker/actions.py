@@ -27,12 +27,12 @@ SEAT_BASES = {base: word for word, base in SEAT_WORDS.items()}
 KNOWN = "skip, draw, keep hidden, end questioning, next N, arrest N, vote N, reveal ID"
 
 
-def text(action: int, deck: Sequence[Card]) -> str:
+def text(action: int, deck: Sequence[Card], seats: int) -> str:
     """The notation of an action id; :class:`NotationError` if it is none of this game's."""
     if type(action) is int:
         if action in WORDS:
             return WORDS[action]
-        if NEXT_BASE <= action < REVEAL_BASE:
+        if NEXT_BASE <= action < REVEAL_BASE and action % SEAT_BLOCK < seats:
             base = action - action % SEAT_BLOCK
             return f"{SEAT_BASES[base]} {action - base}"
         if REVEAL_BASE <= action < REVEAL_BASE + len(deck):

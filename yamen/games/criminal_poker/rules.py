@@ -379,7 +379,7 @@ class CriminalPokerState(State):
     # ------------------------------------------------------------------ notation
 
     def action_text(self, action: int) -> str:
-        return actions.text(action, self.deck)
+        return actions.text(action, self.deck, self.num_seats)
 
     def parse_action(self, seat: int, text: str) -> int:
         """``skip``, ``draw``, ``keep hidden``, ``end questioning``, ``next 2``, ``arrest 3``,
