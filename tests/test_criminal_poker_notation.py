@@ -1,10 +1,16 @@
 """The action notation: every action written and read back; bad text names its bad token."""
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
-from tests.test_criminal_poker_helpers import new
+from tests.test_criminal_poker_helpers import SHERIFF_DEAL, act, new
 from yamen.errors import NotationError
 from yamen.games.criminal_poker.actions import REVEAL_BASE
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_action_id_round_trips():
@@ -70,3 +76,16 @@ def test_action_text_refuses_what_is_not_an_action():
     for bad in (-1, 4, 9, 19, REVEAL_BASE + len(state.deck), "skip", 1.0, None):
         with pytest.raises(NotationError):
             state.action_text(bad)
+
+
+def test_the_documented_example_game_plays():
+    """The example in docs/rules/criminal_poker.md, on the deal shown there."""
+    doc = (ROOT / "docs" / "rules" / "criminal_poker.md").read_text(encoding="utf-8")
+    example = doc[doc.index("A whole sheriff-mode game") : doc.index("As integers")]
+    moves = [(int(s), t) for s, t in re.findall(r'\[(\d), "([^"]+)"\]', example)]
+    deal = json.loads(doc[doc.index('{"identities"') : doc.index("```", doc.index('{"identi'))])
+    assert deal == SHERIFF_DEAL and len(moves) == 15
+    state = new(deal=deal)
+    for seat, text in moves:
+        act(state, seat, text)
+    assert state.result().winners == (0, 1, 2, 3)
