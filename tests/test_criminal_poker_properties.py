@@ -1,12 +1,13 @@
 """Properties of random Criminal Poker games (hypothesis chooses the setup and the seed)."""
 
+import contextlib
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_criminal_poker_helpers import new
-from yamen.errors import IllegalAction
+from yamen.errors import IllegalAction, OptionsError
 
 # every playable (mode, players, mastermind, antisocial)
 SETUPS = [
@@ -112,3 +113,34 @@ def test_action_text_round_trips_and_replay_reproduces(setup, seed):
         again.apply(seat, again.parse_action(seat, text))
     assert again.result() == state.result()
     assert again.view(None) == state.view(None)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 8) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=6,
+)
+option_names = st.sampled_from(["mode", "players", "sheriff", "mastermind", "antisocial", "cards"])
+
+
+card_ids = st.sampled_from(["P1", "P2", "P9", "S1", "W4", "weapon", "x"])
+roles = st.sampled_from(["sheriff", "detective", "citizen", "mastermind", "antisocial"])
+deals = (
+    st.none()
+    | json_values
+    | st.fixed_dictionaries(
+        {
+            "identities": st.lists(roles, max_size=6),
+            "hands": st.lists(st.lists(card_ids, max_size=3)),
+        },
+        optional={"deck": st.lists(card_ids, max_size=12)},
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(option_names, json_values), deals)
+def test_any_json_options_or_deal_start_a_game_or_raise_options_error(options, deal):
+    """Whatever a room or a record sends, the answer is a game or a clear OptionsError."""
+    with contextlib.suppress(OptionsError):
+        new(seed=1, deal=deal, **options)

@@ -152,6 +152,12 @@ def test_explicit_deal_is_checked():
     assert sorted(ids(state, state.pile)) == sorted(base["deck"])
     with pytest.raises(OptionsError, match="an explicit deal is an object"):
         new(deal=[[], []])
+    with pytest.raises(OptionsError, match="an explicit deal is an object"):
+        new(deal={"identities": base["identities"]})
+    with pytest.raises(OptionsError, match="identities must list 5 roles"):
+        new(deal={**base, "identities": [{}] * 5})
+    with pytest.raises(OptionsError, match="seat 4 .citizen. holds 2 cards"):
+        new(deal={**base, "hands": [*base["hands"][:4], "weapon P3"]})
 
 
 # ---------------------------------------------------------------- the opening

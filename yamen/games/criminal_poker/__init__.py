@@ -41,7 +41,7 @@ class CriminalPoker(Game):
             raise OptionsError(f"unknown option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
         opts = {**DEFAULTS, **given}
         mode = opts["mode"]
-        if mode not in PLAYERS:
+        if not isinstance(mode, str) or mode not in PLAYERS:
             raise OptionsError(f"mode must be 'sheriff' or 'detective', not {mode!r}")
         if opts["players"] is None:
             opts["players"] = DEFAULT_PLAYERS[mode]

@@ -301,7 +301,7 @@ class CriminalPokerState(State):
     def _question(self) -> None:
         self.phase = QUESTIONING
         self._pending = (self.investigator,)
-        self._emit("questioning", vote_round=len(self.votes) + 1 if self.mode != SHERIFF else 0)
+        self._emit("questioning", round=len(self.votes) + 1)
 
     def _end_questioning(self) -> None:
         self._emit("questioning over")
@@ -426,7 +426,7 @@ class CriminalPokerState(State):
         if seat is not None:
             view["identity"] = self.roles[seat]
             view["hidden"] = self._ids(sorted(self.hidden[seat]))
-            if self.phase in WINDOWS:
+            if self.phase in WINDOWS and (seat in self.answers or seat in self._pending):
                 mine = self.answers.get(seat)
                 view["answer"] = None if mine is None else self.action_text(mine)
             if seat == inv and self.looked:

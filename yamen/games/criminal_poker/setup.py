@@ -28,6 +28,7 @@ from yamen.games.criminal_poker.cards import (
 )
 
 HAND = 2  # evidence cards each suspect draws at the start
+REQUIRED = {"identities", "hands"}  # the keys of an explicit deal; "deck" is optional
 
 
 @dataclass
@@ -86,17 +87,17 @@ def explicit_setup(
     deal: Any, options: dict[str, Any], deck: tuple[Card, ...], rng: random.Random
 ) -> Setup:
     """Check an explicit deal against the options and the game's evidence."""
-    if not isinstance(deal, dict) or not {"identities", "hands"} <= set(deal) <= {
-        "identities",
-        "hands",
-        "deck",
-    }:
+    if not isinstance(deal, dict) or not REQUIRED <= set(deal) <= REQUIRED | {"deck"}:
         raise OptionsError(
             'an explicit deal is an object with "identities", "hands" and optionally "deck"'
         )
     players = options["players"]
     roles = deal["identities"]
-    if not isinstance(roles, list) or len(roles) != players:
+    if (
+        not isinstance(roles, list)
+        or len(roles) != players
+        or not all(isinstance(r, str) for r in roles)
+    ):
         raise OptionsError(f"explicit deal: identities must list {players} roles, one a seat")
     if Counter(roles) != role_counts(options):
         wanted = dict(sorted(role_counts(options).items()))
