@@ -1,6 +1,9 @@
 """The action notation: every id has one text, read back to the same id; bad text names the
 bad token."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from tests.test_bao_qingtian_support import new
@@ -97,3 +100,19 @@ def test_the_state_reads_seats_of_its_own_table():
         new(3).parse_action(0, "appoint 3")
     assert bad.value.token == "3"
     assert new(50).parse_action(0, "guess 49 holds") == actions.GUESS_HOLDS + 49
+
+
+def test_every_example_in_the_rules_doc_reads():
+    doc = (Path(__file__).resolve().parent.parent / "docs/rules/bao_qingtian.md").read_text()
+    notation = doc.split("## Notation")[1].split("\n## ")[0]
+    words = {"wait", "light", "heavy", "execute", "pardon", "done"}
+    verbs = {"discard", "name", "appoint", "guess", "punish", *actions.NUMBER}
+    examples = [
+        span
+        for span in re.findall(r"`([^`]+)`", notation)
+        if span in words or (len(span.split()) > 1 and span.split()[0] in verbs)
+    ]
+    assert len(examples) >= 25
+    for text in examples:
+        action, _ = parse(text, 5)
+        assert 0 <= action < NUM_ACTIONS
