@@ -138,7 +138,7 @@ deals = (
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.dictionaries(option_names, json_values), deals)
 def test_any_json_options_or_deal_start_a_game_or_raise_options_error(options, deal):
     """Whatever a room or a record sends, the answer is a game or a clear OptionsError."""
