@@ -140,6 +140,8 @@ class Game(ABC):
 # A new game is new files plus one line here.
 REGISTRY: dict[str, str] = {
     "baohuang": "yamen.games.baohuang:Baohuang",
+    "criminal_poker": "yamen.games.criminal_poker:CriminalPoker",
+    "bao_qingtian": "yamen.games.bao_qingtian:BaoQingtian",
 }
 
 
