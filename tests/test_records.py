@@ -242,27 +242,22 @@ class RaceState(State):
     num_seats = 2
 
     def __init__(self, options, seed):
-        self.options, self.seed, self.total, self.turn = options, seed, 0, seed % 2
+        self.options, self.seed, self.total = options, seed, 0
+        self._pending, self._legal_cache, self._events = (seed % 2,), None, []
 
-    def pending(self):
-        return () if self.total >= self.options["goal"] else (self.turn,)
+    def _legal_actions(self, seat):
+        return [1, 2, 3]
 
-    def legal(self, seat):
-        return [1, 2, 3] if seat in self.pending() else []
-
-    def apply(self, seat, action):
-        self.check_turn(seat)
-        if action not in (1, 2, 3):
-            raise IllegalAction(f"{action} is not 1, 2 or 3")
+    def _act(self, seat, action):
         self.total += action
+        self._pending = () if self.total >= self.options["goal"] else (1 - seat,)
         self.turn = 1 - seat
-        return []
 
     def view(self, seat=None):
         return {"total": self.total}
 
     def result(self):
-        if self.pending():
+        if not self.over:
             return None
         winner = 1 - self.turn
         third = Fraction(1, 3)

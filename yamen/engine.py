@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
-from yamen.errors import NotYourTurn, OptionsError
+from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError
 
 Action = int
 """Actions are small integers: cheap to generate, hash and use as an RL action index. Each game
@@ -68,7 +68,13 @@ class Result:
 
 
 class State(ABC):
-    """One game in progress. Seats are numbered ``0 .. num_seats-1``."""
+    """One game in progress. Seats are numbered ``0 .. num_seats-1``.
+
+    The protocol's bookkeeping lives here, once for every game: who is pending, the legal
+    actions computed once per decision, and ``apply``, which validates before it lets the game
+    act, so that a refused action changes nothing. A game supplies ``_legal_actions`` and
+    ``_act`` (plus views, results and notation) and keeps ``_pending``, ``_legal_cache`` and
+    ``_events`` up to date as it moves."""
 
     __slots__ = ()
     game: ClassVar[str]
@@ -77,19 +83,65 @@ class State(ABC):
     seed: int
     opening_events: list[Event]
     """What setting the game up produced (the deal): fronts send these before any action."""
+    _pending: tuple[int, ...]
+    _legal_cache: tuple[int, list[Action]] | None  # (seat, its legal actions) for this decision
+    _events: list[Event]  # what the action being applied produced
 
-    @abstractmethod
     def pending(self) -> tuple[int, ...]:
         """The seats that owe a decision now; several during simultaneous choices, none when
         the game is over."""
+        return self._pending
 
-    @abstractmethod
+    @property
+    def over(self) -> bool:
+        return not self._pending
+
     def legal(self, seat: int) -> list[Action]:
-        """That seat's legal actions now (empty when it owes no decision)."""
+        """That seat's legal actions now (empty when it owes no decision); a fresh list."""
+        return self._legal_now(seat)[:] if seat in self._pending else []
 
-    @abstractmethod
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply a legal action; raise :class:`IllegalAction` (state unchanged) otherwise."""
+        if seat not in self._pending:
+            raise NotYourTurn(f"seat {seat} has no decision to make now")
+        cache = self._legal_cache  # inlined _legal_now: this runs once per decision
+        legal = cache[1] if cache is not None and cache[0] == seat else self._legal_now(seat)
+        if type(action) is not int or action not in legal:
+            raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
+        self._events = events = []
+        self._legal_cache = None
+        self._act(seat, action)
+        return events
+
+    def check_turn(self, seat: int) -> None:
+        if seat not in self._pending:
+            raise NotYourTurn(f"seat {seat} has no decision to make now")
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        cache = self._legal_cache
+        if cache is not None and cache[0] == seat:
+            return cache[1]
+        actions = self._legal_actions(seat)
+        self._legal_cache = (seat, actions)
+        return actions
+
+    def _emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
+        self._events.append(Event(kind, data, to))
+
+    def _describe(self, action: Any) -> str:
+        """An action for an error message: its notation when it has one."""
+        try:
+            return repr(self.action_text(action))
+        except (NotationError, TypeError, ValueError, KeyError, IndexError):
+            return f"action {action!r}"
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """The legal actions of a pending seat, computed afresh."""
+
+    @abstractmethod
+    def _act(self, seat: int, action: Action) -> None:
+        """Carry out an action already known to be legal, emitting events."""
 
     @abstractmethod
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -110,14 +162,6 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> State:
         """An independent copy (for search)."""
-
-    @property
-    def over(self) -> bool:
-        return not self.pending()
-
-    def check_turn(self, seat: int) -> None:
-        if seat not in self.pending():
-            raise NotYourTurn(f"seat {seat} has no decision to make now")
 
 
 class Game(ABC):

@@ -23,7 +23,6 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from yamen.engine import Event, Result, State, make_rng
-from yamen.errors import IllegalAction, NotationError, NotYourTurn
 from yamen.games.bao_qingtian import actions as act
 from yamen.games.bao_qingtian.cards import (
     CODE,
@@ -166,19 +165,7 @@ class BaoQingtianState(State):
 
     # ------------------------------------------------------------------ protocol
 
-    def pending(self) -> tuple[int, ...]:
-        return self._pending
-
-    def legal(self, seat: int) -> list[int]:
-        return list(self._legal_now(seat)) if seat in self._pending else []
-
-    def apply(self, seat: int, action: int) -> list[Event]:
-        if seat not in self._pending:
-            raise NotYourTurn(f"seat {seat} has no decision to make now")
-        if type(action) is not int or action not in self._legal_now(seat):
-            raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
-        self._events = events = []
-        self._legal_cache = None
+    def _act(self, seat: int, action: int) -> None:
         phase = self.phase
         if phase in (DRAW, CAPTURE):
             self._turn(seat, action - act.DISCARD)
@@ -199,7 +186,6 @@ class BaoQingtianState(State):
         else:  # CARRY_OUT
             self._emit("carried out", executor=seat)
             self._finish()
-        return events
 
     def result(self) -> Result | None:
         """Winners: the captor when it caught the criminal, else the seats that held the named
@@ -238,9 +224,6 @@ class BaoQingtianState(State):
         }
 
     # ------------------------------------------------------------------ turns
-
-    def _emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
-        self._events.append(Event(kind, data, to))
 
     def _from_first(self) -> list[int]:
         n = self.num_seats
@@ -459,10 +442,7 @@ class BaoQingtianState(State):
 
     # ------------------------------------------------------------------ legal actions
 
-    def _legal_now(self, seat: int) -> list[int]:
-        cache = self._legal_cache
-        if cache is not None and cache[0] == seat:
-            return cache[1]
+    def _legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
         if phase in (DRAW, CAPTURE):
             hand = self.hands[seat]
@@ -486,7 +466,6 @@ class BaoQingtianState(State):
             acts = [act.EXECUTE, act.PARDON]
         else:  # CARRY_OUT
             acts = [act.DONE]
-        self._legal_cache = (seat, acts)
         return acts
 
     # ------------------------------------------------------------------ notation
@@ -503,12 +482,6 @@ class BaoQingtianState(State):
             self.draft = words
             self._legal_cache = None
         return action
-
-    def _describe(self, action: Any) -> str:
-        try:
-            return repr(self.action_text(action))
-        except (NotationError, TypeError, ValueError):
-            return f"action {action!r}"
 
     # ------------------------------------------------------------------ views
 

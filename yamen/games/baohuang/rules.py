@@ -17,7 +17,7 @@ from typing import Any
 
 from yamen.cards import parse_card, parse_rank
 from yamen.engine import Event, Result, State, make_rng, score_json
-from yamen.errors import IllegalAction, NotationError, NotYourTurn
+from yamen.errors import NotationError
 from yamen.games.baohuang import scoring
 from yamen.games.baohuang.kinds import (
     BIG_SLOT,
@@ -145,25 +145,7 @@ class BaohuangState(State):
 
     # ------------------------------------------------------------------ protocol
 
-    def pending(self) -> tuple[int, ...]:
-        return self._pending
-
-    @property
-    def over(self) -> bool:
-        return not self._pending
-
-    def legal(self, seat: int) -> list[int]:
-        return self._legal_now(seat)[:] if seat in self._pending else []
-
-    def apply(self, seat: int, action: int) -> list[Event]:
-        if seat not in self._pending:
-            raise NotYourTurn(f"seat {seat} has no decision to make now")
-        cache = self._legal_cache
-        legal = cache[1] if cache is not None and cache[0] == seat else self._legal_now(seat)
-        if action not in legal:
-            raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
-        self._events = events = []
-        self._legal_cache = None
+    def _act(self, seat: int, action: int) -> None:
         phase = self.phase
         if phase == PLAY:
             self._play_action(seat, action)
@@ -175,7 +157,6 @@ class BaohuangState(State):
             self._call(seat, action - CALL_BASE)
         else:
             self._emperor_card_action(seat, action)
-        return events
 
     def result(self) -> Result | None:
         """Places: a single deal's finishing order; over several deals, by total score (ties
@@ -312,9 +293,6 @@ class BaohuangState(State):
 
     # ------------------------------------------------------------------ turns and windows
 
-    def _emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
-        self._events.append(Event(kind, data, to))
-
     def _set_turn(self, seat: int) -> None:
         self._pending = (seat,)
 
@@ -324,10 +302,7 @@ class BaohuangState(State):
         self.answers = {}
         self._pending = tuple(seats)
 
-    def _legal_now(self, seat: int) -> list[int]:
-        cache = self._legal_cache
-        if cache is not None and cache[0] == seat:
-            return cache[1]
+    def _legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == PLAY:
             acts = self._play_legal(seat)
@@ -343,7 +318,6 @@ class BaohuangState(State):
             acts = [CALL_BASE + k for k in CALLABLE if self._copies(seat, k) == 3]
         else:  # EMPEROR_CARD: back at the first holder after a full round, it must be kept
             acts = [KEEP] if self.handed_on == 5 else [KEEP, HAND_ON]
-        self._legal_cache = (seat, acts)
         return acts
 
     def _answer(self, seat: int, action: int) -> None:
@@ -703,12 +677,6 @@ class BaohuangState(State):
         if n > 16 or x > 4 or y > 4:
             raise NotationError(text, "more cards than four decks hold")
         return encode(rank, n, x, y, t)
-
-    def _describe(self, action: int) -> str:
-        try:
-            return repr(self.action_text(action))
-        except (NotationError, TypeError, ValueError):
-            return f"action {action!r}"
 
     # ------------------------------------------------------------------ views
 

@@ -19,7 +19,6 @@ from fractions import Fraction
 from typing import Any
 
 from yamen.engine import Event, Result, State, make_rng
-from yamen.errors import IllegalAction, NotationError, NotYourTurn
 from yamen.games.criminal_poker import actions, culprit, outcome
 from yamen.games.criminal_poker.actions import (
     ARREST_BASE,
@@ -114,19 +113,7 @@ class CriminalPokerState(State):
 
     # ------------------------------------------------------------------ protocol
 
-    def pending(self) -> tuple[int, ...]:
-        return self._pending
-
-    def legal(self, seat: int) -> list[int]:
-        return list(self._legal_now(seat)) if seat in self._pending else []
-
-    def apply(self, seat: int, action: int) -> list[Event]:
-        if seat not in self._pending:
-            raise NotYourTurn(f"seat {seat} has no decision to make now")
-        if action not in self._legal_now(seat):
-            raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
-        self._events = events = []
-        self._legal_cache = None
+    def _act(self, seat: int, action: int) -> None:
         phase = self.phase
         if phase in WINDOWS:
             self._answer(seat, action)
@@ -140,7 +127,6 @@ class CriminalPokerState(State):
             self._end_questioning()
         else:  # ARREST
             self._finish((action - ARREST_BASE,))
-        return events
 
     def result(self) -> Result | None:
         return self._result
@@ -160,9 +146,6 @@ class CriminalPokerState(State):
         return new
 
     # ------------------------------------------------------------------ setting up
-
-    def _emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
-        self._events.append(Event(kind, data, to))
 
     def _open_game(self) -> None:
         inv = self.investigator
@@ -191,10 +174,7 @@ class CriminalPokerState(State):
 
     # ------------------------------------------------------------------ decisions
 
-    def _legal_now(self, seat: int) -> list[int]:
-        cache = self._legal_cache
-        if cache is not None and cache[0] == seat:
-            return cache[1]
+    def _legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == OPENING:
             acts = [REVEAL_BASE + c for c in sorted(self.hidden[seat])]
@@ -212,7 +192,6 @@ class CriminalPokerState(State):
             acts = [VOTE_BASE + s for s in range(self.num_seats) if s != seat]
         else:
             acts = []
-        self._legal_cache = (seat, acts)
         return acts
 
     def _open_window(self, phase: str, seats: tuple[int, ...]) -> None:
@@ -385,12 +364,6 @@ class CriminalPokerState(State):
         """``skip``, ``draw``, ``keep hidden``, ``end questioning``, ``next 2``, ``arrest 3``,
         ``vote 1``, ``reveal P3``; case and spacing do not matter."""
         return actions.parse(text, self.deck, self.num_seats)
-
-    def _describe(self, action: Any) -> str:
-        try:
-            return repr(self.action_text(action))
-        except NotationError:
-            return f"action {action!r}"
 
     # ------------------------------------------------------------------ views
 
