@@ -11,6 +11,7 @@ from yamen.errors import NotationError, OptionsError
 from yamen.games.bao_qingtian.actions import MAX_SEATS, NUM_ACTIONS
 from yamen.games.bao_qingtian.cards import CODE, DECK, cards_each, parse_card_type
 from yamen.games.bao_qingtian.rules import BaoQingtianState, Deal
+from yamen.options import is_whole, require_bool, with_defaults
 
 MIN_SEATS = 3
 DEFAULTS: dict[str, Any] = {"players": 5, "find_by_drawing": False}
@@ -25,20 +26,11 @@ class BaoQingtian(Game):
 
     @classmethod
     def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
-        given = dict(options or {})
-        unknown = set(given) - set(DEFAULTS)
-        if unknown:
-            raise OptionsError(f"unknown option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
-        opts = {**DEFAULTS, **given}
+        opts = with_defaults(options, DEFAULTS)
         players = opts["players"]
-        if (
-            not isinstance(players, int)
-            or isinstance(players, bool)
-            or not MIN_SEATS <= players <= MAX_SEATS
-        ):
+        if not is_whole(players) or not MIN_SEATS <= players <= MAX_SEATS:
             raise OptionsError(f"players must be a whole number from {MIN_SEATS} to {MAX_SEATS}")
-        if not isinstance(opts["find_by_drawing"], bool):
-            raise OptionsError("find_by_drawing must be true or false")
+        require_bool(opts, "find_by_drawing")
         return opts
 
     @classmethod
@@ -58,9 +50,7 @@ def parse_deal(deal: Any, players: int) -> Deal:
     if unknown:
         raise OptionsError(f"explicit deal: unknown key(s) {unknown}; known: {list(DEAL_KEYS)}")
     first = deal.get("first")
-    if first is not None and (
-        not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players
-    ):
+    if first is not None and (not is_whole(first) or not 0 <= first < players):
         raise OptionsError(f"explicit deal: first must be a seat from 0 to {players - 1}")
     hands_given = deal["hands"]
     if not isinstance(hands_given, list) or len(hands_given) != players:

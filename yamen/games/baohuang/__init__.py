@@ -11,6 +11,7 @@ from yamen.errors import NotationError, OptionsError
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.variants import VARIANTS
+from yamen.options import is_whole, require_bool, with_defaults
 
 DEFAULTS: dict[str, Any] = {"variant": "shandong", "deals": 1, "target": None, "grabbing": True}
 TARGET_DEAL_CAP = 50  # a match played to a target score still ends
@@ -22,28 +23,17 @@ class Baohuang(Game):
 
     @classmethod
     def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
-        given = dict(options or {})
-        unknown = set(given) - set(DEFAULTS)
-        if unknown:
-            raise OptionsError(f"unknown option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
-        if given.get("target") is not None and "deals" not in given:
-            given["deals"] = TARGET_DEAL_CAP
-        opts = {**DEFAULTS, **given}
+        opts = with_defaults(options, DEFAULTS)
+        if opts["target"] is not None and "deals" not in (options or {}):
+            opts["deals"] = TARGET_DEAL_CAP
         if not isinstance(opts["variant"], str) or opts["variant"] not in VARIANTS:
             raise OptionsError(f"unknown variant {opts['variant']!r}; known: {sorted(VARIANTS)}")
-        if (
-            not isinstance(opts["deals"], int)
-            or isinstance(opts["deals"], bool)
-            or opts["deals"] < 1
-        ):
+        if not is_whole(opts["deals"]) or opts["deals"] < 1:
             raise OptionsError("deals must be a whole number of at least 1")
         target = opts["target"]
-        if target is not None and (
-            not isinstance(target, int) or isinstance(target, bool) or target < 1
-        ):
+        if target is not None and (not is_whole(target) or target < 1):
             raise OptionsError("target must be a positive whole number of points, or null")
-        if not isinstance(opts["grabbing"], bool):
-            raise OptionsError("grabbing must be true or false")
+        require_bool(opts, "grabbing")
         return opts
 
     @classmethod

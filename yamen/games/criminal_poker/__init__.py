@@ -16,6 +16,7 @@ from yamen.games.criminal_poker.cards import (
 )
 from yamen.games.criminal_poker.rules import CriminalPokerState
 from yamen.games.criminal_poker.setup import HAND, role_counts, suspect_count
+from yamen.options import is_whole, require_bool, with_defaults
 
 DEFAULTS: dict[str, Any] = {
     "mode": "sheriff",
@@ -35,11 +36,7 @@ class CriminalPoker(Game):
 
     @classmethod
     def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
-        given = dict(options or {})
-        unknown = set(given) - set(DEFAULTS)
-        if unknown:
-            raise OptionsError(f"unknown option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
-        opts = {**DEFAULTS, **given}
+        opts = with_defaults(options, DEFAULTS)
         mode = opts["mode"]
         if not isinstance(mode, str) or mode not in PLAYERS:
             raise OptionsError(f"mode must be 'sheriff' or 'detective', not {mode!r}")
@@ -47,7 +44,7 @@ class CriminalPoker(Game):
             opts["players"] = DEFAULT_PLAYERS[mode]
         players = opts["players"]
         allowed = PLAYERS[mode]
-        if not _whole(players) or players not in allowed:
+        if not is_whole(players) or players not in allowed:
             raise OptionsError(
                 f"{mode} mode is for {allowed[0]} to {allowed[-1]} players"
                 + (" (the sheriff and 3 to 5 suspects)" if mode == "sheriff" else "")
@@ -55,11 +52,10 @@ class CriminalPoker(Game):
         sheriff = opts["sheriff"]
         if mode == "detective" and sheriff is not None:
             raise OptionsError("detective mode has no sheriff: leave the option sheriff null")
-        if sheriff is not None and (not _whole(sheriff) or not 0 <= sheriff < players):
+        if sheriff is not None and (not is_whole(sheriff) or not 0 <= sheriff < players):
             raise OptionsError(f"sheriff must be a seat from 0 to {players - 1}, or null")
         for role in SPECIAL_ROLES:
-            if not isinstance(opts[role], bool):
-                raise OptionsError(f"{role} must be true or false")
+            require_bool(opts, role)
         _check_specials(opts)
         if opts["cards"] is not None:
             opts["cards"] = _plain(opts["cards"])
@@ -74,10 +70,6 @@ class CriminalPoker(Game):
 def catalog_of(options: dict[str, Any]) -> Catalog:
     cards = options["cards"]
     return default_catalog() if cards is None else parse_catalog(cards)
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _plain(value: Any) -> Any:

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from yamen.errors import OptionsError
+from yamen.options import is_whole
 
 PHYSICAL, SELF_STATEMENT, WITNESS, WEAPON = "physical", "self-statement", "witness", "weapon"
 EVIDENCE_TYPES = (PHYSICAL, SELF_STATEMENT, WITNESS, WEAPON)
@@ -162,7 +163,7 @@ def _card(index: int, entry: Any) -> Card:
         if innocence is not None:
             raise OptionsError(f"cards: {where}: the murder weapon has innocence null")
         innocence = 0
-    elif not isinstance(innocence, int) or isinstance(innocence, bool) or innocence < 0:
+    elif not is_whole(innocence) or innocence < 0:
         raise OptionsError(f"cards: {where}: innocence must be a whole number of at least 0")
     return Card(entry["id"], kind, innocence, _name(where, entry["name"]))
 
@@ -185,7 +186,7 @@ def _physical_by_suspects(value: Any, physical: int) -> dict[int, int]:
     counts = {}
     for key in sorted(value):
         count = value[key]
-        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= physical:
+        if not is_whole(count) or not 0 <= count <= physical:
             raise OptionsError(
                 f"cards: physical_by_suspects[{key!r}] must be a whole number from 0 to "
                 f"{physical} (the physical evidence in the list)"
