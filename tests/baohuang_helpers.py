@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tests.protocol_helpers import act
 from yamen.cards import parse_cards
 from yamen.engine import new_game
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
@@ -36,10 +37,6 @@ def new(variant: str = "shandong", deal=None, seed: int = 1, **options) -> Baohu
     return new_game("baohuang", {"variant": variant, **options}, seed=seed, deal=deal)
 
 
-def act(state: BaohuangState, seat: int, text: str):
-    return state.apply(seat, state.parse_action(seat, text))
-
-
 def answer_all(state: BaohuangState, answers: dict[int, str] | None = None) -> None:
     """Answer an open window: the given seats as given, the others ``pass``."""
     answers = answers or {}
@@ -62,18 +59,6 @@ def to_play(state: BaohuangState) -> None:
             act(state, seat, "keep")
         else:
             state.apply(seat, calls[0] if calls else legal[-1] if PASS not in legal else PASS)
-
-
-def play_random(state: BaohuangState, rng: random.Random, limit: int = 100_000) -> list:
-    """Random legal play to the end; returns the (seat, text) log."""
-    log = []
-    while not state.over:
-        seat = rng.choice(state.pending())
-        action = rng.choice(state.legal(seat))
-        log.append((seat, state.action_text(action)))
-        state.apply(seat, action)
-        assert len(log) < limit, "game did not end"
-    return log
 
 
 def pass_until_lead(state: BaohuangState) -> None:

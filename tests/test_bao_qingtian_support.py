@@ -3,9 +3,9 @@ file shares the game's test prefix so that the game's test files stay together.)
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
+from tests.protocol_helpers import act
 from yamen.engine import new_game
 from yamen.games.bao_qingtian.cards import CODE, COMMONER, DECK, cards_each, parse_card_type
 from yamen.games.bao_qingtian.rules import BaoQingtianState
@@ -42,10 +42,6 @@ def new(players: int = 5, deal=None, seed: int = 1, **options) -> BaoQingtianSta
     return new_game("bao_qingtian", {"players": players, **options}, seed=seed, deal=deal)
 
 
-def act(state: BaoQingtianState, seat: int, text: str):
-    return state.apply(seat, state.parse_action(seat, text))
-
-
 def texts(state: BaoQingtianState, seat: int) -> list[str]:
     return [state.action_text(a) for a in state.legal(seat)]
 
@@ -55,18 +51,6 @@ def turn(state: BaoQingtianState, card: str = "COM") -> int:
     seat = state.pending()[0]
     act(state, seat, f"discard {card}")
     return seat
-
-
-def play_random(state: BaoQingtianState, rng: random.Random, limit: int = 20_000) -> list:
-    """Random legal play to the end; returns the (seat, text) log."""
-    log = []
-    while not state.over:
-        seat = rng.choice(state.pending())
-        action = rng.choice(state.legal(seat))
-        log.append((seat, state.action_text(action)))
-        state.apply(seat, action)
-        assert len(log) < limit, "game did not end"
-    return log
 
 
 def in_play(state: BaoQingtianState) -> Counter:

@@ -4,7 +4,8 @@ anyone else's cards; spectators see no hand."""
 import json
 import random
 
-from tests.test_bao_qingtian_support import act, make_deal, new, play_random, turn
+from tests.protocol_helpers import play_random
+from tests.test_bao_qingtian_support import act, make_deal, new, turn
 from yamen.engine import visible_to
 
 USUAL = {0: "EMP SEV", 1: "JUD", 2: "WANG", 3: "THF", 4: "ADD SUB MUL DIV"}

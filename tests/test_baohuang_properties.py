@@ -7,7 +7,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.baohuang_helpers import new, play_random
+from tests.baohuang_helpers import new
+from tests.protocol_helpers import play_random
 from yamen.cards import parse_card
 from yamen.errors import IllegalAction
 from yamen.games.baohuang.kinds import NUM_KINDS, kind_of

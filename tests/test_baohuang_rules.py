@@ -11,8 +11,8 @@ from tests.baohuang_helpers import (
     make_deal,
     new,
     pass_until_lead,
-    play_random,
 )
+from tests.protocol_helpers import play_random
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError
 from yamen.games.baohuang.kinds import BJ_MARKED, SJ_MARKED
 from yamen.games.baohuang.sets import decode

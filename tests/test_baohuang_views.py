@@ -4,7 +4,8 @@ import json
 import random
 from fractions import Fraction
 
-from tests.baohuang_helpers import act, answer_all, make_deal, new, play_random
+from tests.baohuang_helpers import act, answer_all, make_deal, new
+from tests.protocol_helpers import play_random
 from yamen.engine import visible_to
 from yamen.games.baohuang.kinds import STRENGTH_RANKS
 

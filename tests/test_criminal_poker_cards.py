@@ -8,7 +8,8 @@ from importlib import resources
 
 import pytest
 
-from tests.test_criminal_poker_helpers import new, play_random
+from tests.protocol_helpers import play_random
+from tests.test_criminal_poker_helpers import new
 from yamen import selfplay
 from yamen.errors import OptionsError
 from yamen.games.criminal_poker.cards import default_catalog

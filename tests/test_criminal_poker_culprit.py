@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from tests.test_criminal_poker_helpers import card, new, play_random
+from tests.protocol_helpers import play_random
+from tests.test_criminal_poker_helpers import card, new
 from yamen.games.criminal_poker.culprit import assess, judge
 from yamen.games.criminal_poker.outcome import caught, wins
 

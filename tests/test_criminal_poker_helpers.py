@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from tests.protocol_helpers import act, play_random
 from yamen.engine import new_game
 from yamen.games.criminal_poker.cards import default_catalog
 from yamen.games.criminal_poker.rules import CriminalPokerState
@@ -35,10 +36,6 @@ def sheriff_game(**options) -> CriminalPokerState:
 
 def detective_game(**options) -> CriminalPokerState:
     return new(deal=DETECTIVE_DEAL, mode="detective", **options)
-
-
-def act(state: CriminalPokerState, seat: int, text: str):
-    return state.apply(seat, state.parse_action(seat, text))
 
 
 def ids(state: CriminalPokerState, cards: list[int]) -> list[str]:
@@ -76,18 +73,6 @@ def vote(state: CriminalPokerState, targets: list[int]) -> None:
 
 def card(card_id: str):
     return next(c for c in default_catalog().evidence if c.id == card_id)
-
-
-def play_random(state: CriminalPokerState, rng: random.Random, limit: int = 1_000) -> list:
-    """Random legal play to the end (a random pending seat each time); the (seat, text) log."""
-    log = []
-    while not state.over:
-        seat = rng.choice(state.pending())
-        action = rng.choice(state.legal(seat))
-        log.append((seat, state.action_text(action)))
-        state.apply(seat, action)
-        assert len(log) < limit, "game did not end"
-    return log
 
 
 def test_helpers_build_the_positions_they_promise():
