@@ -105,6 +105,7 @@ class BaohuangState(State):
         "partner",
         "handed_on",
         "phase",
+        "plays",
         "public_roles",
         "rebels",
         "rng",
@@ -221,6 +222,7 @@ class BaohuangState(State):
         self.table_cards: list[int] = []
         self.owner: int | None = None
         self.trick: list[tuple[int, str, list[str] | None]] = []  # (seat, action, cards)
+        self.plays: list[tuple[int, list[str]]] = []  # every set of this deal, face up
         self.to_ask: list[int] = []
         self.yielders: list[int] = []
         self.stage = 1
@@ -499,6 +501,7 @@ class BaohuangState(State):
             self._reveal_by_play(seat, r, x, y, t)
         text = [KIND_TEXT[k] for k in cards]
         self.trick.append((seat, "play", text))
+        self.plays.append((seat, text))
         out = self.sizes[seat] == 0
         self._events.append(Event("play", {"seat": seat, "cards": text, "out": out}))
         if out:
@@ -711,6 +714,7 @@ class BaohuangState(State):
             "trick": [
                 {"seat": s, "action": a, **({"cards": c} if c else {})} for s, a, c in self.trick
             ],
+            "played": [{"seat": s, "cards": list(c)} for s, c in self.plays],
             "out": list(self.out),
             "totals": [score_json(s) for s in self.totals],
             "history": list(self.history),
