@@ -1,0 +1,74 @@
+"""Bots: players that see exactly what their seat sees.
+
+A bot is handed a seat's ``view`` (``state.view(seat)``, JSON-ready data) and that seat's legal
+actions, and returns one of them. It never receives the state, so it cannot see a hidden card;
+game-specific bots may import their game's pure helpers (notation, set tables) to read the
+view and the action ids, never a state.
+
+Bots are registered by game and name; ``random`` serves every game. The CLI, tournaments, the
+server and the RL layer only use :func:`make_bot` and :func:`bot_names`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any, Protocol
+
+from yamen.engine import Action, State
+from yamen.errors import OptionsError
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        """One of ``legal``, for the seat whose ``view`` this is."""
+
+
+class RandomBot:
+    """Uniformly random legal actions: the baseline every other bot must beat."""
+
+    name = "random"
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        return rng.choice(legal)
+
+
+# game -> bot name -> "module:Class"; "random" is available for every game.
+REGISTRY: dict[str, dict[str, str]] = {}
+
+
+def bot_names(game: str) -> list[str]:
+    return sorted({"random", *REGISTRY.get(game, {})})
+
+
+def make_bot(game: str, name: str) -> Bot:
+    if name == "random":
+        return RandomBot()
+    try:
+        module, attr = REGISTRY[game][name].split(":")
+    except KeyError:
+        known = ", ".join(bot_names(game))
+        raise OptionsError(f"no bot {name!r} for {game}; known: {known}") from None
+    return getattr(importlib.import_module(module), attr)()
+
+
+def bot_move(bot: Bot, state: State, seat: int, rng: random.Random) -> Action:
+    """Ask ``bot`` for ``seat``'s action: it gets the seat's view and legal actions only."""
+    legal = state.legal(seat)
+    action = bot.choose(state.view(seat), list(legal), rng)
+    if action not in legal:
+        raise RuntimeError(f"bot {bot.name!r} chose an illegal action {action!r}")
+    return action
+
+
+def play_bots(state: State, bots: list[Bot], rng: random.Random) -> int:
+    """Play to the end, seat i by ``bots[i]``; the number of decisions made. When several seats
+    owe a decision, the first pending seat answers first."""
+    decisions = 0
+    while not state.over:
+        seat = state.pending()[0]
+        state.apply(seat, bot_move(bots[seat], state, seat, rng))
+        decisions += 1
+    return decisions
