@@ -36,7 +36,11 @@ class RandomBot:
 
 
 # game -> bot name -> "module:Class"; "random" is available for every game.
-REGISTRY: dict[str, dict[str, str]] = {}
+REGISTRY: dict[str, dict[str, str]] = {
+    "baohuang": {},
+    "criminal_poker": {},
+    "bao_qingtian": {},
+}
 
 
 def bot_names(game: str) -> list[str]:
