@@ -12,6 +12,7 @@ and ``clone`` gives an independent copy where one is needed.
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import secrets
 from abc import ABC, abstractmethod
@@ -179,6 +180,25 @@ class Game(ABC):
     @abstractmethod
     def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> State:
         """A fresh state from normalized options, a seed and optionally an explicit deal."""
+
+    @classmethod
+    def render_text(cls, view: dict[str, Any]) -> str:
+        """A seat's view as plain text for a person at a terminal.
+
+        Fronts know no game by name, so a game may override this with a readable table; the
+        default is a compact dump of the view (one ``key: value`` line each), which shows
+        everything the seat may see, if not prettily."""
+        return "\n".join(f"{key}: {compact(value)}" for key, value in view.items())
+
+
+def compact(value: Any) -> str:
+    """A JSON value on one line: a list of plain values as space-separated words, strings
+    without quotes, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and not any(isinstance(v, list | dict) for v in value):
+        return " ".join(compact(v) for v in value) or "-"
+    return json.dumps(value, ensure_ascii=False)
 
 
 # A new game is new files plus one line here.

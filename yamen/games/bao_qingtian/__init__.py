@@ -8,6 +8,7 @@ from typing import Any
 
 from yamen.engine import Game
 from yamen.errors import NotationError, OptionsError
+from yamen.games.bao_qingtian import text
 from yamen.games.bao_qingtian.actions import MAX_SEATS, NUM_ACTIONS
 from yamen.games.bao_qingtian.cards import CODE, DECK, cards_each, parse_card_type
 from yamen.games.bao_qingtian.rules import BaoQingtianState, Deal
@@ -37,6 +38,10 @@ class BaoQingtian(Game):
     def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> BaoQingtianState:
         explicit = None if deal is None else parse_deal(deal, options["players"])
         return BaoQingtianState(options, seed, explicit)
+
+    @classmethod
+    def render_text(cls, view: dict[str, Any]) -> str:
+        return text.render(view)
 
 
 def parse_deal(deal: Any, players: int) -> Deal:

@@ -8,6 +8,7 @@ from typing import Any
 from yamen.cards import parse_cards
 from yamen.engine import Game
 from yamen.errors import NotationError, OptionsError
+from yamen.games.baohuang import text
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.variants import VARIANTS
@@ -40,6 +41,10 @@ class Baohuang(Game):
     def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> BaohuangState:
         kinds = None if deal is None else parse_deal(deal, options["variant"])
         return BaohuangState(options, seed, kinds)
+
+    @classmethod
+    def render_text(cls, view: dict[str, Any]) -> str:
+        return text.render(view)
 
 
 def parse_deal(deal: Any, variant: str) -> list[list[int]]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from yamen.engine import Game
 from yamen.errors import OptionsError
+from yamen.games.criminal_poker import text
 from yamen.games.criminal_poker.cards import (
     SPECIAL_ROLES,
     Catalog,
@@ -65,6 +66,10 @@ class CriminalPoker(Game):
     @classmethod
     def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> CriminalPokerState:
         return CriminalPokerState(options, seed, catalog_of(options), deal)
+
+    @classmethod
+    def render_text(cls, view: dict[str, Any]) -> str:
+        return text.render(view)
 
 
 def catalog_of(options: dict[str, Any]) -> Catalog:

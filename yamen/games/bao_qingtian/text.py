@@ -1,0 +1,145 @@
+"""The Bao Qing-tian trial as text for a person at a terminal: the offices, the hunt for the
+criminal card, the sentence as it is built, and the person's own hand and turns.
+
+Everything comes from the seat's view; card codes are spelled out with the game's card names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from yamen.games.bao_qingtian.cards import CARD_TYPES
+from yamen.games.text import seat_name, table, words
+
+NAMES = {t.code: f"{t.english} {t.chinese}" for t in CARD_TYPES}
+PHASES = {
+    "draw": "turns: discard one card face down and draw one",
+    "name": "the emperor names the criminal card",
+    "appoint": "an office is appointed",
+    "capture": "the capture: turns go on while the captor hunts",
+    "guess": "the captor's decision after a turn",
+    "punish": "the judge sets the punishment and the count",
+    "plus": "the plus officer adds 0 to 10",
+    "minus": "the minus officer subtracts 0 to 10",
+    "times": "the times officer multiplies by 0 to 10",
+    "divide": "the divide officer divides by 1 to 10",
+    "severity": "the severity officer: light or heavy",
+    "verdict": "the emperor: execute or pardon",
+    "carry out": "the executor carries the sentence out",
+    "over": "the trial is over",
+}
+WHY = {"caught": "caught by the captor", "escaped": "the captor, after ten misses"}
+
+
+def render(view: dict[str, Any]) -> str:
+    me = view.get("seat")
+    parts = [_heading(view), _seats(view, me)]
+    for section in (_appointing(view), _capture(view), _trial(view)):
+        if section:
+            parts.append(section)
+    if me is not None:
+        parts.append(_own(view))
+    return "\n\n".join(parts)
+
+
+def card_name(code: str) -> str:
+    return f"{code} ({NAMES[code]})" if code in NAMES else code
+
+
+def _heading(view: dict[str, Any]) -> str:
+    lines = [
+        f"Bao Qing-tian trial ({view['players']} players, {view['cards_each']} cards each): "
+        + PHASES.get(view["phase"], view["phase"]),
+        f"Pile {view['pile']}, discards {view['discards']}, turns taken {view['turns']}, "
+        f"first seat {view['first']}",
+    ]
+    if view.get("emperor") is not None:
+        line = f"Emperor: seat {view['emperor']}"
+        if view.get("criminal"):
+            line += f"; the criminal card: {card_name(view['criminal'])}"
+        lines.append(line)
+    if view.get("seeking"):
+        lines.append(f"Seeking: {view['seeking']}")
+    return "\n".join(lines)
+
+
+def _seats(view: dict[str, Any], me: int | None) -> str:
+    held: dict[int, list[str]] = {}
+    if view.get("emperor") is not None:
+        held.setdefault(view["emperor"], []).append("emperor")
+    for office, seat in view.get("offices", {}).items():
+        how = view.get("how", {}).get(office)
+        held.setdefault(seat, []).append(office + (f" ({how})" if how else ""))
+    pending = set(view.get("pending", []))
+    rows = []
+    for seat in range(view["players"]):
+        state = []
+        if seat == view.get("turn"):
+            state.append("its turn")
+        if seat == view.get("last_turn"):
+            state.append("took the last turn")
+        if seat == view.get("accused"):
+            state.append("on trial")
+        if seat in pending:
+            state.append("to act")
+        if not held.get(seat) and not state:
+            continue  # a 50-seat table lists only the seats that matter now
+        rows.append([seat_name(seat, me), ", ".join(held.get(seat, [])), ", ".join(state)])
+    return table(["seat", "offices", ""], rows) if rows else "No offices yet."
+
+
+def _appointing(view: dict[str, Any]) -> str:
+    appointing = view.get("appointing")
+    if not appointing:
+        return ""
+    line = f"Seat {appointing['by']} appoints the {appointing['office']}"
+    holders = appointing.get("holders") or []
+    line += f"; holders of its card: {words(holders)}"
+    if appointing.get("choices"):
+        line += f"; choose from: {words(appointing['choices'])}"
+    return line
+
+
+def _capture(view: dict[str, Any]) -> str:
+    capture = view.get("capture")
+    if not capture:
+        return ""
+    lines = [
+        f"Capture by seat {capture['captor']}: round {capture['round']}, "
+        f"{capture['guesses_left']} guesses left"
+        + ("" if capture["guessed_this_round"] else ", no guess yet this round")
+    ]
+    for g in capture["guesses"]:
+        outcome = "caught" if g["hit"] else "missed"
+        lines.append(f"  round {g['round']}: seat {g['seat']} {g['form']}: {outcome}")
+    return "\n".join(lines)
+
+
+def _trial(view: dict[str, Any]) -> str:
+    if view.get("accused") is None:
+        return ""
+    why = WHY.get(view.get("why"), view.get("why"))
+    lines = [f"On trial: seat {view['accused']} ({why})"]
+    if view.get("punishment"):
+        lines.append(f"Punishment: {view['punishment']}")
+    for step in view.get("sentence", []):
+        lines.append(
+            f"  {step['step']} (seat {step['seat']}): {step['number']} -> count {step['count']}"
+        )
+    if view.get("severity"):
+        lines.append(f"Severity: {view['severity']}")
+    if view.get("verdict"):
+        lines.append(f"Verdict: {view['verdict']}")
+    return "\n".join(lines)
+
+
+def _own(view: dict[str, Any]) -> str:
+    counts = Counter(view.get("hand", []))
+    lines = [f"Your hand ({len(view.get('hand', []))} cards):"]
+    lines += [f"  {n} x {card_name(code)}" for code, n in counts.items()]
+    turns = view.get("my_turns", [])
+    if turns:
+        recent = [f"discarded {t['discarded']}, drew {t['drew']}" for t in turns[-5:]]
+        lines.append(f"Your last turns ({len(turns)} in all): " + "; ".join(recent))
+    return "\n".join(lines)
