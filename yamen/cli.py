@@ -1,4 +1,5 @@
-"""The ``yamen`` command: simulate games, replay records, list games.
+"""The ``yamen`` command: simulate games, bot tournaments, play in the terminal, replay
+records, list games.
 
 It knows no game by name: everything goes through :mod:`yamen.engine`, :mod:`yamen.records`
 and :mod:`yamen.selfplay`, so a newly registered game works here unchanged. Results go to
@@ -21,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from yamen import tournament
 from yamen.engine import Result, State, game_names, get_game, new_game, score_json
 from yamen.errors import RecordError, YamenError
 from yamen.records import Record, Recorder, replay
@@ -188,6 +190,106 @@ class Summary:
         for seat, total in enumerate(self.scores):
             table.add_row(str(seat), f"{float(total / self.games):+.2f}", str(self.wins[seat]))
         console.print(table)
+
+
+@app.command("tournament")
+def tournament_command(
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help="A registered game (see `yamen games`).")
+    ],
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", help="Comma-separated bot names, cycled over the seats (e.g. rules,random)."
+        ),
+    ],
+    n: Annotated[
+        int, typer.Option("-n", "--deals", min=1, help="Deals, each played in every rotation.")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Deal d uses game seed SEED+d.")] = 0,
+    variant: Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")] = None,
+    players: Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")] = None,
+    mode: Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(min=1, help="Processes playing deals (default: one per CPU)."),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(dir_okay=False, help="Write a PNG bar chart of mean points with CIs."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON summary on stdout instead of a table.")
+    ] = False,
+) -> None:
+    """A duplicate tournament: every deal is played once per rotation of the bots through the
+    seats, so every bot meets the same cards in every seat. Reports mean points per game with a
+    95% confidence interval, win rate and an OpenSkill rating per bot."""
+    if game not in game_names():
+        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
+    options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    try:
+        plan = tournament.plan(game, names, n, seed, options)
+    except YamenError as exc:
+        raise fail(str(exc), 2) from None
+    if plot is not None and not plot.parent.is_dir():
+        raise fail(f"cannot write the chart: no folder {plot.parent}", 2)
+
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
+    )
+    with progress:
+        task = progress.add_task(f"{game} tournament, deals", total=n)
+        deals = tournament.play(plan, workers, lambda: progress.advance(task))
+    summary = tournament.summarize(plan, deals)
+    if plot is not None:
+        try:
+            tournament.plot(summary, plot)
+        except OSError as exc:
+            raise fail(f"cannot write the chart to {plot}: {exc}") from None
+    if as_json:
+        print(json.dumps(summary.to_json()))
+    else:
+        out.print(tournament_table(summary))
+
+
+def tournament_table(summary: tournament.Summary) -> Table:
+    plan = summary.plan
+    table = Table(
+        title=(
+            f"{plan.game}: {plan.deals:,} deals x {len(plan.lineups)} rotations = "
+            f"{summary.games:,} games, seed {plan.seed}"
+        ),
+        box=box.SIMPLE_HEAD,
+    )
+    for name in ("bot", "games", "mean points", "95% CI", "win rate", "rating", "mu", "sigma"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    for bot in summary.bots:
+        interval = bot.interval
+        ci = "-" if interval is None else f"{interval[0]:+.3f} .. {interval[1]:+.3f}"
+        table.add_row(
+            bot.name,
+            f"{bot.games:,}",
+            f"{bot.mean:+.3f}",
+            ci,
+            f"{bot.win_rate:.1%}",
+            f"{bot.rating:.2f}",
+            f"{bot.mu:.2f}",
+            f"{bot.sigma:.2f}",
+        )
+    return table
 
 
 @app.command("replay")
