@@ -23,10 +23,12 @@ from rich.table import Table
 from rich.text import Text
 
 from yamen import tournament
-from yamen.engine import Result, State, game_names, get_game, new_game, score_json
+from yamen.bots import make_bot
+from yamen.engine import Result, State, game_names, get_game, new_game, new_seed, score_json
 from yamen.errors import RecordError, YamenError
 from yamen.records import Record, Recorder, replay
 from yamen.selfplay import play_random, policy_rng
+from yamen.terminal import play_terminal
 
 app = typer.Typer(
     help="Yamen: hidden-role card games for people, bots and research.",
@@ -290,6 +292,45 @@ def tournament_table(summary: tournament.Summary) -> Table:
             f"{bot.sigma:.2f}",
         )
     return table
+
+
+@app.command("play")
+def play_command(
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help="A registered game (see `yamen games`).")
+    ],
+    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (from 0).")] = 0,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", help="Bot name(s) for the other seats, comma-separated, cycled."),
+    ] = "random",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="The game's seed (default: a new one).")
+    ] = None,
+    variant: Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")] = None,
+    players: Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")] = None,
+    mode: Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
+    ] = None,
+) -> None:
+    """Play a game against bots in the terminal: numbered moves, or type the notation."""
+    if game not in game_names():
+        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
+    options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
+    seed = new_seed() if seed is None else seed
+    try:
+        seats = new_game(game, options, seed).num_seats
+        players_bots = [make_bot(game, name.strip()) for name in bots.split(",") if name.strip()]
+    except YamenError as exc:
+        raise fail(str(exc), 2) from None
+    if not players_bots:
+        raise fail("name at least one bot with --bots", 2)
+    if seat >= seats:
+        raise fail(f"--seat must be from 0 to {seats - 1} for this game", 2)
+    play_terminal(game, options, seed, seat, players_bots)
+    out.print(f"seed {seed}: `yamen play {game} --seed {seed}` deals these cards again")
 
 
 @app.command("replay")

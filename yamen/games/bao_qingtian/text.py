@@ -83,7 +83,7 @@ def _seats(view: dict[str, Any], me: int | None) -> str:
             state.append("on trial")
         if seat in pending:
             state.append("to act")
-        if not held.get(seat) and not state:
+        if seat != me and not held.get(seat) and not state:
             continue  # a 50-seat table lists only the seats that matter now
         rows.append([seat_name(seat, me), ", ".join(held.get(seat, [])), ", ".join(state)])
     return table(["seat", "offices", ""], rows) if rows else "No offices yet."
