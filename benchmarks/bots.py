@@ -1,0 +1,191 @@
+"""How strong and how fast Yamen's bots are: duplicate tournaments and time per decision.
+
+Strength: duplicate tournaments (``yamen.tournament``, the same engine as ``yamen tournament``)
+for every Baohuang variant, ``rules`` against ``random`` and, when a bot named ``search`` is
+registered, ``search`` against ``rules``; ``--games`` adds other games (``rules`` against
+``random`` with their default options). Each prints mean points per game with a 95% interval
+per bot, and the equivalent ``yamen tournament`` command. A match-up whose bots are not
+registered yet is skipped, saying so.
+
+Speed: every registered bot of every game plays whole games in every seat, and each decision
+it makes is timed: ``bot_move`` (building the seat's view and legal actions, then the bot's
+choice), as a server would pay for it. Median and 99th percentile per bot and game.
+
+    python benchmarks/bots.py [--deals 2000] [--seed 0] [--workers N] [--games baohuang,...]
+                              [--timing-decisions 2000] [--timing-seconds 20]
+                              [--skip-tournaments] [--skip-timing] [--json]
+
+Figures only: nothing is asserted. ``--deals 200`` gives a quick run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from yamen.bots import bot_move, bot_names, make_bot
+from yamen.engine import game_names, new_game
+from yamen.tournament import Summary, plan, play, summarize
+
+BAOHUANG_VARIANTS = ("shandong", "japanese")
+MATCHUPS = (("rules", "random"), ("search", "rules"))
+
+
+def tournaments(games: list[str]) -> list[tuple[str, dict[str, Any], tuple[str, str]]]:
+    """(game, options, bots) of every tournament to play, whether or not its bots exist."""
+    wanted = []
+    for game in games:
+        if game == "baohuang":
+            for variant in BAOHUANG_VARIANTS:
+                wanted += [(game, {"variant": variant}, m) for m in MATCHUPS]
+        else:
+            wanted.append((game, {}, MATCHUPS[0]))
+    return wanted
+
+
+def command(game: str, options: dict[str, Any], bots: tuple[str, ...], args) -> str:
+    opts = "".join(f" -o {k}={v}" for k, v in options.items())
+    lineup = ",".join(bots)
+    return f"yamen tournament {game}{opts} --bots {lineup} -n {args.deals} --seed {args.seed}"
+
+
+def run_tournament(game, options, bots, args) -> dict[str, Any]:
+    missing = [b for b in bots if b not in bot_names(game)]
+    label = " ".join([game, *(f"{k}={v}" for k, v in options.items())]) + ": " + " vs ".join(bots)
+    if missing:
+        return {"tournament": label, "skipped": f"no bot {', '.join(missing)} registered yet"}
+    print(f"playing {label}: {args.deals} deals ...", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    tournament = plan(game, list(bots), args.deals, args.seed, options)
+    summary: Summary = summarize(tournament, play(tournament, args.workers))
+    seconds = time.perf_counter() - start
+    rows = []
+    for bot in summary.bots:
+        low, high = bot.interval or (float("nan"), float("nan"))
+        rows.append(
+            {
+                "bot": bot.name,
+                "games": bot.games,
+                "mean": round(bot.mean, 4),
+                "ci_low": round(low, 4),
+                "ci_high": round(high, 4),
+                "win_rate": round(bot.win_rate, 4),
+                "rating": round(bot.rating, 2),
+            }
+        )
+    return {
+        "tournament": label,
+        "command": command(game, options, bots, args),
+        "deals": args.deals,
+        "games": summary.games,
+        "seconds": round(seconds, 1),
+        "bots": rows,
+    }
+
+
+def timings(games: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """(game, options) to time bots on: every game, and every Baohuang variant."""
+    wanted: list[tuple[str, dict[str, Any]]] = []
+    for game in games:
+        if game == "baohuang":
+            wanted += [(game, {"variant": variant}) for variant in BAOHUANG_VARIANTS]
+        else:
+            wanted.append((game, {}))
+    return wanted
+
+
+def time_bot(game: str, options: dict[str, Any], name: str, args) -> dict[str, Any]:
+    """Times ``name``'s decisions with it in every seat, until the decision or time budget."""
+    times: list[float] = []
+    games = 0
+    budget_end = time.perf_counter() + args.timing_seconds
+    while len(times) < args.timing_decisions and time.perf_counter() < budget_end:
+        state = new_game(game, options, args.seed + games)
+        bots = [make_bot(game, name) for _ in range(state.num_seats)]
+        rng = random.Random(f"yamen bench {args.seed} {games}")
+        while not state.over and len(times) < args.timing_decisions:
+            seat = state.pending()[0]
+            start = time.perf_counter()
+            action = bot_move(bots[seat], state, seat, rng)
+            times.append(time.perf_counter() - start)
+            state.apply(seat, action)
+        games += 1
+    times.sort()
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    return {
+        "game": " ".join([game, *(f"{k}={v}" for k, v in options.items())]),
+        "bot": name,
+        "decisions": len(times),
+        "games": games,
+        "median_ms": round(statistics.median(times) * 1000, 4),
+        "p99_ms": round(p99 * 1000, 4),
+    }
+
+
+def print_tournament(row: dict[str, Any]) -> None:
+    if "skipped" in row:
+        print(f"{row['tournament']}: skipped, {row['skipped']}")
+        return
+    print(f"{row['tournament']}: {row['games']:,} games in {row['seconds']} s")
+    print(f"  rerun: {row['command']}")
+    for bot in row["bots"]:
+        print(
+            f"  {bot['bot']:<8} mean {bot['mean']:+.3f} per game "
+            f"[{bot['ci_low']:+.3f}, {bot['ci_high']:+.3f}]  win rate {bot['win_rate']:.1%}  "
+            f"rating {bot['rating']:.2f}  ({bot['games']:,} seats)"
+        )
+
+
+def print_timing(rows: list[dict[str, Any]]) -> None:
+    print(f"{'game':<28}{'bot':<10}{'decisions':>10}{'median ms':>12}{'p99 ms':>12}")
+    for r in rows:
+        print(
+            f"{r['game']:<28}{r['bot']:<10}{r['decisions']:>10,}"
+            f"{r['median_ms']:>12.3f}{r['p99_ms']:>12.3f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=2000, help="deals per tournament")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None, help="default: one per CPU")
+    parser.add_argument("--games", default="baohuang", help="comma-separated games")
+    parser.add_argument("--timing-decisions", type=int, default=2000)
+    parser.add_argument("--timing-seconds", type=float, default=20.0)
+    parser.add_argument("--skip-tournaments", action="store_true")
+    parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    args = parser.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = sorted(set(games) - set(game_names()))
+    if unknown:
+        parser.error(f"unknown game(s) {unknown}; known: {game_names()}")
+
+    if not args.skip_tournaments:
+        for game, options, bots in tournaments(games):
+            row = run_tournament(game, options, bots, args)
+            if args.json:
+                print(json.dumps(row), flush=True)
+            else:
+                print_tournament(row)
+    if not args.skip_timing:
+        rows = []
+        for game, options in timings(game_names()):
+            for name in bot_names(game):
+                print(f"timing {game} {options} {name} ...", file=sys.stderr, flush=True)
+                rows.append(time_bot(game, options, name, args))
+                if args.json:
+                    print(json.dumps(rows[-1]), flush=True)
+        if not args.json:
+            print("\nTime per decision (bot_move: view, legal actions and choice), one core")
+            print_timing(rows)
+
+
+if __name__ == "__main__":
+    main()
