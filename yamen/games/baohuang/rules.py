@@ -159,6 +159,14 @@ class BaohuangState(State):
         else:
             self._emperor_card_action(seat, action)
 
+    def apply_unchecked(self, seat: int, action: int) -> None:
+        """``apply`` without the legality check and without returning events: for search
+        playouts whose policy only ever builds legal actions. Anything else must use
+        ``apply``; an illegal action here corrupts the state."""
+        self._events = []
+        self._legal_cache = None
+        self._act(seat, action)
+
     def result(self) -> Result | None:
         """Places: a single deal's finishing order; over several deals, by total score (ties
         by the last deal's order). Winners: the seats with the best total."""
@@ -175,7 +183,122 @@ class BaohuangState(State):
         return Result(tuple(self.totals), places, winners, details)
 
     def clone(self) -> BaohuangState:
-        return copy.deepcopy(self)
+        """An independent copy, fast enough for search rollouts: every field that ``apply``
+        mutates in place (hands, slots, masks, lists, dicts, the rng) is copied; immutable
+        values and lists that are only ever replaced, never changed (options, events, the
+        cached legal list), are shared."""
+        new = object.__new__(BaohuangState)
+        for name in _SHARED:
+            setattr(new, name, getattr(self, name))
+        new.hands = [h[:] for h in self.hands]
+        new.slots = [s[:] for s in self.slots]
+        new.masks = [m[:] for m in self.masks]
+        new.still_in_after = [s[:] for s in self.still_in_after]
+        new.sizes = self.sizes[:]
+        new.out = self.out[:]
+        new.active = self.active[:]
+        new.trick = self.trick[:]
+        new.plays = self.plays[:]
+        new.to_ask = self.to_ask[:]
+        new.yielders = self.yielders[:]
+        new.rebels = self.rebels[:]
+        new.totals = self.totals[:]
+        new.history = self.history[:]
+        new.table_cards = self.table_cards[:]
+        new.public_roles = dict(self.public_roles)
+        new.answers = dict(self.answers)
+        new.tribute = dict(self.tribute)
+        new.rng = copy.copy(self.rng)
+        return new
+
+    @classmethod
+    def at_play(
+        cls,
+        options: dict[str, Any],
+        hands: list[list[int]],
+        *,
+        emperor: int,
+        partner: int | None,
+        called: int | None,
+        grabbed: bool,
+        declared: list[int],
+        roles: dict[int, str],
+        out: list[int],
+        pending: tuple[int, ...],
+        owner: int | None = None,
+        table_cards: list[int] | None = None,
+        to_ask: list[int] | None = None,
+        stage: int = 1,
+        yielders: list[int] | None = None,
+        claimant: int | None = None,
+        trick: list[tuple[int, str, list[str] | None]] | None = None,
+        plays: list[tuple[int, list[str]]] | None = None,
+        deal_no: int = 1,
+        dealer: int = 0,
+        totals: list[Fraction] | None = None,
+        history: list[dict[str, Any]] | None = None,
+        tribute: dict[int, dict[str, list[str]]] | None = None,
+        seed: int = 0,
+    ) -> BaohuangState:
+        """A deal in its PLAY phase, built from its parts rather than by playing up to it.
+
+        Search uses it to play out hands sampled for the unseen cards (see determinize.py);
+        no state is read to build one. ``hands`` are card-kind counts per seat; ``called`` is
+        the called card kind (shandong; ``None`` after a grab or in japanese); ``partner`` the
+        royalist or guard (``None``: solo or grab); ``declared`` the seats that declared (the
+        emperor: a solo declaration; the partner: a royalist's); ``roles`` the public roles, a
+        commoner being a japanese rebel. The table: ``owner`` played ``table_cards`` (kinds),
+        ``to_ask`` are the seats still to answer it in circle ``stage``; no table means the
+        pending seat leads. The rest is bookkeeping copied into the state as given."""
+        self = object.__new__(cls)
+        self.options = options
+        self.seed = seed
+        self.variant = v = VARIANTS[options["variant"]]
+        self.single_with_jokers = v.single_with_jokers
+        self.yield_and_claim = v.yield_and_claim
+        self.rng = make_rng(seed)
+        self.totals = list(totals) if totals is not None else [Fraction(0)] * 5
+        self.history = list(history or [])
+        self.deal_no, self.dealer = deal_no, dealer
+        self._events = self.opening_events = []
+        self.hands = [h[:] for h in hands]
+        self.slots = [[0] * NUM_SLOTS for _ in range(5)]
+        for hand, slots in zip(self.hands, self.slots, strict=True):
+            for k in range(NUM_KINDS):
+                slots[SLOT_OF[k]] += hand[k]
+        self.sizes = [sum(h) for h in self.hands]
+        self.masks = [rank_masks(slots) for slots in self.slots]
+        self.emperor, self.partner, self.called, self.grabbed = emperor, partner, called, grabbed
+        self.solo = partner is None and not grabbed
+        self.solo_declared = emperor in declared
+        self.declared = partner is not None and partner in declared
+        self.rebels = sorted(s for s, role in roles.items() if role == "commoner")
+        if v.marked_small_joker:
+            self.tell_kind = SJ_MARKED
+        else:
+            self.tell_kind = called if called is not None and called < 52 else -1
+        self.public_roles = dict(roles)
+        self.answers = {}
+        self.tribute = dict(tribute or {})
+        self.handed_on = 0
+        marked = next((s for s in range(5) if self.hands[s][BJ_MARKED]), emperor)
+        self.holder = self.first_holder = marked
+        self.out = list(out)
+        self.active = [s not in out for s in range(5)]
+        self.still_in_after = [[s for s in AFTER[i] if self.active[s]] for i in range(5)]
+        self.table_cards = list(table_cards or [])
+        self.table = _shape_of(self.table_cards) if owner is not None else None
+        self.owner = owner
+        self.trick = list(trick or [])
+        self.plays = list(plays or [])
+        self.to_ask = list(to_ask or [])
+        self.yielders = list(yielders or [])
+        self.stage = stage
+        self.claimant = claimant
+        self._legal_cache = None
+        self.phase = PLAY
+        self._pending = tuple(pending)
+        return self
 
     # ------------------------------------------------------------------ dealing
 
@@ -694,6 +817,7 @@ class BaohuangState(State):
                 "circle": self.stage,
                 "yielders": list(self.yielders),
                 "claimant": self.claimant,
+                "to_ask": list(self.to_ask),  # who still answers this set, in order
             }
         view: dict[str, Any] = {
             "game": self.game,
@@ -708,6 +832,8 @@ class BaohuangState(State):
             "emperor": self.emperor,
             "called": None if self.called is None else KIND_TEXT[self.called],
             "grabbed": self.grabbed,
+            "declared": self._declared_seats(),
+            "marked_joker": self._marked_joker_seat(),
             "roles": {str(s): r for s, r in sorted(self.public_roles.items())},
             "answered": sorted(self.answers) if self.phase in (GRAB_WINDOW, DECLARATIONS) else [],
             "table": table,
@@ -730,6 +856,16 @@ class BaohuangState(State):
                 view["legal"] = [self.action_text(a) for a in self._legal_now(seat)]
         return view
 
+    def _declared_seats(self) -> list[int]:
+        """Who declared (明保 / 明獨): announced to all, and it doubles the deal's score."""
+        seats = [self.emperor] if self.solo_declared else []
+        return sorted(seats + [self.partner] if self.declared else seats)
+
+    def _marked_joker_seat(self) -> int | None:
+        """Where the marked big joker is until it is played: public, since it is dealt to a
+        named seat and every move (yield, hand on, grab) is announced."""
+        return next((s for s in range(5) if self.hands[s][BJ_MARKED]), None)
+
     def _own_role(self, seat: int) -> str | None:
         """The role a seat knows it has (it sees its own cards)."""
         if self.emperor is None:
@@ -739,6 +875,22 @@ class BaohuangState(State):
         if seat == self.partner:
             return "guard" if self.variant.marked_small_joker else "royalist"
         return "commoner" if self.variant.marked_small_joker else "rebel"
+
+
+def _shape_of(kinds: list[int]) -> tuple[int, int, int, int]:
+    """``(r, n, x, y)`` of a set given as card kinds."""
+    naturals = [k for k in kinds if k < 52]
+    small = sum(SLOT_OF[k] == SMALL_SLOT for k in kinds)
+    r = SLOT_OF[naturals[0]] if naturals else NO_RANK
+    return r, len(naturals), small, len(kinds) - len(naturals) - small
+
+
+_COPIED = {
+    "hands", "slots", "masks", "still_in_after", "sizes", "out", "active", "trick", "plays",
+    "to_ask", "yielders", "rebels", "totals", "history", "table_cards", "public_roles",
+    "answers", "tribute", "rng",
+}  # fmt: skip
+_SHARED = [name for name in BaohuangState.__slots__ if name not in _COPIED]  # see clone()
 
 
 def _take_plain(hand: list[int], kinds, count: int, telling: int) -> list[int]:

@@ -1,0 +1,113 @@
+"""The Baohuang search bot: legal, view-only, within its budget; its playout policy is legal."""
+
+import random
+import time
+
+import pytest
+
+from tests.baohuang_helpers import act, answer_all, make_deal, new
+from yamen.bots import RandomBot, bot_move
+from yamen.bots.baohuang_playout import choose as playout_choose
+from yamen.bots.baohuang_search import SearchBot, candidates, fallback_choice
+
+VARIANTS = ["shandong", "japanese"]
+
+
+def small_bot(iterations: int = 12) -> SearchBot:
+    return SearchBot(iterations=iterations, seconds=None)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_playout_policy_only_builds_legal_actions(variant):
+    for seed in range(40):
+        state = new(variant, seed=seed, grabbing=seed % 2 == 0)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = state.pending()[0]
+            legal = state.legal(seat)
+            action = (
+                playout_choose(state, seat, rng) if state.phase == "play" else rng.choice(legal)
+            )
+            assert action in legal, (state.action_text(action), state.view(seat))
+            state.apply(seat, action)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_returns_legal_actions_in_random_positions(variant):
+    bot = small_bot()
+    searched = 0
+    for seed in range(4):
+        state = new(variant, seed=seed, deals=2 if variant == "japanese" else 1)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = rng.choice(state.pending())
+            legal = state.legal(seat)
+            if state.phase == "play" and rng.random() < 0.08:
+                view = state.view(seat)
+                options = candidates(view, legal)
+                assert options and set(options) <= set(legal)
+                action = bot_move(bot, state, seat, rng)  # raises on an illegal action
+                searched += bot.last_iterations > 0
+            else:
+                action = rng.choice(legal)
+            state.apply(seat, action)
+    assert searched > 10
+
+
+def test_fallback_rules_answer_every_phase_legally():
+    for variant in VARIANTS:
+        for seed in range(6):
+            state = new(variant, seed=seed)
+            while state.phase not in ("play", "over"):
+                seat = state.pending()[0]
+                legal = state.legal(seat)
+                action = fallback_choice(state.view(seat), legal)
+                assert action in legal
+                state.apply(seat, action)
+
+
+def twin_positions():
+    """Two deals differing only in seats 2 and 3's hands, at seat 0's first lead and seat 1's
+    first answer, through the same public actions."""
+    deal = make_deal("shandong", {0: "BJ* 9H 9H 9H", 3: "9H"}, [40, 44, 44, 44, 44])
+    swapped = [deal[0], deal[1], deal[3], deal[2], deal[4]]
+    twins = []
+    for hands in (deal, swapped):
+        state = new(deal=hands, grabbing=False)
+        act(state, 0, "call 9H")
+        answer_all(state)
+        twins.append(state)
+    return twins
+
+
+def test_the_choice_depends_on_the_view_only():
+    a, b = twin_positions()
+    assert a.partner != b.partner and a.view(0) == b.view(0)
+    for seat in (0, 1):
+        choice_a = small_bot(30).choose(a.view(seat), a.legal(seat), random.Random(5))
+        choice_b = small_bot(30).choose(b.view(seat), b.legal(seat), random.Random(5))
+        assert choice_a == choice_b
+        a.apply(seat, choice_a)
+        b.apply(seat, choice_b)
+        assert a.view(1) == b.view(1)
+
+
+def test_the_time_cap_holds():
+    state, _ = twin_positions()
+    bot = SearchBot(iterations=10**6, seconds=0.1)
+    start = time.perf_counter()
+    bot.choose(state.view(0), state.legal(0), random.Random(0))
+    assert time.perf_counter() - start < 0.3
+    assert bot.last_iterations > 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_search_bot_finishes_a_game_among_random_bots(variant):
+    state = new(variant, seed=21)
+    bots = [RandomBot() for _ in range(5)]
+    bots[2] = small_bot(6)
+    rng = random.Random(0)
+    while not state.over:
+        seat = state.pending()[0]
+        state.apply(seat, bot_move(bots[seat], state, seat, rng))
+    assert state.result() is not None

@@ -1,0 +1,233 @@
+"""Determinization: the hidden cards of a Baohuang deal sampled from one seat's view.
+
+Search cannot play out a position it only partly sees, so it samples a full deal that agrees
+with everything the seat knows and plays that out instead. Only the view is read:
+
+- the seat's own hand is its own; every other seat gets exactly its public hand size;
+- the unseen cards are the deck minus the own hand minus every card played this deal;
+- the marked big joker (BJ*), until played, stays with the seat the view names (its moves are
+  public);
+- shandong, a called card: the emperor called while holding 3 copies (4: solo), and the
+  royalist holds the remaining one. Copies are counted by colour for a called joker. The
+  royalist is the revealed or declared one, the seat itself, or a seat drawn with a chance in
+  proportion to its unknown cards; the emperor and royalist keep their copies less those they
+  played, and nobody else gets one. A solo is assumed only when it is known (own role, a
+  declaration, or all four copies played by the emperor);
+- japanese: the guard holds the marked small joker (SJ*). Unplayed and not in the own hand, it
+  goes to a seat that is not a revealed commoner (a rebel), drawn in proportion to unknown
+  cards; on the emperor it makes a solo game. Cards received in tribute are in the own hand
+  already; where the seat's given tribute cards went is not tracked.
+
+Everything else is dealt uniformly at random, which is what the view says about it.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from yamen.games.baohuang.kinds import (
+    BJ,
+    BJ_MARKED,
+    KIND_TEXT,
+    NUM_KINDS,
+    SJ_MARKED,
+)
+from yamen.games.baohuang.rules import BaohuangState
+from yamen.games.baohuang.variants import VARIANTS
+
+KIND_OF_TEXT = {text: kind for kind, text in enumerate(KIND_TEXT)}
+
+
+class Deal(NamedTuple):
+    """A sampled deal: card-kind counts per seat, and the partner they imply (royalist or
+    guard; ``None`` for a solo or grab game)."""
+
+    hands: list[list[int]]
+    partner: int | None
+
+
+def counts_of(cards: list[str]) -> list[int]:
+    counts = [0] * NUM_KINDS
+    for text in cards:
+        counts[KIND_OF_TEXT[text]] += 1
+    return counts
+
+
+def played_by_seat(view: dict[str, Any]) -> list[list[int]]:
+    """Card-kind counts of what each seat has played this deal."""
+    played = [[0] * NUM_KINDS for _ in range(5)]
+    for entry in view["played"]:
+        counts = played[entry["seat"]]
+        for text in entry["cards"]:
+            counts[KIND_OF_TEXT[text]] += 1
+    return played
+
+
+def unseen_counts(view: dict[str, Any]) -> list[int]:
+    """Kinds the seat cannot see: the deck less its hand less everything played."""
+    unseen = [0] * NUM_KINDS
+    for kind in VARIANTS[view["variant"]].deck():
+        unseen[kind] += 1
+    for k, n in enumerate(counts_of(view["hand"])):
+        unseen[k] -= n
+    for seat_played in played_by_seat(view):
+        for k, n in enumerate(seat_played):
+            unseen[k] -= n
+    return unseen
+
+
+class _Sampler:
+    """One sampling: places the constrained cards first, then deals the rest at random."""
+
+    def __init__(self, view: dict[str, Any], rng: random.Random):
+        self.view, self.rng = view, rng
+        self.me = view["seat"]
+        self.unseen = unseen_counts(view)
+        self.played = played_by_seat(view)
+        self.hands = [[0] * NUM_KINDS for _ in range(5)]
+        self.hands[self.me] = counts_of(view["hand"])
+        self.need = list(view["hand_sizes"])  # cards each seat still has to receive
+        self.need[self.me] = 0
+        self.roles = {int(s): r for s, r in view["roles"].items()}
+
+    def pin(self, seat: int, kind: int, count: int = 1) -> None:
+        """Give ``seat`` up to ``count`` unseen cards of ``kind`` (fewer if the view rules
+        more out, so that an odd view never stops a bot)."""
+        count = min(count, self.unseen[kind], self.need[seat])
+        if count > 0:
+            self.unseen[kind] -= count
+            self.hands[seat][kind] += count
+            self.need[seat] -= count
+
+    def draw_seat(self, seats: list[int]) -> int | None:
+        """A seat among ``seats`` with a chance in proportion to its cards still unknown."""
+        seats = [s for s in seats if self.need[s] > 0]
+        if not seats:
+            return None
+        return self.rng.choices(seats, weights=[self.need[s] for s in seats])[0]
+
+    def sample(self) -> Deal:
+        marked = self.view.get("marked_joker")
+        if self.unseen[BJ_MARKED] and marked is not None:
+            self.pin(marked, BJ_MARKED)
+        if self.view["variant"] == "japanese":
+            partner = self.place_guard()
+        elif self.view["called"] is not None and not self.view["grabbed"]:
+            partner = self.place_called()
+        else:
+            partner = None
+        self.deal_rest()
+        return Deal(self.hands, partner)
+
+    def place_called(self) -> int | None:
+        """The emperor's 3 copies of the called card, the royalist's one (see the module)."""
+        view, me = self.view, self.me
+        emperor, called = view["emperor"], KIND_OF_TEXT[view["called"]]
+        group = (BJ, BJ_MARKED) if called == BJ else (called,)
+
+        def copies(counts: list[int]) -> int:
+            return sum(counts[k] for k in group)
+
+        played_e = copies(self.played[emperor])
+        solo = (
+            (me == emperor and view["role"] == "solo emperor")
+            or self.roles.get(emperor) == "solo emperor"
+            or played_e == 4
+        )
+        if solo:
+            self.pin(emperor, called, 4 - played_e - copies(self.hands[emperor]))
+            return None
+        royalist = next((s for s, r in self.roles.items() if r == "royalist"), None)
+        if royalist is None and view["role"] == "royalist":
+            royalist = me
+        if royalist is None:  # a copy already placed (the marked joker) names the royalist
+            royalist = next((s for s in range(5) if s != emperor and copies(self.hands[s])), None)
+        if royalist is None:
+            others = [s for s in range(5) if s not in (emperor, me)]
+            royalist = self.draw_seat(others)
+        self.pin(emperor, called, 3 - played_e - copies(self.hands[emperor]))
+        if royalist is None:
+            return None  # nobody can hold the last copy: the view only fits a solo
+        self.pin(royalist, called, 1 - copies(self.played[royalist]) - copies(self.hands[royalist]))
+        return royalist
+
+    def place_guard(self) -> int | None:
+        """Japanese: whoever holds (or played) the marked small joker is the guard; on the
+        emperor it is a solo game."""
+        emperor = self.view["emperor"]
+        holder = next((s for s in range(5) if self.played[s][SJ_MARKED]), None)
+        if self.hands[self.me][SJ_MARKED]:
+            holder = self.me
+        if holder is None and self.unseen[SJ_MARKED]:
+            seats = [s for s in range(5) if s != self.me and self.roles.get(s) != "commoner"]
+            holder = self.draw_seat(seats)
+            if holder is not None:
+                self.pin(holder, SJ_MARKED)
+        return None if holder is None or holder == emperor else holder
+
+    def deal_rest(self) -> None:
+        rest = [k for k in range(NUM_KINDS) for _ in range(self.unseen[k])]
+        self.rng.shuffle(rest)
+        at = 0
+        for seat in range(5):
+            hand = self.hands[seat]
+            for k in rest[at : at + self.need[seat]]:
+                hand[k] += 1
+            at += self.need[seat]
+            self.need[seat] = 0
+        self.unseen = [0] * NUM_KINDS
+
+
+def sample_deal(view: dict[str, Any], rng: random.Random) -> Deal:
+    """Hands for every seat that agree with ``view`` (a seat's view in the play phase)."""
+    return _Sampler(view, rng).sample()
+
+
+def build_state(
+    view: dict[str, Any], deal: Deal, fresh: bool = False, seed: int = 0
+) -> BaohuangState:
+    """The play-phase state of ``view`` with ``deal``'s hands. ``fresh``: a one-deal game
+    with zero totals, so that it ends with this deal and its totals are this deal's scores
+    (what search wants); otherwise the match bookkeeping is copied from the view."""
+    table = view["table"] or {}
+    called = view["called"]
+    options = {
+        "variant": view["variant"],
+        "deals": 1 if fresh else view["deals"],
+        "target": None,
+        "grabbing": True,
+    }
+    tribute = view.get("tribute")
+    return BaohuangState.at_play(
+        options,
+        deal.hands,
+        emperor=view["emperor"],
+        partner=deal.partner,
+        called=None if called is None else KIND_OF_TEXT[called],
+        grabbed=view["grabbed"],
+        declared=view["declared"],
+        roles={int(s): r for s, r in view["roles"].items()},
+        out=view["out"],
+        pending=tuple(view["pending"]),
+        owner=table.get("owner"),
+        table_cards=[KIND_OF_TEXT[c] for c in table.get("cards", ())],
+        to_ask=table.get("to_ask"),
+        stage=table.get("circle", 1),
+        yielders=table.get("yielders"),
+        claimant=table.get("claimant"),
+        trick=[(t["seat"], t["action"], t.get("cards")) for t in view["trick"]],
+        plays=[(p["seat"], list(p["cards"])) for p in view["played"]],
+        deal_no=1 if fresh else view["deal"],
+        dealer=view.get("dealer", 0),
+        totals=None if fresh else [Fraction(t) for t in view["totals"]],
+        history=None if fresh else view["history"],
+        tribute=None if tribute is None else {view["seat"]: tribute},
+        seed=seed,
+    )
+
+
+def determinize(view: dict[str, Any], rng: random.Random, fresh: bool = False) -> BaohuangState:
+    """A full state consistent with ``view``: :func:`sample_deal` then :func:`build_state`."""
+    return build_state(view, sample_deal(view, rng), fresh, seed=rng.getrandbits(32))
