@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from yamen import bots as bot_registry
 from yamen.cli import app
 from yamen.tournament import (
-    Game,
+    Outcome,
     Plan,
     TournamentError,
     confidence_interval,
@@ -166,13 +166,13 @@ def test_confidence_interval_of_a_known_sample():
 
 
 def result(scores, places, winners, lineup=("a", "b", "c")):
-    return Game(0, 0, tuple(lineup), tuple(map(Fraction, scores)), places, winners, 1)
+    return Outcome(0, 0, tuple(lineup), tuple(map(Fraction, scores)), places, winners, 1)
 
 
 def test_seats_tied_in_score_and_outcome_share_a_rank():
     # Baohuang-like: emperor 1st, royalist 4th, rebels on -1 all losing: the two rebels next
     # to each other in the places tie, the last one (after the royalist) does not
-    game = Game(0, 0, tuple("abcde"), tuple(map(Fraction, (2, -1, -1, 1, -1))), (0, 1, 2, 3, 4),
+    game = Outcome(0, 0, tuple("abcde"), tuple(map(Fraction, (2, -1, -1, 1, -1))), (0, 1, 2, 3, 4),
                 (0, 3), 1)  # fmt: skip
     assert seat_ranks(game) == [0, 1, 1, 3, 4]
     # a bot holding several seats is ranked by their mean rank
@@ -186,9 +186,9 @@ def test_summary_from_known_games():
     def pair(deal, a_first, a_second):
         """Deal ``deal`` played in both rotations; a's score in each (b scores the opposite)."""
         return [
-            Game(deal, 0, ("a", "b"), (Fraction(a_first), Fraction(-a_first)),
+            Outcome(deal, 0, ("a", "b"), (Fraction(a_first), Fraction(-a_first)),
                  (0, 1) if a_first > 0 else (1, 0), (0,) if a_first > 0 else (1,), 1),
-            Game(deal, 1, ("b", "a"), (Fraction(-a_second), Fraction(a_second)),
+            Outcome(deal, 1, ("b", "a"), (Fraction(-a_second), Fraction(a_second)),
                  (1, 0) if a_second > 0 else (0, 1), (1,) if a_second > 0 else (0,), 1),
         ]  # fmt: skip
 

@@ -73,7 +73,7 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class Game:
+class Outcome:
     """One game of a tournament, as the summary needs it."""
 
     deal: int
@@ -125,7 +125,7 @@ def policy_rng(seed: int, deal: int, rotation: int, seat: int) -> random.Random:
     return random.Random(f"yamen tournament policy {seed} {deal} {rotation} {seat}")
 
 
-def play_game(plan: Plan, deal: int, rotation: int) -> Game:
+def play_game(plan: Plan, deal: int, rotation: int) -> Outcome:
     """One rotation of one deal, with fresh bots (so nothing carries over between games)."""
     lineup = plan.lineups[rotation]
     state = new_game(plan.game, plan.options, plan.deal_seed(deal))
@@ -138,21 +138,21 @@ def play_game(plan: Plan, deal: int, rotation: int) -> Game:
         decisions += 1
     result = state.result()
     assert result is not None, "a game that is over has a result"
-    return Game(deal, rotation, lineup, result.scores, result.places, result.winners, decisions)
+    return Outcome(deal, rotation, lineup, result.scores, result.places, result.winners, decisions)
 
 
-def play_deal(plan: Plan, deal: int) -> list[Game]:
+def play_deal(plan: Plan, deal: int) -> list[Outcome]:
     """Every rotation of one deal: the unit of work handed to a worker process."""
     return [play_game(plan, deal, rotation) for rotation in range(len(plan.lineups))]
 
 
-def _play_deal_job(job: tuple[Plan, int]) -> list[Game]:
+def _play_deal_job(job: tuple[Plan, int]) -> list[Outcome]:
     return play_deal(*job)
 
 
 def play(
     plan: Plan, workers: int | None = None, advance: Callable[[], None] | None = None
-) -> list[list[Game]]:
+) -> list[list[Outcome]]:
     """Play every deal; the games of deal d are the d-th list. ``workers`` processes (default:
     one per CPU) play deals in parallel; the results come back in deal order, so they are the
     same for any number of workers. ``advance`` is called once per finished deal."""
@@ -165,7 +165,7 @@ def play(
     return results
 
 
-def _deals(plan: Plan, workers: int) -> Iterator[list[Game]]:
+def _deals(plan: Plan, workers: int) -> Iterator[list[Outcome]]:
     if workers == 1:
         yield from (play_deal(plan, deal) for deal in range(plan.deals))
         return
@@ -249,7 +249,7 @@ class Summary:
         }
 
 
-def summarize(plan: Plan, deals: list[list[Game]]) -> Summary:
+def summarize(plan: Plan, deals: list[list[Outcome]]) -> Summary:
     """Per-bot figures from the games, taken in deal and rotation order."""
     stats = {name: BotStats(name) for name in dict.fromkeys(plan.bots)}
     games = decisions = 0
@@ -273,7 +273,7 @@ def summarize(plan: Plan, deals: list[list[Game]]) -> Summary:
     return Summary(plan, list(stats.values()), games, decisions)
 
 
-def seat_ranks(result: Result | Game) -> list[int]:
+def seat_ranks(result: Result | Outcome) -> list[int]:
     """Each seat's rank (0 best) from the places; neighbours in the places with the same score
     and the same win or loss share the better rank."""
     ranks = [0] * len(result.places)
@@ -287,7 +287,7 @@ def seat_ranks(result: Result | Game) -> list[int]:
     return ranks
 
 
-def game_ranks(game: Game) -> dict[str, int]:
+def game_ranks(game: Outcome) -> dict[str, int]:
     """Each bot's rank in a game (0 best, dense): by the mean rank of its seats."""
     seats: dict[str, list[int]] = {}
     for seat, rank in enumerate(seat_ranks(game)):
@@ -297,7 +297,7 @@ def game_ranks(game: Game) -> dict[str, int]:
     return {name: order.index(mean) for name, mean in means.items()}
 
 
-def rate(plan: Plan, deals: list[list[Game]]) -> dict[str, tuple[float, float]]:
+def rate(plan: Plan, deals: list[list[Outcome]]) -> dict[str, tuple[float, float]]:
     """OpenSkill (mu, sigma) of every bot after all games, in deal and rotation order."""
     from openskill.models import PlackettLuce  # imported when rating: a worker never needs it
 
