@@ -64,7 +64,8 @@ def test_a_whole_game_with_scripted_input(game, options):
 @pytest.mark.parametrize("game", game_names())
 def test_the_play_command_plays_a_whole_game(game):
     """Always the first move, through the command and its standard input."""
-    result = runner.invoke(app, ["play", game, "--seat", "2", "--seed", "4"], input="1\n" * 3000)
+    args = ["play", game, "--seat", "2", "--seed", "4", "--bots", "random"]
+    result = runner.invoke(app, args, input="1\n" * 3000)
     assert result.exit_code == 0, result.output
     assert "Game over." in result.stdout and "seed 4" in result.stdout
 
@@ -102,7 +103,7 @@ def test_end_of_input_ends_the_game_cleanly():
 
     terminal, said = client("criminal_poker", None, 1, 0, ask)
     assert terminal.run() is None and not terminal.state.over
-    result = runner.invoke(app, ["play", "bao_qingtian", "--seed", "1"], input="")
+    result = runner.invoke(app, ["play", "bao_qingtian", "--seed", "1"], input="")  # default bots
     assert result.exit_code == 0 and "Game ended by you" in result.stdout
 
 

@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from yamen import tournament
-from yamen.bots import make_bot
+from yamen.bots import bot_names, make_bot
 from yamen.engine import Result, State, game_names, get_game, new_game, new_seed, score_json
 from yamen.errors import RecordError, YamenError
 from yamen.records import Record, Recorder, replay
@@ -301,9 +301,13 @@ def play_command(
     ],
     seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (from 0).")] = 0,
     bots: Annotated[
-        str,
-        typer.Option("--bots", help="Bot name(s) for the other seats, comma-separated, cycled."),
-    ] = "random",
+        str | None,
+        typer.Option(
+            "--bots",
+            help="Bot name(s) for the other seats, comma-separated, cycled "
+            "(default: rules where the game has it, else random).",
+        ),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="The game's seed (default: a new one).")
     ] = None,
@@ -320,6 +324,8 @@ def play_command(
         raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
     options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
     seed = new_seed() if seed is None else seed
+    if bots is None:
+        bots = "rules" if "rules" in bot_names(game) else "random"
     try:
         seats = new_game(game, options, seed).num_seats
         players_bots = [make_bot(game, name.strip()) for name in bots.split(",") if name.strip()]
