@@ -38,7 +38,9 @@ class RandomBot:
 # game -> bot name -> "module:Class"; "random" is available for every game.
 REGISTRY: dict[str, dict[str, str]] = {
     "baohuang": {},
-    "criminal_poker": {},
+    "criminal_poker": {
+        "rules": "yamen.bots.criminal_poker:CriminalPokerRules",
+    },
     "bao_qingtian": {},
 }
 
