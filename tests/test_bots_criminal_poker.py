@@ -151,7 +151,9 @@ def test_posterior_equals_brute_force_in_random_positions(seed, steps, detective
 
 def own_list() -> dict:
     """Yamen's list without the weapon, physical evidence of innocence 1, 2, 3 ..."""
-    cards = json.loads(files("yamen.games.criminal_poker").joinpath("cards.json").read_text())
+    cards = json.loads(
+        files("yamen.games.criminal_poker").joinpath("cards.json").read_text("utf-8")
+    )
     cards["evidence"] = [c for c in cards["evidence"] if c["type"] != "weapon"]
     for i, c in enumerate(c for c in cards["evidence"] if c["type"] == "physical"):
         c["innocence"] = 1 + i % 3

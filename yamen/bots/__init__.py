@@ -41,7 +41,9 @@ REGISTRY: dict[str, dict[str, str]] = {
     "criminal_poker": {
         "rules": "yamen.bots.criminal_poker:CriminalPokerRules",
     },
-    "bao_qingtian": {},
+    "bao_qingtian": {
+        "rules": "yamen.bots.bao_qingtian:BaoQingtianRules",
+    },
 }
 
 
