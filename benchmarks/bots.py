@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
                 if args.json:
                     print(json.dumps(rows[-1]), flush=True)
         if not args.json:
-            print("\nTime per decision (bot_move: view, legal actions and choice), one core")
+            print("\nTime per decision (bot_move: view, legal actions and choice), one process")
             print_timing(rows)
 
 
