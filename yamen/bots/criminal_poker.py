@@ -29,7 +29,8 @@ visible innocence, most face-down cards). The mastermind votes for the least lik
 arrest for itself and cannot vote for itself, so it votes for the seat that looks strongest,
 lifting no rival above it.
 
-Ties between seats go to the lowest seat, so the bot is deterministic.
+The posterior often ties exactly (see :func:`likeliest`): ties go to the seat that looks
+guiltiest to the table, then to the lowest seat, so the bot is deterministic.
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ def reveal(view: Mapping[str, Any], legal: list[int]) -> int:
     """The opening reveal and the reveal after a draw (where ``keep hidden`` is offered)."""
     order = deck_of(view)
     deck = {card.id: card for card in order}
+    rank = {card.id: i for i, card in enumerate(order)}  # among equals, the first listed
     weapon = weapon_of(order)
     shown, _ = mine(view)
     options = {order[a - REVEAL_BASE].id: a for a in legal if a >= REVEAL_BASE}
@@ -133,14 +135,14 @@ def reveal(view: Mapping[str, Any], legal: list[int]) -> int:
     if wants_to_look_guilty(view):
         if weapon in options:
             return options[weapon]
-        worst = min(options, key=lambda c: (weighed([*shown, c], deck), order.index(deck[c])))
+        worst = min(options, key=lambda c: (weighed([*shown, c], deck), rank[c]))
         if can_keep and weighed([*shown, worst], deck) >= now:
             return KEEP_HIDDEN  # nothing lowers it: a face-down card may hide the weapon
         return options[worst]
     safe = [c for c in options if c != weapon]
     if not safe:
         return KEEP_HIDDEN if can_keep else legal[0]
-    best = max(safe, key=lambda c: (weighed([*shown, c], deck), -order.index(deck[c])))
+    best = max(safe, key=lambda c: (weighed([*shown, c], deck), -rank[c]))
     if can_keep and weighed([*shown, best], deck) < now:
         return KEEP_HIDDEN  # every card would lower how innocent it looks
     return options[best]
@@ -154,14 +156,13 @@ def wants_to_draw(view: Mapping[str, Any], legal: list[int]) -> bool:
     deck = card_map(view)
     shown, hidden = mine(view)
     unseen = knowledge(view).unseen
-    if holds_weapon(view):
-        cards, now = shown, weighed(shown, deck)  # only how it looks can change
-    else:
-        cards, now = shown + hidden, weighed(shown + hidden, deck)
+    armed = holds_weapon(view)
+    cards = shown if armed else shown + hidden  # armed, only how it looks can change
+    now = weighed(cards, deck)
     better = sum(1 for c in unseen if weighed([*cards, c], deck) > now)
     worse = sum(1 for c in unseen if weighed([*cards, c], deck) < now)
-    if holds_weapon(view):
-        return better > len(unseen) - better
+    if armed:
+        return better > len(unseen) - better  # a card kept face down looks bad too
     return better > worse
 
 
@@ -171,49 +172,46 @@ def wants_to_draw(view: Mapping[str, Any], legal: list[int]) -> bool:
 def call_next(view: Mapping[str, Any], legal: list[int]) -> int:
     """The likeliest culprit first: it must act before it has seen how the others play. A
     detective keeps its own turn for last, when it knows most."""
-    odds = culprit_odds(knowledge(view))
     me = view["seat"]
     seats = [a - NEXT_BASE for a in legal]
-    others = [s for s in seats if s != me] or seats
-    return NEXT_BASE + max(others, key=lambda s: (odds[s], -s))
+    return NEXT_BASE + likeliest(view, [s for s in seats if s != me] or seats)
 
 
 def arrest(view: Mapping[str, Any], legal: list[int]) -> int:
-    """The suspect most likely to be a culprit; ties to the one that looks weakest."""
     return ARREST_BASE + likeliest(view, [a - ARREST_BASE for a in legal])
 
 
-def likeliest(view: Mapping[str, Any], seats: list[int]) -> int:
-    """The seat most likely to be a culprit by this seat's posterior.
+def likeliest(
+    view: Mapping[str, Any], seats: list[int], odds: Mapping[int, Fraction] | None = None
+) -> int:
+    """The seat most likely to be a culprit by this seat's exact posterior.
 
     Exact ties are common, not rare: once the investigator has seen the rest of the deck and
     the weapon is not there, each suspect's chance is just its share of the face-down cards,
     whatever it has shown. Suspects choose what to show, so among equals the one that looks
-    least innocent (shown cards weighed, then more face-down cards) is taken, then the
-    lowest seat."""
-    odds = culprit_odds(knowledge(view))
+    least innocent is taken (see :func:`weakest`)."""
+    odds = culprit_odds(knowledge(view)) if odds is None else odds
     deck = card_map(view)
     return max(seats, key=lambda s: (odds[s], *weakest(view, s, deck)))
 
 
 def weakest(view: Mapping[str, Any], seat: int, deck: Mapping[str, Card]) -> tuple:
-    """Orders seats by how guilty they look to the table: larger looks guiltier; ties to
-    the lowest seat."""
+    """A key that is larger the guiltier a seat looks to the table (shown cards weighed, then
+    more face-down cards); then the lowest seat."""
     return (*(-x for x in looks(view, seat, deck)), -seat)
 
 
 def vote(view: Mapping[str, Any], legal: list[int]) -> int:
-    odds = culprit_odds(knowledge(view))
-    deck = card_map(view)
     me, role = view["seat"], view["identity"]
     seats = [a - VOTE_BASE for a in legal]
-
-    if role == ANTISOCIAL:
+    odds = culprit_odds(knowledge(view))
+    deck = card_map(view)
+    if role == ANTISOCIAL:  # the seat that looks most innocent: no rival lifted above it
         choice = max(seats, key=lambda s: (*looks(view, s, deck), -s))
-    elif role == MASTERMIND:
+    elif role == MASTERMIND:  # the least likely culprit
         choice = max(seats, key=lambda s: (-odds[s], *weakest(view, s, deck)))
-    elif holds_weapon(view) or odds[me] >= HALF:
+    elif holds_weapon(view) or odds[me] >= HALF:  # with the table, against someone else
         choice = max(seats, key=lambda s: weakest(view, s, deck))
     else:
-        choice = max(seats, key=lambda s: (odds[s], *weakest(view, s, deck)))
+        choice = likeliest(view, seats, odds)
     return VOTE_BASE + choice
