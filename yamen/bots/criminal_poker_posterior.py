@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb
@@ -61,32 +61,6 @@ class Knowledge:
     known: Mapping[int, tuple[str, ...]]
     face_down: Mapping[int, int]
     unseen: frozenset[str]
-
-    def give(self, seat: int, card: str) -> Knowledge:
-        """The same knowledge once ``seat`` is known to hold ``card`` (an unseen card): a card
-        it drew from the pile and looked at."""
-        return self._with(seat, card, 0)
-
-    def reveal(self, seat: int, card: str) -> Knowledge:
-        """The same knowledge once ``seat`` shows ``card``, one of its unseen face-down ones."""
-        return self._with(seat, card, -1)
-
-    def add_face_down(self, seat: int) -> Knowledge:
-        """The same knowledge once ``seat`` draws a card nobody else sees."""
-        face_down = dict(self.face_down)
-        face_down[seat] += 1
-        return replace(self, face_down=face_down)
-
-    def _with(self, seat: int, card: str, slots: int) -> Knowledge:
-        if card not in self.unseen:
-            raise ValueError(f"{card} is not an unseen card")
-        known = dict(self.known)
-        known[seat] = (*known[seat], card)
-        face_down = dict(self.face_down)
-        face_down[seat] += slots
-        if face_down[seat] < 0:
-            raise ValueError(f"seat {seat} has no unseen face-down card to show")
-        return replace(self, known=known, face_down=face_down, unseen=self.unseen - {card})
 
 
 def knowledge(view: Mapping[str, Any], public: bool = False) -> Knowledge:
