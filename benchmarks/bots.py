@@ -11,11 +11,15 @@ Speed: every registered bot of every game plays whole games in every seat, and e
 it makes is timed: ``bot_move`` (building the seat's view and legal actions, then the bot's
 choice), as a server would pay for it. Median and 99th percentile per bot and game.
 
-    python benchmarks/bots.py [--deals 2000] [--seed 0] [--workers N] [--games baohuang,...]
+    python benchmarks/bots.py [--deals 2000] [--search-deals N] [--seed 0] [--workers N]
+                              [--games baohuang,...]
                               [--timing-decisions 2000] [--timing-seconds 20]
                               [--skip-tournaments] [--skip-timing] [--json]
 
-Figures only: nothing is asserted. ``--deals 200`` gives a quick run.
+Figures only: nothing is asserted. ``--deals 200`` gives a quick run; a search bot thinks for
+up to a second a decision, so ``--search-deals`` gives its match-ups fewer deals. A bot with a
+time budget plays differently on a faster or busier machine: its figures are reproducible only
+as far as its thinking time allows.
 """
 
 from __future__ import annotations
@@ -48,20 +52,22 @@ def tournaments(games: list[str]) -> list[tuple[str, dict[str, Any], tuple[str, 
     return wanted
 
 
-def command(game: str, options: dict[str, Any], bots: tuple[str, ...], args) -> str:
+def command(
+    game: str, options: dict[str, Any], bots: tuple[str, ...], deals: int, seed: int
+) -> str:
     opts = "".join(f" -o {k}={v}" for k, v in options.items())
-    lineup = ",".join(bots)
-    return f"yamen tournament {game}{opts} --bots {lineup} -n {args.deals} --seed {args.seed}"
+    return f"yamen tournament {game}{opts} --bots {','.join(bots)} -n {deals} --seed {seed}"
 
 
 def run_tournament(game, options, bots, args) -> dict[str, Any]:
+    deals = args.search_deals if "search" in bots and args.search_deals else args.deals
     missing = [b for b in bots if b not in bot_names(game)]
     label = " ".join([game, *(f"{k}={v}" for k, v in options.items())]) + ": " + " vs ".join(bots)
     if missing:
         return {"tournament": label, "skipped": f"no bot {', '.join(missing)} registered yet"}
-    print(f"playing {label}: {args.deals} deals ...", file=sys.stderr, flush=True)
+    print(f"playing {label}: {deals} deals ...", file=sys.stderr, flush=True)
     start = time.perf_counter()
-    tournament = plan(game, list(bots), args.deals, args.seed, options)
+    tournament = plan(game, list(bots), deals, args.seed, options)
     summary: Summary = summarize(tournament, play(tournament, args.workers))
     seconds = time.perf_counter() - start
     rows = []
@@ -80,8 +86,8 @@ def run_tournament(game, options, bots, args) -> dict[str, Any]:
         )
     return {
         "tournament": label,
-        "command": command(game, options, bots, args),
-        "deals": args.deals,
+        "command": command(game, options, bots, deals, args.seed),
+        "deals": deals,
         "games": summary.games,
         "seconds": round(seconds, 1),
         "bots": rows,
@@ -100,15 +106,20 @@ def timings(games: list[str]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def time_bot(game: str, options: dict[str, Any], name: str, args) -> dict[str, Any]:
-    """Times ``name``'s decisions with it in every seat, until the decision or time budget."""
+    """Times ``name``'s decisions with it in every seat, until the decision or time budget
+    (checked between decisions: a slow bot may stop mid-game)."""
     times: list[float] = []
     games = 0
     budget_end = time.perf_counter() + args.timing_seconds
-    while len(times) < args.timing_decisions and time.perf_counter() < budget_end:
+
+    def more() -> bool:
+        return len(times) < args.timing_decisions and time.perf_counter() < budget_end
+
+    while more():
         state = new_game(game, options, args.seed + games)
         bots = [make_bot(game, name) for _ in range(state.num_seats)]
         rng = random.Random(f"yamen bench {args.seed} {games}")
-        while not state.over and len(times) < args.timing_decisions:
+        while not state.over and more():
             seat = state.pending()[0]
             start = time.perf_counter()
             action = bot_move(bots[seat], state, seat, rng)
@@ -153,6 +164,9 @@ def print_timing(rows: list[dict[str, Any]]) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=2000, help="deals per tournament")
+    parser.add_argument(
+        "--search-deals", type=int, default=None, help="deals for match-ups with search (--deals)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None, help="default: one per CPU")
     parser.add_argument("--games", default="baohuang", help="comma-separated games")
