@@ -28,7 +28,9 @@ import random
 import time
 from typing import Any
 
-from yamen.bots.baohuang_playout import play_out
+from yamen.bots import baohuang_bidding as bidding
+from yamen.bots.baohuang_playout import choose as playout_choice
+from yamen.bots.baohuang_playout import deal_scores, play_out
 from yamen.games.baohuang.determinize import counts_of, determinize
 from yamen.games.baohuang.kinds import BIG_SLOT, NUM_SLOTS, SLOT_OF, SMALL_SLOT
 from yamen.games.baohuang.rules import (
@@ -43,6 +45,7 @@ from yamen.games.baohuang.rules import (
 from yamen.games.baohuang.sets import PLAY_BASE, decoded
 
 MAX_CANDIDATES = 12
+MIN_ROUNDS = 4  # rounds before a candidate can be dropped
 
 
 class SearchBot:
@@ -51,11 +54,18 @@ class SearchBot:
     name = "search"
 
     def __init__(
-        self, iterations: int = 5000, seconds: float | None = 0.9, exploration: float = 6.0
+        self,
+        iterations: int = 5000,
+        seconds: float | None = 0.9,
+        margin: float = 2.0,
+        bidding: bool = True,
+        grab_bar: float = 4.0,
     ):
-        self.iterations = iterations
+        self.iterations = iterations  # playouts per decision, at most
         self.seconds = seconds  # None: stop on iterations only (reproducible runs)
-        self.exploration = exploration  # UCB1 constant, in points of score
+        self.margin = margin  # standard errors by which a candidate must beat the policy
+        self.bidding = bidding  # value grabs and declarations by playouts
+        self.grab_bar = grab_bar  # points a grab must be worth (not grabbing is worth some)
         self._fallback: Any = None
         self.last_iterations = 0  # playouts in the latest search, for measurements
 
@@ -64,35 +74,80 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         if view["phase"] != "play":
-            return self.fallback(view, legal, rng)
+            return self.bid(view, legal, rng)
         options = candidates(view, legal)
         if len(options) == 1:
             return options[0]
         return self.search(view, options, rng)
 
     def search(self, view: dict[str, Any], options: list[int], rng: random.Random) -> int:
-        """UCB1 over ``options``; every iteration a fresh sampled deal and one playout."""
+        """Rounds of paired playouts: each round samples one deal, and every candidate still
+        in the running is played out on it (the playout policy is deterministic), so that
+        differences between candidates are not drowned by the luck of the deal. The playout
+        policy's own choice (the default) is kept unless another candidate beats it by more than
+        ``margin`` standard errors of the paired difference; candidates clearly worse than
+        the default after a few rounds are dropped, leaving the budget to the others."""
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
         me = view["seat"]
-        visits = [0] * len(options)
-        totals = [0.0] * len(options)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while done < self.iterations:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            i = _ucb_pick(visits, totals, done, self.exploration)
-            state = determinize(view, rng, fresh=True)
-            state.apply_unchecked(me, options[i])
-            play_out(state, rng)
-            visits[i] += 1
-            totals[i] += float(state.totals[me])
-            done += 1
+        state = determinize(view, rng, fresh=True)
+        default = playout_choice(state, me)
+        if default not in options:
+            options = [default, *options]
+        stats = {a: _Paired() for a in options}
+        alive = [default] + [a for a in options if a != default]
+        done = rounds = 0
+        while done + len(alive) <= self.iterations:
+            if rounds:
+                state = determinize(view, rng, fresh=True)
+            rewards = []
+            for action in alive:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                game = state.clone()
+                game.apply_unchecked(me, action)
+                play_out(game)
+                rewards.append(float(deal_scores(game)[me]))
+            if len(rewards) < len(alive):
+                break  # out of time: an unfinished round is not paired, so it is dropped
+            done += len(rewards)
+            rounds += 1
+            for action, reward in zip(alive, rewards, strict=True):
+                stats[action].add(reward - rewards[0])
+            if rounds >= MIN_ROUNDS:
+                alive = [a for a in alive if a == default or stats[a].upper(2.0) >= 0]
         self.last_iterations = done
-        best = max(
-            range(len(options)),
-            key=lambda i: (visits[i], totals[i] / visits[i] if visits[i] else 0.0),
-        )
-        return options[best]
+        best, best_score = default, 0.0
+        for action in alive[1:]:
+            score = stats[action].lower(self.margin)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def bid(self, view: dict[str, Any], legal: list[int], rng: random.Random) -> int:
+        """Before play: grab when the playouts of a grab game clear ``grab_bar`` points,
+        declare or rebel when the playouts say it gains (``margin`` standard errors), and
+        otherwise decide as the fallback does (see yamen/bots/baohuang_bidding.py)."""
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        if self.bidding and GRAB in legal:
+            grab = bidding.value(bidding.grab_view(view), rng, self.iterations, deadline)
+            self.last_iterations = grab.n
+            if grab.lower(self.margin) > self.grab_bar:
+                return GRAB
+            deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        if self.bidding and view["phase"] == "declare" and len(legal) == 2:
+            answer = "declare" if DECLARE in legal else "rebel"
+            gain = bidding.paired_gain(
+                bidding.declared_view(view, "pass"),
+                bidding.declared_view(view, answer),
+                rng,
+                self.iterations,
+                deadline,
+            )
+            self.last_iterations = 2 * gain.n
+            return legal[1] if gain.lower(self.margin) > 0 else PASS
+        return self.fallback(view, legal, rng)
 
     def fallback(self, view: dict[str, Any], legal: list[int], rng: random.Random) -> int:
         """Decisions before play: the ``rules`` bot if registered, else simple rules."""
@@ -113,15 +168,31 @@ def _rules_bot() -> Any:
         return None
 
 
-def _ucb_pick(visits: list[int], totals: list[float], done: int, c: float) -> int:
-    for i, v in enumerate(visits):
-        if not v:
-            return i
-    log_n = math.log(done)
-    return max(
-        range(len(visits)),
-        key=lambda i: totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]),
-    )
+class _Paired:
+    """Running mean and standard error of one candidate's score minus the default's."""
+
+    __slots__ = ("n", "total", "squares")
+
+    def __init__(self) -> None:
+        self.n, self.total, self.squares = 0, 0.0, 0.0
+
+    def add(self, diff: float) -> None:
+        self.n += 1
+        self.total += diff
+        self.squares += diff * diff
+
+    def bound(self, z: float) -> tuple[float, float]:
+        if self.n < 2:
+            return -math.inf, math.inf
+        mean = self.total / self.n
+        var = max(self.squares / self.n - mean * mean, 0.0) / (self.n - 1)
+        return mean - z * math.sqrt(var), mean + z * math.sqrt(var)
+
+    def lower(self, z: float) -> float:
+        return self.bound(z)[0]
+
+    def upper(self, z: float) -> float:
+        return self.bound(z)[1]
 
 
 def own_slots(view: dict[str, Any]) -> list[int]:
