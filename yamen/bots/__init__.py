@@ -37,7 +37,9 @@ class RandomBot:
 
 # game -> bot name -> "module:Class"; "random" is available for every game.
 REGISTRY: dict[str, dict[str, str]] = {
-    "baohuang": {},
+    "baohuang": {
+        "rules": "yamen.bots.baohuang:RulesBot",
+    },
     "criminal_poker": {
         "rules": "yamen.bots.criminal_poker:CriminalPokerRules",
     },
