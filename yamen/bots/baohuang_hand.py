@@ -169,13 +169,7 @@ def known_friends(view: dict[str, Any], me: int) -> list[bool]:
     emperor = view["emperor"]
     roles = {int(s): r for s, r in view["roles"].items()}
     friend = [s == me for s in range(5)]
-    if (
-        role is None
-        or emperor is None
-        or role == "solo emperor"
-        or view["grabbed"]
-        and me == emperor
-    ):
+    if role in (None, "solo emperor") or emperor is None:  # a grabber is a solo emperor too
         return friend
     if role in HIDDEN_PARTNER_ROLES:
         friend[emperor] = True

@@ -6,8 +6,10 @@ The ideas, in order of weight:
   (counting the unseen cards), play the unbeatable ones first: the lead comes back each time.
 - Lead the weakest whole rank; keep 2s, aces and jokers for taking the lead back.
 - Answer an opponent's set when it is cheap (a low whole rank), more readily when the opponent is
-  close to going out; never beat a known partner's set unless that stops an opponent from going
-  out. Jokers and high ranks cost; breaking a rank into two sets costs.
+  close to going out; a fellow rebel's set only when cheaper still (every rebel must shed its
+  cards); never beat a known partner's set unless that stops an opponent from going out.
+  Jokers and high ranks cost; breaking a rank into two sets costs; so does unmasking oneself.
+- A seat whose side is hidden counts as an opponent (see ``baohuang_hand.known_friends``).
 - Shandong: yield (讓牌) when beating would cost a little more than it is worth, to get a second
   look if nobody else beats; claim the lead (接風) when the set's player has gone out.
 """
