@@ -27,9 +27,17 @@ def test_every_bot_plays_every_game_to_the_end(game, options):
     for name in bot_names(game):
         for seed in range(3):
             state = new_game(game, options, seed=seed)
-            bots = [make_bot(game, name) for _ in range(state.num_seats)]
+            bots = [quick(make_bot(game, name)) for _ in range(state.num_seats)]
             assert play_bots(state, bots, random.Random(seed)) > 0
             assert state.result() is not None
+
+
+def quick(bot):
+    """A search bot thinks up to a second a decision; here, where only legal play to the end
+    is checked, a few playouts do."""
+    if hasattr(bot, "iterations"):
+        bot.seconds, bot.iterations = None, 6
+    return bot
 
 
 class Cheater:

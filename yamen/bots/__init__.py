@@ -39,6 +39,7 @@ class RandomBot:
 REGISTRY: dict[str, dict[str, str]] = {
     "baohuang": {
         "rules": "yamen.bots.baohuang:RulesBot",
+        "search": "yamen.bots.baohuang_search:SearchBot",
     },
     "criminal_poker": {
         "rules": "yamen.bots.criminal_poker:CriminalPokerRules",

@@ -22,6 +22,9 @@ from typing import Any
 from yamen.bots.baohuang_playout import deal_scores, play_out
 from yamen.games.baohuang.determinize import build_state, sample_deal
 
+MIN_SAMPLES = 20  # playouts (or pairs) before an estimate may stop early
+SURE = 3.0  # standard errors between the mean and the bar to stop early
+
 
 def play_view(view: dict[str, Any], **changes: Any) -> dict[str, Any]:
     """The seat's view at the first lead of the deal, as ``changes`` make it."""
@@ -92,22 +95,36 @@ class Estimate:
     def mean(self) -> float:
         return self.total / self.n if self.n else 0.0
 
+    def error(self) -> float:
+        """The standard error of the mean (infinite before two samples)."""
+        if self.n < 2:
+            return math.inf
+        return math.sqrt(max(self.squares / self.n - self.mean**2, 0.0) / (self.n - 1))
+
     def lower(self, z: float) -> float:
         """The mean less ``z`` standard errors (minus infinity before two samples)."""
-        if self.n < 2:
-            return -math.inf
-        var = max(self.squares / self.n - self.mean**2, 0.0) / (self.n - 1)
-        return self.mean - z * math.sqrt(var)
+        return self.mean - z * self.error() if self.n >= 2 else -math.inf
+
+    def settled(self, bar: float) -> bool:
+        """Whether enough samples put the mean clearly on one side of ``bar``."""
+        return self.n >= MIN_SAMPLES and abs(self.mean - bar) > SURE * self.error()
 
 
 def value(
-    view: dict[str, Any], rng: random.Random, playouts: int, deadline: float | None
+    view: dict[str, Any],
+    rng: random.Random,
+    playouts: int,
+    deadline: float | None,
+    bar: float | None = None,
 ) -> Estimate:
-    """The seat's mean playout score over deals sampled from ``view``."""
+    """The seat's mean playout score over deals sampled from ``view``; with a ``bar``, it
+    stops as soon as the mean is clearly (``SURE`` standard errors) above or below it."""
     me = view["seat"]
     estimate = Estimate()
     while estimate.n < playouts:
         if deadline is not None and time.perf_counter() >= deadline:
+            break
+        if bar is not None and estimate.settled(bar):
             break
         state = build_state(view, sample_deal(view, rng), fresh=True)
         play_out(state)
@@ -126,7 +143,7 @@ def paired_gain(
     me = base["seat"]
     gain = Estimate()
     done = 0
-    while done + 2 <= playouts:
+    while done + 2 <= playouts and not gain.settled(0.0):
         if deadline is not None and time.perf_counter() >= deadline:
             break
         deal = sample_deal(base, rng)

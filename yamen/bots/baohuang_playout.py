@@ -112,11 +112,8 @@ class _Hand:
         self.single = state.single_with_jokers
         self.hidden = seat == state.partner and seat not in state.public_roles
         called = state.called
-        # jokers whose colour unmasks a hidden partner: a called joker's colour, or (as the
-        # rules bot counts it) every small joker while the guard holds the guard card
+        # a called joker: every joker of its colour unmasks the hidden royalist
         joker = {SJ: SMALL_SLOT, BJ: BIG_SLOT}.get(called, -1)
-        if self.tell_slot == SMALL_SLOT:
-            joker = SMALL_SLOT
         self.reveal_joker = joker if self.hidden else -1
 
     def telling_in(self, r: int, n: int, x: int) -> int:

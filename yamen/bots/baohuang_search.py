@@ -45,7 +45,8 @@ from yamen.games.baohuang.rules import (
 from yamen.games.baohuang.sets import PLAY_BASE, decoded
 
 MAX_CANDIDATES = 12
-MIN_ROUNDS = 4  # rounds before a candidate can be dropped
+MIN_ROUNDS = 6  # rounds before a candidate can be dropped
+DROP_Z = 2.0  # dropped when even this many standard errors above its mean it does not gain
 
 
 class SearchBot:
@@ -115,7 +116,9 @@ class SearchBot:
             for action, reward in zip(alive, rewards, strict=True):
                 stats[action].add(reward - rewards[0])
             if rounds >= MIN_ROUNDS:
-                alive = [a for a in alive if a == default or stats[a].upper(2.0) >= 0]
+                alive = [a for a in alive if a == default or stats[a].upper(DROP_Z) > 0]
+                if len(alive) == 1:
+                    break  # nothing left that could beat the default
         self.last_iterations = done
         best, best_score = default, 0.0
         for action in alive[1:]:
@@ -131,11 +134,11 @@ class SearchBot:
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         if self.bidding and GRAB in legal:
-            grab = bidding.value(bidding.grab_view(view), rng, self.iterations, deadline)
+            grab_view = bidding.grab_view(view)
+            grab = bidding.value(grab_view, rng, self.iterations, deadline, self.grab_bar)
             self.last_iterations = grab.n
             if grab.lower(self.margin) > self.grab_bar:
                 return GRAB
-            deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if self.bidding and view["phase"] == "declare" and len(legal) == 2:
             answer = "declare" if DECLARE in legal else "rebel"
             gain = bidding.paired_gain(
