@@ -6,11 +6,13 @@ import time
 import pytest
 
 from tests.baohuang_helpers import act, answer_all, make_deal, new
-from yamen.bots import RandomBot, bot_move
+from yamen.bots import RandomBot, bot_move, make_bot
+from yamen.bots import baohuang_bidding as bidding
 from yamen.bots.baohuang_playout import choose as playout_choose
 from yamen.bots.baohuang_playout import deal_scores, play_out
 from yamen.bots.baohuang_search import SearchBot, candidates, fallback_choice
 from yamen.games.baohuang.determinize import determinize
+from yamen.games.baohuang.kinds import BJ_MARKED
 
 VARIANTS = ["shandong", "japanese"]
 
@@ -29,6 +31,23 @@ def test_playout_policy_only_builds_legal_actions(variant):
             legal = state.legal(seat)
             action = playout_choose(state, seat) if state.phase == "play" else rng.choice(legal)
             assert action in legal, (state.action_text(action), state.view(seat))
+            state.apply(seat, action)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_playout_policy_plays_as_the_rules_bot_does(variant):
+    """The search's playouts model its opponents: if the rules bot changes its play, the
+    playout policy (yamen/bots/baohuang_playout.py) must follow, or the search misjudges."""
+    rules = make_bot("baohuang", "rules")
+    for seed in range(4):
+        state = new(variant, seed=seed)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = state.pending()[0]
+            action = bot_move(rules, state, seat, rng)
+            if state.phase == "play":
+                sample = determinize(state.view(seat), rng, fresh=True)
+                assert playout_choose(sample, seat) == action, state.view(seat)
             state.apply(seat, action)
 
 
@@ -136,3 +155,49 @@ def test_a_search_bot_finishes_a_game_among_random_bots(variant):
         seat = state.pending()[0]
         state.apply(seat, bot_move(bots[seat], state, seat, rng))
     assert state.result() is not None
+
+
+def test_hypothetical_views_build_the_game_the_choice_starts():
+    """A grab view gives the seat the marked joker and the lead, alone; a declaration view
+    makes the royalist public and doubles the stakes."""
+    state = new(seed=3)
+    seat = next(s for s in state.pending() if state.view(s)["marked_joker"] != s)
+    grab = bidding.grab_view(state.view(seat))
+    sample = determinize(grab, random.Random(0), fresh=True)
+    assert sample.emperor == seat and sample.grabbed and sample.partner is None
+    assert sample.hands[seat][BJ_MARKED] == 1 and sample.pending() == (seat,)
+    assert sample.sizes == grab["hand_sizes"] and sum(sample.sizes) == 216
+    a, _ = twin_positions_before_declaring()
+    for answer, declared in (("pass", False), ("declare", True)):
+        view = bidding.declared_view(a.view(3), answer)
+        sample = determinize(view, random.Random(1), fresh=True)
+        assert sample.partner == 3 and sample.declared is declared
+        assert (sample.public_roles.get(3) == "royalist") is declared
+        assert sample.pending() == (0,) and sample.emperor == 0
+
+
+def twin_positions_before_declaring():
+    deal = make_deal("shandong", {0: "BJ* 9H 9H 9H", 3: "9H"}, [40, 44, 44, 44, 44])
+    state = new(deal=deal, grabbing=False)
+    act(state, 0, "call 9H")
+    return state, deal
+
+
+def test_a_strong_grab_is_taken_and_a_weak_one_is_not():
+    def cards(ranks: str, copies: int) -> str:
+        """``copies`` cards of each rank, suits in turn."""
+        return " ".join(r + "SHDC"[i % 4] for r in ranks for i in range(copies))
+
+    strong = make_deal("shandong", {1: "BJ BJ BJ SJ SJ SJ SJ " + cards("2A", 16)})
+    weak = make_deal("shandong", {1: cards("3456789T", 5)})  # eight small sets, no jokers
+    for deal, grabs in ((strong, True), (weak, False)):
+        state = new(deal=deal)
+        answered = 0
+        while 1 not in state.pending():
+            answered += 1
+            seat = state.pending()[0]
+            state.apply(seat, state.legal(seat)[0])  # pass, or the holder calls / yields
+            assert answered < 10
+        bot = SearchBot(iterations=60, seconds=None)
+        action = bot.choose(state.view(1), state.legal(1), random.Random(0))
+        assert (state.action_text(action) == "grab") is grabs

@@ -1,24 +1,33 @@
-"""Search bot for Baohuang: flat information-set Monte Carlo search over sampled deals.
+"""Search bot for Baohuang: determinized (PIMC-style) Monte Carlo search over sampled deals.
 
-What it is: a single-observer information-set Monte Carlo search with a one-level tree (the
-seat's own candidate actions, chosen by UCB1). Each iteration samples the unseen cards from
-the seat's view (:mod:`yamen.games.baohuang.determinize`), so every iteration plays a
-different deal consistent with what the seat knows; the chosen candidate is applied and the
-deal is played to its end by the greedy playout policy (:mod:`yamen.bots.baohuang_playout`)
-for all five seats. The reward is this deal's score for the seat (shandong or japanese
-scoring, exact). A deeper tree would not pay: with a few hundred playouts per second, the
-budget is best spent on the root decision.
+What it is: flat Monte Carlo search on determinizations, one level deep. It sees only its
+seat's view and the legal ids, and builds the states it searches itself: each sample draws
+the unseen cards consistently with the view (yamen/games/baohuang/determinize.py) and plays
+the deal out with a fast copy of the rules bot's play (yamen/bots/baohuang_playout.py) for
+all five seats. The reward is this deal's score for the seat.
 
-Why flat and not per-deal UCT: the hidden cards matter more than the depth. Sampling a new
-deal per iteration averages over them instead of over-fitting one guess (strategy fusion).
+- **Play.** The playout policy's own choice (what the rules bot would play) is the default.
+  A few other candidates (:func:`candidates`: per shape of set the cheapest, every whole
+  rank when leading, pass / yield / claim) are compared with it in rounds: each round
+  samples one deal and plays every candidate out on it, so the comparison is paired and
+  the luck of the deal cancels. A candidate replaces the default only when its mean gain is
+  ``margin`` standard errors above zero; candidates that cannot gain are dropped after a
+  few rounds, and the search stops when none is left.
+- **Before play** (yamen/bots/baohuang_bidding.py): a grab is valued by playing out the grab
+  game it starts and taken when worth more than ``grab_bar`` points; declaring (明保 / 明獨)
+  or rebelling is compared with passing on the same deals. Everything else before play
+  (call or yield, the emperor card) is decided by the ``rules`` bot, or by
+  :func:`fallback_choice` when none is registered.
 
-It sees only the view and the legal ids, never a state. Outside the play phase (grab, call,
-yield, declarations, the emperor card) it uses the ``rules`` bot when one is registered, and
-otherwise the simple rules in :func:`fallback_choice`. Plays are narrowed to a few candidates
-(:func:`candidates`), since a hand can have hundreds of legal sets.
+Why one level and not a tree: with a few hundred playouts per decision the samples are best
+spent on the root; and the playouts' opponents are the rules bot's exact play, so the
+search improves on that play where the sampled deals say so (against other opponents its
+playouts are only a model). A new deal per round averages over the hidden cards instead of
+trusting one guess.
 
-Budget: at most ``seconds`` (default 0.9) and ``iterations`` playouts per decision; decisions
-with a single sensible action are answered at once.
+Budget: at most ``seconds`` (default 0.9 s of wall time) and ``iterations`` playouts per
+decision (``seconds=None``: playouts only, reproducible); the clock is checked before every
+playout. Decisions with one sensible action are answered at once.
 """
 
 from __future__ import annotations
