@@ -71,6 +71,16 @@ def parse_options(pairs: list[str], shorthands: dict[str, Any]) -> dict[str, Any
     return options
 
 
+# The game-option flags every command that starts games takes.
+VariantFlag = Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")]
+PlayersFlag = Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")]
+ModeFlag = Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")]
+OptionFlag = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
+]
+
+
 @app.command()
 def games() -> None:
     """List the registered games."""
@@ -85,13 +95,10 @@ def simulate(
     ],
     n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i.")] = 0,
-    variant: Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")] = None,
-    players: Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")] = None,
-    mode: Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
-    ] = None,
+    variant: VariantFlag = None,
+    players: PlayersFlag = None,
+    mode: ModeFlag = None,
+    option: OptionFlag = None,
     records: Annotated[
         Path | None,
         typer.Option(file_okay=False, help="Write each game's record as DIR/<game>-<seed>.json."),
@@ -209,13 +216,10 @@ def tournament_command(
         int, typer.Option("-n", "--deals", min=1, help="Deals, each played in every rotation.")
     ] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Deal d uses game seed SEED+d.")] = 0,
-    variant: Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")] = None,
-    players: Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")] = None,
-    mode: Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
-    ] = None,
+    variant: VariantFlag = None,
+    players: PlayersFlag = None,
+    mode: ModeFlag = None,
+    option: OptionFlag = None,
     workers: Annotated[
         int | None,
         typer.Option(min=1, help="Processes playing deals (default: one per CPU)."),
@@ -311,13 +315,10 @@ def play_command(
     seed: Annotated[
         int | None, typer.Option("--seed", help="The game's seed (default: a new one).")
     ] = None,
-    variant: Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")] = None,
-    players: Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")] = None,
-    mode: Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
-    ] = None,
+    variant: VariantFlag = None,
+    players: PlayersFlag = None,
+    mode: ModeFlag = None,
+    option: OptionFlag = None,
 ) -> None:
     """Play a game against bots in the terminal: numbered moves, or type the notation."""
     if game not in game_names():
