@@ -79,7 +79,7 @@ def declared_view(view: dict[str, Any], answer: str) -> dict[str, Any]:
 
 
 class Estimate:
-    """Mean and standard error of a choice's playout scores."""
+    """Mean and standard error of playout scores (or of paired differences of scores)."""
 
     __slots__ = ("n", "squares", "total")
 
@@ -104,6 +104,10 @@ class Estimate:
     def lower(self, z: float) -> float:
         """The mean less ``z`` standard errors (minus infinity before two samples)."""
         return self.mean - z * self.error() if self.n >= 2 else -math.inf
+
+    def upper(self, z: float) -> float:
+        """The mean plus ``z`` standard errors (infinity before two samples)."""
+        return self.mean + z * self.error() if self.n >= 2 else math.inf
 
     def settled(self, bar: float) -> bool:
         """Whether enough samples put the mean clearly on one side of ``bar``."""

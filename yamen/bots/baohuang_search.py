@@ -32,7 +32,6 @@ playout. Decisions with one sensible action are answered at once.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from typing import Any
@@ -59,7 +58,7 @@ DROP_Z = 2.0  # dropped when even this many standard errors above its mean it do
 
 
 class SearchBot:
-    """Flat information-set Monte Carlo search (see the module docstring)."""
+    """Flat Monte Carlo search on sampled deals (see the module docstring)."""
 
     name = "search"
 
@@ -104,7 +103,7 @@ class SearchBot:
         default = playout_choice(state, me)
         if default not in options:
             options = [default, *options]
-        stats = {a: _Paired() for a in options}
+        stats = {a: bidding.Estimate() for a in options}  # gains over the default
         alive = [default] + [a for a in options if a != default]
         done = rounds = 0
         while done + len(alive) <= self.iterations:
@@ -178,33 +177,6 @@ def _rules_bot() -> Any:
         return make_bot("baohuang", "rules")
     except (OptionsError, ImportError, AttributeError):
         return None
-
-
-class _Paired:
-    """Running mean and standard error of one candidate's score minus the default's."""
-
-    __slots__ = ("n", "total", "squares")
-
-    def __init__(self) -> None:
-        self.n, self.total, self.squares = 0, 0.0, 0.0
-
-    def add(self, diff: float) -> None:
-        self.n += 1
-        self.total += diff
-        self.squares += diff * diff
-
-    def bound(self, z: float) -> tuple[float, float]:
-        if self.n < 2:
-            return -math.inf, math.inf
-        mean = self.total / self.n
-        var = max(self.squares / self.n - mean * mean, 0.0) / (self.n - 1)
-        return mean - z * math.sqrt(var), mean + z * math.sqrt(var)
-
-    def lower(self, z: float) -> float:
-        return self.bound(z)[0]
-
-    def upper(self, z: float) -> float:
-        return self.bound(z)[1]
 
 
 def own_slots(view: dict[str, Any]) -> list[int]:
