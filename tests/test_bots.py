@@ -79,3 +79,12 @@ def test_unknown_bot_is_a_clear_error():
     with pytest.raises(OptionsError, match="no bot 'genius' for baohuang"):
         make_bot("baohuang", "genius")
     assert isinstance(make_bot("baohuang", "random"), RandomBot)
+
+
+def test_a_bot_spec_passes_arguments_to_the_bot():
+    bot = make_bot("baohuang", "search:iterations=7:seconds=null")
+    assert (bot.iterations, bot.seconds) == (7, None)
+    assert make_bot("baohuang", "search").seconds is not None  # the default budget
+    for bad in ("search:nonsense=1", "search:iterations", "random:seed=1"):
+        with pytest.raises(OptionsError, match="bot spec"):
+            make_bot("baohuang", bad)

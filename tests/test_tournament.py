@@ -215,6 +215,16 @@ def test_unknown_bot_is_a_clear_error():
     assert result.stdout == ""
 
 
+def test_bots_named_with_arguments_are_labelled_by_their_spec():
+    spec = "search:iterations=2:seconds=null"
+    tournament = plan("baohuang", [spec, "random"], 1, 3)
+    summary = summarize(tournament, play(tournament, workers=1))
+    assert [bot.name for bot in summary.bots] == [spec, "random"]
+    assert summary.bots[0].games == 15
+    with pytest.raises(TournamentError, match="unexpected keyword"):
+        plan("baohuang", ["search:budget=1", "random"], 1, 3)
+
+
 def test_too_many_bots_and_bad_options_exit_2():
     four = ",".join(["random"] * 4)
     too_many = run("tournament", "bao_qingtian", "--players", "3", "--bots", four)

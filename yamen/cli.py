@@ -209,7 +209,9 @@ def tournament_command(
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", help="Comma-separated bot names, cycled over the seats (e.g. rules,random)."
+            "--bots",
+            help="Comma-separated bot names, cycled over the seats (e.g. rules,random); "
+            "arguments follow a name after colons (search:iterations=200:seconds=null).",
         ),
     ],
     n: Annotated[

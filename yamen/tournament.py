@@ -18,6 +18,9 @@ its own choices from a generator made from (seed, deal, rotation, seat), and a b
 afresh for every game, so a game's result depends on nothing else: the deals can be played
 on any number of processes and merged in deal order, with the same summary every time.
 
+A bot may be named with arguments (a spec, see :mod:`yamen.bots`): ``search:iterations=200:
+seconds=null`` is the search bot at a fixed, reproducible budget; results are labelled by spec.
+
 Per bot, over all its seats in all games:
 
 - **mean points**: its seats' exact scores, averaged. The 95% confidence interval treats each
@@ -45,7 +48,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from yamen.bots import bot_move, bot_names, make_bot
+from yamen.bots import bot_move, bot_names, make_bot, parse_spec
 from yamen.engine import Result, new_game
 from yamen.errors import OptionsError
 
@@ -104,11 +107,16 @@ def plan(
         raise TournamentError("play at least one deal")
     state = new_game(game, options, seed)  # an unknown game or bad options fail here
     known = bot_names(game)
-    unknown = [name for name in bots if name not in known]
+    unknown = [spec for spec in bots if parse_spec(spec)[0] not in known]
     if unknown:
         raise TournamentError(
             f"no bot {', '.join(map(repr, unknown))} for {game}; known: {', '.join(known)}"
         )
+    for spec in dict.fromkeys(bots):
+        try:
+            make_bot(game, spec)  # bad arguments fail here, not in a worker
+        except OptionsError as exc:
+            raise TournamentError(str(exc)) from None
     return Plan(
         game,
         dict(state.options),

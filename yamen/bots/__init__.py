@@ -7,11 +7,18 @@ view and the action ids, never a state.
 
 Bots are registered by game and name; ``random`` serves every game. The CLI, tournaments, the
 server and the RL layer only use :func:`make_bot` and :func:`bot_names`.
+
+A bot *spec* is a name with optional keyword arguments for the bot's constructor, each after a
+colon: ``search:iterations=200:seconds=null``. Values are read as JSON when they can be
+(``200``, ``0.5``, ``null``, ``false``), else taken as strings. Specs let tournaments and
+benchmarks measure a bot at a reduced, reproducible budget; the spec is also the bot's label in
+their results, so two budgets of one bot can meet.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import random
 from typing import Any, Protocol
 
@@ -54,15 +61,37 @@ def bot_names(game: str) -> list[str]:
     return sorted({"random", *REGISTRY.get(game, {})})
 
 
-def make_bot(game: str, name: str) -> Bot:
-    if name == "random":
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``name:key=value:...`` -> (name, keyword arguments); see the module's docstring."""
+    name, *pairs = spec.strip().split(":")
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise OptionsError(f"bot spec {spec!r}: {pair!r} is not key=value")
+        try:
+            params[key.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            params[key.strip()] = text
+    return name.strip(), params
+
+
+def make_bot(game: str, spec: str) -> Bot:
+    """A fresh bot from a spec (a registered name, with optional ``:key=value`` arguments)."""
+    name, params = parse_spec(spec)
+    if name == "random" and not params:
         return RandomBot()
     try:
         module, attr = REGISTRY[game][name].split(":")
     except KeyError:
+        if name == "random":
+            raise OptionsError(f"bot spec {spec!r}: the random bot takes no arguments") from None
         known = ", ".join(bot_names(game))
         raise OptionsError(f"no bot {name!r} for {game}; known: {known}") from None
-    return getattr(importlib.import_module(module), attr)()
+    try:
+        return getattr(importlib.import_module(module), attr)(**params)
+    except TypeError as exc:  # an unknown keyword, or a value of the wrong kind
+        raise OptionsError(f"bot spec {spec!r}: {exc}") from None
 
 
 def bot_move(bot: Bot, state: State, seat: int, rng: random.Random) -> Action:
