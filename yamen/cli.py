@@ -411,3 +411,25 @@ def cell(value: Any) -> str:
 
 if __name__ == "__main__":
     app()
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL: sqlite:///FILE (default: yamen.db here) or postgresql://...",
+        ),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option("--redis", help="Redis URL, to share rooms among several processes."),
+    ] = None,
+) -> None:
+    """Run the multiplayer server: the lobby over HTTP, live play over WebSockets."""
+    from yamen.server.serve import serve
+
+    serve(host, port, db, redis, announce=lambda url: out.print(f"Yamen is serving at {url}"))

@@ -1,0 +1,48 @@
+"""The ASGI app: the lobby (HTTP), live play (WebSocket) and, later, the browser client."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from yamen.server.live import live
+from yamen.server.lobby import router
+from yamen.server.registry import Rooms
+from yamen.server.storage import Store
+
+MAX_BODY = 64 * 1024
+
+
+def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
+    """The server on the database at ``db_url`` (``sqlite:///file.db`` or
+    ``postgresql://...``); the schema is migrated when it starts. ``redis_url`` lets several
+    processes share the rooms (yamen/server/cluster.py)."""
+    if redis_url is not None:
+        raise NotImplementedError("several processes (--redis) are not built yet")
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> Any:
+        store = Store(db_url)
+        await store.open()
+        app.state.rooms = Rooms(store)
+        await app.state.rooms.resume()
+        yield
+        await app.state.rooms.close()
+        await store.close()
+
+    app = FastAPI(title="Yamen", version="1", lifespan=lifespan)
+    app.include_router(router)
+    app.add_api_websocket_route("/ws/rooms/{room_id}", live)
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Any:
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            message = f"a request body is at most {MAX_BODY} bytes"
+            return JSONResponse({"detail": {"code": "too_large", "message": message}}, 413)
+        return await call_next(request)
+
+    return app

@@ -1,0 +1,144 @@
+"""Live play over a WebSocket: ``/ws/rooms/{room_id}``.
+
+The first frame is ``hello`` (protocol version, token, invite code); then the client sends
+``act``, ``chat`` and ``sync`` frames and receives what its seat may see. Every refused frame
+(too big, too fast, not JSON, not in the schema, illegal) gets an ``error`` frame and changes
+nothing. Frames to the client go through a bounded queue: a client that cannot keep up is
+disconnected rather than allowed to hold up its room, and resynchronizes when it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from yamen.server import protocol
+from yamen.server.identity import player_of
+from yamen.server.rooms import RoomError, dumps
+
+MAX_FRAME = 8 * 1024  # bytes of one client frame
+RATE = 10.0  # frames per second a client may send, on average
+BURST = 30.0  # and at once
+HELLO_SECONDS = 10.0
+QUEUE = 256  # frames waiting for a slow client before it is dropped
+
+
+class Client:
+    """One WebSocket, as the room sees it: a seat (or none) and a queue of frames."""
+
+    def __init__(self, ws: WebSocket, player: str | None):
+        self.ws, self.player, self.seat = ws, player, None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        self.writer = asyncio.create_task(self._write())
+        self.allowance, self.checked = BURST, time.monotonic()
+
+    def send(self, text: str) -> None:
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.writer.cancel()  # too slow: dropped; it resynchronizes on reconnect
+
+    async def _write(self) -> None:
+        with contextlib.suppress(Exception):
+            while (text := await self.queue.get()) is not None:
+                await self.ws.send_text(text)
+        with contextlib.suppress(Exception):
+            await self.ws.close(1013)
+
+    def allowed(self) -> bool:
+        """Token bucket: RATE frames a second, BURST at once."""
+        now = time.monotonic()
+        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def close(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(self.writer, 5)
+
+
+async def refuse(ws: WebSocket, code: str, message: str, close: int = 1008) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(dumps(protocol.error(code, message)))
+        await ws.close(close)
+
+
+def read(raw: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
+    """A received frame as a validated message, or an error frame."""
+    text = raw.get("text")
+    if text is None:
+        return None, protocol.error("bad_message", "frames are JSON text, not binary")
+    if len(text.encode()) > MAX_FRAME:
+        return None, protocol.error("too_large", f"a frame is at most {MAX_FRAME} bytes")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, protocol.error("bad_json", f"not JSON: {exc.msg} at column {exc.colno}")
+    try:
+        return protocol.client_message.validate_python(data), None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "frame"
+        client_id = data.get("id") if isinstance(data, dict) else None
+        if not isinstance(client_id, str | int) or isinstance(client_id, bool):
+            client_id = None
+        return None, protocol.error("bad_message", f"{where}: {first['msg']}", client_id)
+
+
+async def live(ws: WebSocket, room_id: str) -> None:
+    await ws.accept()
+    rooms = ws.app.state.rooms
+    try:
+        raw = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+    except (TimeoutError, WebSocketDisconnect):
+        return await refuse(ws, "no_hello", "say hello first")
+    if raw.get("type") == "websocket.disconnect":
+        return
+    hello, problem = read(raw)
+    if problem is not None or not isinstance(hello, protocol.Hello):
+        return await refuse(ws, "no_hello", "the first frame must be a valid hello")
+    if hello.v != protocol.VERSION:
+        return await refuse(ws, "version", f"this server speaks protocol {protocol.VERSION}", 1002)
+    player = await player_of(rooms.store, hello.token)
+    if hello.token is not None and player is None:
+        return await refuse(ws, "bad_token", "this token belongs to no player")
+    try:
+        room = await rooms.get(room_id)
+    except RoomError as exc:
+        return await refuse(ws, exc.code, str(exc))
+    player_id = None if player is None else player.id
+    if not room.may_watch(player_id, hello.invite):
+        return await refuse(ws, "not_found", f"no room {room_id!r}")
+    client = Client(ws, player_id)
+    await room.attach(client)
+    try:
+        while True:
+            raw = await ws.receive()
+            if raw["type"] == "websocket.disconnect":
+                break
+            if not client.allowed():
+                client.send(dumps(protocol.error("rate_limited", "too many frames: slow down")))
+                continue
+            message, problem = read(raw)
+            if problem is not None:
+                client.send(dumps(problem))
+            elif isinstance(message, protocol.Hello):
+                client.send(dumps(protocol.error("bad_message", "hello is sent once", None)))
+            else:
+                await room.receive(client, message)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await room.detach(client)
+        await client.close()

@@ -1,0 +1,219 @@
+"""The lobby over HTTP: guests, games, rooms and seats. FastAPI publishes its OpenAPI schema
+at ``/openapi.json`` (and a browsable one at ``/docs``).
+
+A seat action needs ``Authorization: Bearer <token>``; refusals are JSON ``{"detail": {"code",
+"message"}}`` with a fitting status, and change nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+
+from yamen.bots import bot_names
+from yamen.engine import game_names, get_game
+from yamen.errors import OptionsError
+from yamen.server import protocol
+from yamen.server.identity import Player, new_guest, player_of
+from yamen.server.registry import Rooms
+from yamen.server.rooms import Room, RoomError
+
+router = APIRouter(prefix="/api")
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewGuest(Body):
+    name: Annotated[StrictStr, Field(min_length=1, max_length=80)]
+
+
+class Guest(BaseModel):
+    player: str
+    name: str
+    token: str
+
+
+class NewRoom(Body):
+    game: StrictStr
+    options: dict[str, Any] = Field(default_factory=dict)
+    public: StrictBool = True
+    settings: dict[str, Any] = Field(default_factory=dict)
+    seat: int | None = None  # take this seat at once
+
+
+class Join(Body):
+    invite: Annotated[StrictStr, Field(max_length=64)] | None = None
+
+
+class BotChoice(Body):
+    bot: Annotated[StrictStr, Field(max_length=40)]
+
+
+def rooms_of(request: Request) -> Rooms:
+    return request.app.state.rooms
+
+
+def refuse(status: int, code: str, message: str) -> HTTPException:
+    return HTTPException(status, {"code": code, "message": message})
+
+
+async def current_player(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> Player:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise refuse(401, "no_token", "send Authorization: Bearer <token> (POST /api/guests)")
+    player = await player_of(rooms_of(request).store, token.strip())
+    if player is None:
+        raise refuse(401, "bad_token", "this token belongs to no player")
+    return player
+
+
+Me = Annotated[Player, Depends(current_player)]
+
+
+async def room_or_404(request: Request, room_id: str) -> Room:
+    try:
+        return await rooms_of(request).get(room_id)
+    except RoomError as exc:
+        raise refuse(exc.status, exc.code, str(exc)) from None
+
+
+async def run(call: Any) -> None:
+    try:
+        await call
+    except RoomError as exc:
+        raise refuse(exc.status, exc.code, str(exc)) from None
+
+
+@router.post("/guests", status_code=201)
+async def create_guest(body: NewGuest, request: Request) -> Guest:
+    """A new guest identity. Keep the token: it is shown only now."""
+    try:
+        player, token = await new_guest(rooms_of(request).store, body.name)
+    except ValueError as exc:
+        raise refuse(422, "bad_name", str(exc)) from None
+    return Guest(player=player.id, name=player.name, token=token)
+
+
+@router.get("/me")
+async def me(player: Me) -> dict[str, str]:
+    return {"player": player.id, "name": player.name}
+
+
+@router.get("/games")
+async def list_games() -> list[dict[str, Any]]:
+    """Every game with its default options and bots."""
+    return [
+        {
+            "game": name,
+            "title": get_game(name).title,
+            "options": get_game(name).normalize_options({}),
+            "bots": bot_names(name),
+        }
+        for name in game_names()
+    ]
+
+
+@router.get("/protocol")
+async def protocol_schema() -> dict[str, Any]:
+    """The WebSocket protocol's JSON Schemas (docs/protocol.md explains them)."""
+    return protocol.schemas()
+
+
+@router.post("/rooms", status_code=201)
+async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, Any]:
+    """A new room hosted by the caller. The answer holds the invite code (for private rooms)."""
+    if body.game not in game_names():
+        raise refuse(422, "unknown_game", f"unknown game {body.game!r}; known: {game_names()}")
+    try:
+        room = await rooms_of(request).create(
+            player.id, body.game, body.options, body.public, body.settings
+        )
+    except (OptionsError, TypeError) as exc:
+        raise refuse(422, "bad_options", str(exc)) from None
+    if body.seat is not None:
+        await run(room.take_seat(player.id, player.name, body.seat, None))
+    return {**room.info(), "invite": room.invite}
+
+
+@router.get("/rooms")
+async def public_rooms(request: Request, limit: int = 50) -> list[dict[str, Any]]:
+    """Public rooms, newest first."""
+    rooms = rooms_of(request)
+    ids = await rooms.store.public_rooms(max(1, min(limit, 200)))
+    return [(await rooms.get(room_id)).info() for room_id in ids]
+
+
+@router.get("/rooms/{room_id}")
+async def room_info(
+    room_id: str,
+    request: Request,
+    invite: str | None = None,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    room = await room_or_404(request, room_id)
+    _, _, token = (authorization or "").partition(" ")
+    player = await player_of(rooms_of(request).store, token.strip())
+    if not room.may_watch(None if player is None else player.id, invite):
+        raise refuse(404, "not_found", f"no room {room_id!r}")  # a private room stays unlisted
+    info = room.info()
+    if player is not None and player.id == room.host:
+        info["invite"] = room.invite
+    return info
+
+
+@router.post("/rooms/{room_id}/seats/{seat}")
+async def take_seat(
+    room_id: str, seat: int, player: Me, request: Request, body: Join | None = None
+) -> dict[str, Any]:
+    room = await room_or_404(request, room_id)
+    await run(room.take_seat(player.id, player.name, seat, None if body is None else body.invite))
+    return room.info()
+
+
+@router.post("/rooms/{room_id}/leave")
+async def leave(room_id: str, player: Me, request: Request) -> dict[str, Any]:
+    room = await room_or_404(request, room_id)
+    await run(room.leave(player.id))
+    return room.info()
+
+
+@router.put("/rooms/{room_id}/seats/{seat}/bot")
+async def add_bot(
+    room_id: str, seat: int, body: BotChoice, player: Me, request: Request
+) -> dict[str, Any]:
+    room = await room_or_404(request, room_id)
+    await run(room.set_bot(player.id, seat, body.bot))
+    return room.info()
+
+
+@router.delete("/rooms/{room_id}/seats/{seat}/bot")
+async def remove_bot(room_id: str, seat: int, player: Me, request: Request) -> dict[str, Any]:
+    room = await room_or_404(request, room_id)
+    await run(room.set_bot(player.id, seat, None))
+    return room.info()
+
+
+@router.post("/rooms/{room_id}/start")
+async def start(room_id: str, player: Me, request: Request) -> dict[str, Any]:
+    """Start the first game, or the match's next one once a game is over (a rematch)."""
+    room = await room_or_404(request, room_id)
+    await run(room.start(player.id))
+    return room.info()
+
+
+@router.get("/games/{game_id}/record")
+async def game_record(game_id: int, request: Request) -> dict[str, Any]:
+    """A finished game's record (what ``yamen replay`` reads). Refused while the game is on:
+    the seed in a record reveals every hand."""
+    stored = await rooms_of(request).store.game(game_id)
+    if stored is None:
+        raise refuse(404, "not_found", f"no game {game_id}")
+    if not stored.finished:
+        raise refuse(409, "in_progress", "a game's record is published once the game is over")
+    return stored.record.to_json()

@@ -1,0 +1,171 @@
+"""The live protocol's messages, as schemas (Pydantic): what a client may send over the
+WebSocket and what the server sends back. docs/protocol.md explains them; ``yamen serve``
+publishes their JSON Schema at ``/api/protocol``.
+
+Every frame is one JSON object with a ``type``. Client frames are validated strictly (unknown
+keys, wrong types and oversized strings are refused, and ``true`` is not the action 1); a
+refused frame is answered with an ``error`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+
+VERSION = 1
+"""The protocol version; a client says which it speaks in ``hello``."""
+
+MAX_TEXT = 500
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+ClientId = Annotated[StrictStr, Field(max_length=64)] | StrictInt | None
+
+
+class Hello(Strict):
+    """The first frame: who is connecting. Without a token the client is a spectator."""
+
+    type: Literal["hello"]
+    v: StrictInt
+    token: Annotated[StrictStr, Field(max_length=128)] | None = None
+    invite: Annotated[StrictStr, Field(max_length=64)] | None = None
+
+
+class Act(Strict):
+    """An action for the client's seat: its id (from ``legal``) or its text in the game's
+    notation. ``seq``, when given, must be the current action count: a stale click is refused
+    instead of landing on a newer question."""
+
+    type: Literal["act"]
+    id: ClientId = None
+    action: StrictInt | None = None
+    text: Annotated[StrictStr, Field(max_length=MAX_TEXT)] | None = None
+    seq: StrictInt | None = None
+
+
+class Chat(Strict):
+    type: Literal["chat"]
+    id: ClientId = None
+    text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_TEXT)]
+
+
+class Sync(Strict):
+    """Ask for the whole table again (the server also sends it after every hello)."""
+
+    type: Literal["sync"]
+    id: ClientId = None
+
+
+ClientMessage = Annotated[Hello | Act | Chat | Sync, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+
+
+# What the server sends. These models document and test the frames; the server builds them as
+# plain dicts for speed.
+
+
+class Seat(BaseModel):
+    seat: int
+    name: str | None
+    bot: str | None
+    online: bool
+    away: bool
+
+
+class RoomInfo(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    public: bool
+    host: str
+    seats: list[Seat]
+    status: Literal["open", "playing", "over"]
+    number: int  # games started in this room's match
+    scores: list[int | str]  # match totals per seat, exact
+    settings: dict[str, Any]
+
+
+class Table(BaseModel):
+    """One game as the receiving seat may see it."""
+
+    game_id: int
+    number: int
+    seq: int  # actions applied so far
+    view: dict[str, Any]
+    pending: list[int]
+    legal: list[int]  # the receiver's legal action ids, aligned with view["legal"]
+    deadlines: dict[str, float]  # seat -> epoch seconds, for pending seats on a turn timer
+    result: dict[str, Any] | None
+
+
+class Welcome(BaseModel):
+    type: Literal["welcome"]
+    v: int
+    player: str | None
+    seat: int | None
+
+
+class StateFrame(BaseModel):
+    """The whole table: after hello, on sync, and when the room changes between games."""
+
+    type: Literal["state"]
+    room: RoomInfo
+    table: Table | None
+    chat: list[dict[str, Any]]
+
+
+class Update(BaseModel):
+    """After every action: what the receiver may see of it, and the table now."""
+
+    type: Literal["update"]
+    events: list[dict[str, Any]]  # {"kind", "data"}, only those the receiver may see
+    table: Table
+
+
+class RoomFrame(BaseModel):
+    type: Literal["room"]
+    room: RoomInfo
+
+
+class Ack(BaseModel):
+    type: Literal["ack"]
+    id: str | int | None
+    seq: int | None
+
+
+class ChatFrame(BaseModel):
+    type: Literal["chat"]
+    name: str
+    seat: int | None
+    text: str
+    at: float
+
+
+class Error(BaseModel):
+    type: Literal["error"]
+    id: str | int | None
+    code: str
+    message: str
+
+
+ServerMessage = Annotated[
+    Welcome | StateFrame | Update | RoomFrame | Ack | ChatFrame | Error, Field(discriminator="type")
+]
+server_message = TypeAdapter(ServerMessage)
+
+
+def schemas() -> dict[str, Any]:
+    """The JSON Schemas of both directions, as served at /api/protocol."""
+    return {
+        "version": VERSION,
+        "client": client_message.json_schema(),
+        "server": server_message.json_schema(),
+    }
+
+
+def error(code: str, message: str, id: Any = None) -> dict[str, Any]:
+    return {"type": "error", "id": id, "code": code, "message": message}

@@ -1,0 +1,594 @@
+"""A room: its seats, its match of games, and the one place where its game changes.
+
+Everything that changes a room goes through :class:`Room` under the room's lock, in this order:
+check, store (the action is durable), apply, then tell every connection what its seat may see.
+So an acknowledged or broadcast action is always in the database, and a restart rebuilds the
+game by replaying its log (yamen/records.py).
+
+The room knows no game by name: it drives the protocol of yamen/engine.py. Bots play their
+seats, stand in for a player whose turn timer ran out (one decision) and for a player who has
+been gone longer than ``away_seconds`` (until they come back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+from yamen.bots import bot_names, make_bot
+from yamen.engine import Event, State, get_game, new_game, new_seed, score_json, visible_to
+from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, YamenError
+from yamen.records import Record, replay
+from yamen.server import protocol
+from yamen.server.storage import Store, StoredGame
+
+CHAT_HISTORY = 50
+log = logging.getLogger(__name__)
+
+
+class RoomError(YamenError):
+    """A request the room refuses: ``code`` for the protocol, ``status`` for HTTP."""
+
+    def __init__(self, code: str, message: str, status: int = 409):
+        self.code, self.status = code, status
+        super().__init__(message)
+
+
+class Connection(Protocol):
+    """A client attached to a room: a WebSocket here, or one relayed from another process."""
+
+    player: str | None  # None: a spectator
+    seat: int | None  # set by the room when attached
+
+    def send(self, text: str) -> None:
+        """Queue one frame (JSON text); never blocks: a client too slow to keep up is dropped
+        by its connection and resynchronizes when it reconnects."""
+
+
+@dataclass
+class Seat:
+    player: str | None = None
+    name: str | None = None
+    bot: str | None = None
+    connections: int = 0
+    away_since: float | None = None  # a seated player with no connection, since when
+
+    def info(self, seat: int, away_seconds: float, now: float) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "name": self.name,
+            "bot": self.bot,
+            "online": self.bot is not None or self.connections > 0,
+            "away": self.is_away(away_seconds, now),
+        }
+
+    def is_away(self, away_seconds: float, now: float) -> bool:
+        return self.away_since is not None and now - self.away_since >= away_seconds
+
+
+@dataclass
+class Settings:
+    """A room's own settings (not the game's options)."""
+
+    turn_seconds: float | None = 60.0  # a person's time for one decision; None: no timer
+    bot_delay: float = 0.8  # seconds a bot waits before acting, so people can follow
+    away_seconds: float = 30.0  # a gone player's seat is played by a bot after this
+    stand_in: str | None = None  # the bot for timers and gone players; None: the game's best
+
+    @classmethod
+    def read(cls, data: dict[str, Any] | None) -> Settings:
+        data = dict(data or {})
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise OptionsError(f"unknown room setting(s): {', '.join(sorted(unknown))}")
+        settings = cls(**data)
+        if settings.turn_seconds is not None and not _number(settings.turn_seconds, 1, 86400):
+            raise OptionsError("turn_seconds must be from 1 to 86400 seconds, or null")
+        if not _number(settings.bot_delay, 0, 10):
+            raise OptionsError("bot_delay must be from 0 to 10 seconds")
+        if not _number(settings.away_seconds, 0, 3600):
+            raise OptionsError("away_seconds must be from 0 to 3600 seconds")
+        return settings
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _number(value: Any, low: float, high: float) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
+
+
+@dataclass
+class Match:
+    """The game in progress (or the last one) and the match totals."""
+
+    number: int = 0
+    game_id: int | None = None
+    state: State | None = None
+    record: Record | None = None
+    scores: list[Fraction] = field(default_factory=list)
+
+
+class Room:
+    def __init__(
+        self,
+        store: Store,
+        room_id: str,
+        game: str,
+        options: dict[str, Any],
+        public: bool,
+        invite: str,
+        host: str,
+        settings: Settings,
+        seats: list[Seat],
+    ):
+        self.store = store
+        self.id, self.game, self.options = room_id, game, options
+        self.public, self.invite, self.host = public, invite, host
+        self.settings = settings
+        self.seats = seats
+        self.match = Match(scores=[Fraction(0)] * len(seats))
+        self.connections: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()  # wakes the driver: a new decision, a seat came or went
+        self.asked: dict[int, float] = {}  # pending seat -> when its current question was asked
+        self.driver: asyncio.Task | None = None
+        self.rng = random.Random(secrets.randbits(64))  # the bots' own chance: never the game's
+        self.bots: dict[str, Any] = {}
+
+    # ----- loading -----------------------------------------------------------------------
+
+    @classmethod
+    async def load(cls, store: Store, room_id: str) -> Room | None:
+        """The room as stored; its unfinished game is rebuilt by replaying its log."""
+        found = await store.room(room_id)
+        if found is None:
+            return None
+        row, seat_rows = found
+        names = await store.players([s.player_id for s in seat_rows if s.player_id])
+        seats = [Seat(s.player_id, names.get(s.player_id), s.bot) for s in seat_rows]
+        room = cls(
+            store,
+            row.id,
+            row.game,
+            row.options,
+            row.public,
+            row.invite,
+            row.host,
+            Settings.read(row.settings),
+            seats,
+        )
+        for game in await store.games(room_id):
+            room._restore(game)
+        now = time.time()
+        for seat in room.seats:
+            if seat.player is not None:
+                seat.away_since = now
+        if room.playing:
+            room.asked = dict.fromkeys(room.match.state.pending(), now)
+            room._start_driver()
+        return room
+
+    def _restore(self, stored: StoredGame) -> None:
+        match = self.match
+        match.number, match.game_id = stored.number, stored.id
+        result = stored.record.result
+        stored.record.result = None  # replay checks it below, against the replayed state
+        match.state = replay(stored.record)
+        match.record = stored.record
+        if stored.finished and result is not None:
+            stored.record.result = result
+            self._add_scores(match.state)
+
+    def _add_scores(self, state: State) -> None:
+        result = state.result()
+        if result is not None:
+            self.match.scores = [
+                a + b for a, b in zip(self.match.scores, result.scores, strict=True)
+            ]
+
+    # ----- what anyone may see ------------------------------------------------------------
+
+    @property
+    def playing(self) -> bool:
+        state = self.match.state
+        return state is not None and not state.over
+
+    @property
+    def status(self) -> str:
+        if self.playing:
+            return "playing"
+        return "open" if self.match.state is None else "over"
+
+    def info(self) -> dict[str, Any]:
+        now = time.time()
+        return {
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "public": self.public,
+            "host": self.host,
+            "seats": [s.info(i, self.settings.away_seconds, now) for i, s in enumerate(self.seats)],
+            "status": self.status,
+            "number": self.match.number,
+            "scores": [score_json(s) for s in self.match.scores],
+            "settings": self.settings.to_json(),
+        }
+
+    def seat_of(self, player: str | None) -> int | None:
+        if player is None:
+            return None
+        return next((i for i, s in enumerate(self.seats) if s.player == player), None)
+
+    def may_watch(self, player: str | None, invite: str | None) -> bool:
+        return (
+            self.public
+            or player == self.host
+            or self.seat_of(player) is not None
+            or (invite is not None and secrets.compare_digest(invite, self.invite))
+        )
+
+    def table(self, seat: int | None) -> dict[str, Any] | None:
+        """The game as ``seat`` (None: a spectator) may see it."""
+        match = self.match
+        state = match.state
+        if state is None:
+            return None
+        result = state.result()
+        return {
+            "game_id": match.game_id,
+            "number": match.number,
+            "seq": len(match.record.actions),
+            "view": state.view(seat),
+            "pending": list(state.pending()),
+            "legal": state.legal(seat) if seat is not None else [],
+            "deadlines": self._deadlines(),
+            "result": None if result is None else result.to_json(),
+        }
+
+    def _deadlines(self) -> dict[str, float]:
+        turn = self.settings.turn_seconds
+        if turn is None:
+            return {}
+        return {
+            str(seat): asked + turn
+            for seat, asked in self.asked.items()
+            if self.seats[seat].bot is None
+        }
+
+    async def state_frame(self, seat: int | None) -> dict[str, Any]:
+        lines = await self.store.chat(self.id, CHAT_HISTORY)
+        names = await self.store.players(list({p for p, _, _ in lines}))
+        chat = [
+            {"name": names.get(p, "?"), "seat": self.seat_of(p), "text": t, "at": at}
+            for p, t, at in lines
+        ]
+        return {"type": "state", "room": self.info(), "table": self.table(seat), "chat": chat}
+
+    # ----- connections ---------------------------------------------------------------------
+
+    async def attach(self, conn: Connection) -> None:
+        async with self.lock:
+            conn.seat = self.seat_of(conn.player)
+            self.connections.add(conn)
+            if conn.seat is not None:
+                seat = self.seats[conn.seat]
+                seat.connections += 1
+                seat.away_since = None
+            welcome = {"type": "welcome", "v": protocol.VERSION, "player": conn.player}
+            conn.send(dumps({**welcome, "seat": conn.seat}))
+            conn.send(dumps(await self.state_frame(conn.seat)))
+            self._broadcast_room(skip=conn)
+            self.changed.set()
+
+    async def detach(self, conn: Connection) -> None:
+        async with self.lock:
+            if conn not in self.connections:
+                return
+            self.connections.discard(conn)
+            if conn.seat is not None and self.seats[conn.seat].player == conn.player:
+                seat = self.seats[conn.seat]
+                seat.connections -= 1
+                if seat.connections == 0:
+                    seat.away_since = time.time()
+            self._broadcast_room()
+            self.changed.set()
+
+    def _send_all(self, frames: dict[int | None, dict[str, Any]], skip: Any = None) -> None:
+        """Each distinct frame is written as JSON once, however many connections get it."""
+        texts = {seat: dumps(frame) for seat, frame in frames.items()}
+        for conn in self.connections:
+            if conn is not skip:
+                conn.send(texts[conn.seat])
+
+    def _broadcast_room(self, skip: Any = None) -> None:
+        frame = {"type": "room", "room": self.info()}
+        self._send_all(_same(frame, self.connections), skip)
+
+    async def _broadcast_state(self) -> None:
+        frames = {c.seat: await self.state_frame(c.seat) for c in self.connections}
+        self._send_all(frames)
+
+    # ----- lobby ---------------------------------------------------------------------------
+
+    async def take_seat(self, player: str, name: str, seat: int, invite: str | None) -> None:
+        async with self.lock:
+            if not self.may_watch(player, invite):
+                raise RoomError("forbidden", "this room is private: its invite code is needed", 403)
+            self._check_seat(seat)
+            if self.seat_of(player) is not None:
+                raise RoomError("seated", "you already have a seat in this room")
+            taken = self.seats[seat]
+            if taken.player is not None or taken.bot is not None:
+                raise RoomError("taken", f"seat {seat} is taken")
+            if self.playing:
+                raise RoomError("playing", "a game is in progress: seats change between games")
+            await self.store.set_seat(self.id, seat, player, None)
+            self.seats[seat] = Seat(player, name, None, 0, time.time())
+            await self._seats_changed()
+
+    async def leave(self, player: str) -> None:
+        """Leave the room's seat. During a game the seat is played by a bot to its end."""
+        async with self.lock:
+            seat = self.seat_of(player)
+            if seat is None:
+                raise RoomError("not_seated", "you have no seat in this room")
+            bot = self._stand_in() if self.playing else None
+            await self.store.set_seat(self.id, seat, None, bot)
+            self.seats[seat] = Seat(bot=bot)
+            for conn in self.connections:
+                if conn.player == player:
+                    conn.seat = None  # still watching, as a spectator
+            await self._seats_changed()
+
+    async def set_bot(self, player: str, seat: int, bot: str | None) -> None:
+        """Put a bot in an empty seat, or take one out (``bot=None``); the host's call."""
+        async with self.lock:
+            self._check_host(player)
+            self._check_seat(seat)
+            if self.playing:
+                raise RoomError("playing", "a game is in progress: seats change between games")
+            current = self.seats[seat]
+            if bot is None:
+                if current.bot is None:
+                    raise RoomError("no_bot", f"seat {seat} has no bot")
+            else:
+                if current.player is not None or current.bot is not None:
+                    raise RoomError("taken", f"seat {seat} is taken")
+                if bot not in bot_names(self.game):
+                    known = ", ".join(bot_names(self.game))
+                    raise RoomError(
+                        "unknown_bot", f"no bot {bot!r} for this game; known: {known}", 422
+                    )
+            await self.store.set_seat(self.id, seat, None, bot)
+            self.seats[seat] = Seat(bot=bot)
+            await self._seats_changed()
+
+    async def start(self, player: str) -> None:
+        """Start the room's first game, or the next one of the match (a rematch)."""
+        async with self.lock:
+            self._check_host(player)
+            if self.playing:
+                raise RoomError("playing", "a game is already in progress")
+            empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]
+            if empty:
+                raise RoomError("empty_seats", f"seats {empty} are empty: seat people or bots")
+            state = new_game(self.game, self.options, new_seed())
+            record = Record(self.game, dict(state.options), state.seed)
+            number = self.match.number + 1
+            game_id = await self.store.add_game(self.id, number, record)
+            self.match.number, self.match.game_id = number, game_id
+            self.match.state, self.match.record = state, record
+            now = time.time()
+            self.asked = dict.fromkeys(state.pending(), now)
+            await self._broadcast_update(state.opening_events)
+            self._start_driver()
+
+    async def _seats_changed(self) -> None:
+        await self._broadcast_state()
+        self.changed.set()
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise RoomError(
+                "no_seat", f"there is no seat {seat}: seats are 0 to {len(self.seats) - 1}", 422
+            )
+
+    def _check_host(self, player: str) -> None:
+        if player != self.host:
+            raise RoomError("not_host", "only the room's host may do this", 403)
+
+    # ----- play ----------------------------------------------------------------------------
+
+    async def receive(
+        self, conn: Connection, message: protocol.Act | protocol.Chat | protocol.Sync
+    ) -> None:
+        """A validated frame from a connection; refusals are sent back as ``error`` frames."""
+        try:
+            if isinstance(message, protocol.Act):
+                seq = await self.act_from(conn, message)
+                conn.send(dumps({"type": "ack", "id": message.id, "seq": seq}))
+            elif isinstance(message, protocol.Chat):
+                await self.chat(conn, message.text)
+                conn.send(dumps({"type": "ack", "id": message.id, "seq": None}))
+            else:
+                async with self.lock:
+                    conn.send(dumps(await self.state_frame(conn.seat)))
+        except RoomError as exc:
+            conn.send(dumps(protocol.error(exc.code, str(exc), message.id)))
+        except NotYourTurn as exc:
+            conn.send(dumps(protocol.error("not_your_turn", str(exc), message.id)))
+        except (IllegalAction, NotationError) as exc:
+            conn.send(dumps(protocol.error("illegal", str(exc), message.id)))
+
+    async def act_from(self, conn: Connection, message: protocol.Act) -> int:
+        if conn.player is None or conn.seat is None:
+            raise RoomError("not_seated", "spectators cannot act: take a seat first", 403)
+        if (message.action is None) == (message.text is None):
+            raise RoomError("bad_message", "give exactly one of action (an id) or text", 422)
+        return await self.act(conn.seat, message.action, message.text, message.seq)
+
+    async def act(
+        self, seat: int, action: int | None, text: str | None = None, seq: int | None = None
+    ) -> int:
+        """Check, store, apply, broadcast; the action count after it."""
+        async with self.lock:
+            state = self.match.state
+            if not self.playing:
+                raise RoomError("no_game", "no game is in progress")
+            if seq is not None and seq != len(self.match.record.actions):
+                raise RoomError("stale", "the table has moved on since you chose: look again")
+            state.check_turn(seat)
+            if text is not None:
+                action = state.parse_action(seat, text)
+            if type(action) is not int or action not in state.legal(seat):
+                raise IllegalAction(f"{state._describe(action)} is not a legal action for you now")
+            await self._commit(seat, action)
+            return len(self.match.record.actions)
+
+    async def _commit(self, seat: int, action: int) -> None:
+        match, state = self.match, self.match.state
+        text = state.action_text(action)  # before apply: the notation may depend on the state
+        try:
+            await self.store.journal.append(match.game_id, len(match.record.actions), seat, text)
+        except Exception as exc:
+            raise RoomError(
+                "storage", "your action could not be stored; nothing changed, try again", 503
+            ) from exc
+        before = set(state.pending())
+        events = state.apply(seat, action)
+        match.record.actions.append((seat, text))
+        now = time.time()
+        self.asked = {
+            s: (self.asked[s] if s in before and s != seat and s in self.asked else now)
+            for s in state.pending()
+        }
+        if state.over:
+            result = state.result()
+            match.record.result = result.to_json()
+            await self.store.finish_game(match.game_id, _plain(match.record.result))
+            self._add_scores(state)
+        await self._broadcast_update(events)
+        self.changed.set()
+
+    async def _broadcast_update(self, events: list[Event]) -> None:
+        frames = {}
+        for seat in {c.seat for c in self.connections}:
+            frames[seat] = {
+                "type": "update",
+                "events": [{"kind": e.kind, "data": e.data} for e in visible_to(events, seat)],
+                "table": self.table(seat),
+            }
+        self._send_all(frames)
+        if self.match.state.over:
+            self._broadcast_room()
+
+    async def chat(self, conn: Connection, text: str) -> None:
+        if conn.player is None:
+            raise RoomError("spectator", "spectators cannot chat: join as a player", 403)
+        async with self.lock:
+            at = await self.store.add_chat(self.id, conn.player, text)
+            names = await self.store.players([conn.player])
+            frame = {
+                "type": "chat",
+                "name": names.get(conn.player, "?"),
+                "seat": conn.seat,
+                "text": text,
+                "at": at,
+            }
+            self._send_all(_same(frame, self.connections))
+
+    # ----- bots and timers -----------------------------------------------------------------
+
+    def _start_driver(self) -> None:
+        if self.driver is None or self.driver.done():
+            self.driver = asyncio.create_task(self._drive(), name=f"room {self.id}")
+
+    async def close(self) -> None:
+        if self.driver is not None:
+            self.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.driver
+
+    def _stand_in(self) -> str:
+        if self.settings.stand_in is not None:
+            return self.settings.stand_in
+        names = bot_names(self.game)
+        return "rules" if "rules" in names else "random"
+
+    def _next_move(self) -> tuple[int, float, str] | None:
+        """The next seat a bot plays, when, and which bot: a bot's seat after ``bot_delay``, a
+        gone player's seat once they count as away, a person's seat when the timer runs out."""
+        state, settings = self.match.state, self.settings
+        best = None
+        for seat in state.pending():
+            info, asked = self.seats[seat], self.asked.get(seat, time.time())
+            if info.bot is not None:
+                move = (seat, asked + settings.bot_delay, info.bot)
+            elif info.away_since is not None:
+                away_at = info.away_since + settings.away_seconds
+                move = (seat, max(away_at, asked + settings.bot_delay), self._stand_in())
+            elif settings.turn_seconds is not None:
+                move = (seat, asked + settings.turn_seconds, self._stand_in())
+            else:
+                continue
+            if settings.turn_seconds is not None and info.bot is None:
+                move = (seat, min(move[1], asked + settings.turn_seconds), move[2])
+            if best is None or move[1] < best[1]:
+                best = move
+        return best
+
+    async def _drive(self) -> None:
+        while self.playing:
+            self.changed.clear()
+            move = self._next_move()
+            wait = None if move is None else move[1] - time.time()
+            if wait is None or wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), wait)
+                continue
+            seat, _, bot_name = move
+            state = self.match.state
+            seq = len(self.match.record.actions)
+            view, legal = state.view(seat), state.legal(seat)
+            try:
+                choice = await asyncio.to_thread(self._bot(bot_name).choose, view, legal, self.rng)
+                await self.act(seat, choice, seq=seq)
+            except (IllegalAction, RoomError) as exc:
+                # the table moved on while the bot thought (look again), or the store failed
+                if getattr(exc, "code", None) == "storage":
+                    await asyncio.sleep(1.0)
+            except Exception:
+                log.exception("room %s: bot %s failed at seat %d", self.id, bot_name, seat)
+                await asyncio.sleep(1.0)
+
+    def _bot(self, name: str) -> Any:
+        if name not in self.bots:
+            self.bots[name] = make_bot(self.game, name)
+        return self.bots[name]
+
+
+def _same(frame: dict[str, Any], connections: set[Connection]) -> dict[int | None, dict[str, Any]]:
+    return {c.seat: frame for c in connections}
+
+
+def _plain(data: Any) -> Any:
+    return json.loads(json.dumps(data))
+
+
+def dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+
+
+def seat_count(game: str, options: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Normalized options and the number of seats they give (OptionsError when unplayable)."""
+    normalized = get_game(game).normalize_options(options)
+    return normalized, new_game(game, normalized, seed=0).num_seats

@@ -1,0 +1,44 @@
+"""``yamen serve``: the app on uvicorn, with the defaults a laptop needs (a SQLite file here)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import uvicorn
+
+from yamen.server.app import create_app
+from yamen.server.live import MAX_FRAME
+from yamen.server.storage import default_url
+
+
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    redis: str | None,
+    announce: Callable[[str], None] = print,
+) -> None:
+    app = create_app(db or default_url(), redis)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=4 * MAX_FRAME,  # bigger frames are cut off; smaller ones get a clear error
+        log_level="warning",
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started:
+            if task.done():
+                return await task
+            await asyncio.sleep(0.05)
+        bound = server.servers[0].sockets[0].getsockname()[1] if port == 0 else port
+        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+        announce(f"http://{shown}:{bound}/")
+        await task
+
+    asyncio.run(run())

@@ -1,0 +1,335 @@
+"""Where the server keeps rooms, seats, players and every game's action log (SQLAlchemy 2).
+
+A game is stored as its record (yamen/records.py): options, seed and the actions in the game's
+notation, one row each. Recovery and replays are re-application of that log, so nothing else
+about a game needs storing. SQLite by default (one file, nothing to set up), PostgreSQL by URL;
+the schema is created and upgraded by Alembic migrations (yamen/server/migrations/).
+
+Actions are written through :class:`Journal`, which commits whatever arrived while the previous
+commit ran in one transaction (group commit): each caller still waits for its own action to be
+durable, and a busy server pays one commit per batch instead of one per action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from yamen.records import Record
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
+    created: Mapped[float] = mapped_column(Float)
+
+
+class RoomRow(Base):
+    __tablename__ = "rooms"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict] = mapped_column(JSON)
+    public: Mapped[bool] = mapped_column(Boolean)
+    invite: Mapped[str] = mapped_column(String(32))
+    host: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    settings: Mapped[dict] = mapped_column(JSON)  # turn timer, bot pace: the room's, not the game's
+    created: Mapped[float] = mapped_column(Float)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # 1, 2, ... within the room's match
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    started: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)  # a second writer collides
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+def token_hash(token: str) -> str:
+    """Tokens are stored hashed: a leaked database does not let anyone act as a player."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def async_url(url: str) -> str:
+    """The async driver for a plain URL: ``sqlite:///f.db`` and ``postgresql://...`` work."""
+    for plain, driver in (
+        ("sqlite://", "sqlite+aiosqlite://"),
+        ("postgresql://", "postgresql+asyncpg://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
+
+
+@dataclass
+class StoredGame:
+    id: int
+    room_id: str
+    number: int
+    record: Record
+    finished: bool
+
+
+class Store:
+    """The database behind one server process (several processes may share a PostgreSQL)."""
+
+    def __init__(self, url: str):
+        self.url = async_url(url)
+        self.engine: AsyncEngine = create_async_engine(self.url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.session = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.journal = Journal(self)
+
+    async def open(self) -> None:
+        """Create or upgrade the schema (Alembic migrations)."""
+        from yamen.server.migrate import upgrade
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(upgrade)
+
+    async def close(self) -> None:
+        await self.journal.close()
+        await self.engine.dispose()
+
+    # players
+    async def add_player(self, player_id: str, name: str, token: str) -> None:
+        async with self.session.begin() as s:
+            s.add(PlayerRow(id=player_id, name=name, token_hash=token_hash(token), created=now()))
+
+    async def player_by_token(self, token: str) -> PlayerRow | None:
+        async with self.session() as s:
+            return await s.scalar(
+                select(PlayerRow).where(PlayerRow.token_hash == token_hash(token))
+            )
+
+    async def players(self, ids: list[str]) -> dict[str, str]:
+        """Display names by player id."""
+        if not ids:
+            return {}
+        async with self.session() as s:
+            rows = await s.execute(
+                select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(ids))
+            )
+            return dict(rows.tuples().all())
+
+    # rooms and seats
+    async def add_room(self, room: RoomRow, seats: int) -> None:
+        async with self.session.begin() as s:
+            s.add(room)
+            await s.flush()
+            s.add_all(SeatRow(room_id=room.id, seat=i) for i in range(seats))
+
+    async def room(self, room_id: str) -> tuple[RoomRow, list[SeatRow]] | None:
+        async with self.session() as s:
+            room = await s.get(RoomRow, room_id)
+            if room is None:
+                return None
+            seats = await s.scalars(
+                select(SeatRow).where(SeatRow.room_id == room_id).order_by(SeatRow.seat)
+            )
+            return room, list(seats)
+
+    async def public_rooms(self, limit: int) -> list[str]:
+        async with self.session() as s:
+            ids = await s.scalars(
+                select(RoomRow.id)
+                .where(RoomRow.public)
+                .order_by(RoomRow.created.desc())
+                .limit(limit)
+            )
+            return list(ids)
+
+    async def set_seat(
+        self, room_id: str, seat: int, player_id: str | None, bot: str | None
+    ) -> None:
+        async with self.session.begin() as s:
+            await s.execute(
+                update(SeatRow)
+                .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
+                .values(player_id=player_id, bot=bot)
+            )
+
+    # games
+    async def add_game(self, room_id: str, number: int, record: Record) -> int:
+        row = GameRow(
+            room_id=room_id,
+            number=number,
+            game=record.game,
+            options=record.options,
+            seed=record.seed,
+            started=now(),
+        )
+        async with self.session.begin() as s:
+            s.add(row)
+        return row.id
+
+    async def finish_game(self, game_id: int, result: dict[str, Any]) -> None:
+        async with self.session.begin() as s:
+            await s.execute(
+                update(GameRow).where(GameRow.id == game_id).values(result=result, finished=now())
+            )
+
+    async def games(self, room_id: str) -> list[StoredGame]:
+        """The room's games in order, each with its whole action log."""
+        async with self.session() as s:
+            rows = list(
+                await s.scalars(
+                    select(GameRow).where(GameRow.room_id == room_id).order_by(GameRow.number)
+                )
+            )
+            return [await self._stored(s, row) for row in rows]
+
+    async def game(self, game_id: int) -> StoredGame | None:
+        async with self.session() as s:
+            row = await s.get(GameRow, game_id)
+            return None if row is None else await self._stored(s, row)
+
+    async def _stored(self, s: Any, row: GameRow) -> StoredGame:
+        actions = await s.execute(
+            select(ActionRow.seat, ActionRow.text)
+            .where(ActionRow.game_id == row.id)
+            .order_by(ActionRow.index)
+        )
+        record = Record(
+            row.game, row.options, row.seed, None, [tuple(a) for a in actions], row.result
+        )
+        return StoredGame(row.id, row.room_id, row.number, record, row.finished is not None)
+
+    async def rooms_in_play(self) -> list[str]:
+        """Rooms with an unfinished game: a restarted server resumes them."""
+        async with self.session() as s:
+            ids = await s.scalars(
+                select(GameRow.room_id).where(GameRow.finished.is_(None)).distinct()
+            )
+            return list(ids)
+
+    # chat
+    async def add_chat(self, room_id: str, player_id: str, text: str) -> float:
+        at = now()
+        async with self.session.begin() as s:
+            s.add(ChatRow(room_id=room_id, player_id=player_id, text=text, at=at))
+        return at
+
+    async def chat(self, room_id: str, limit: int) -> list[tuple[str, str, float]]:
+        """The room's latest chat lines, oldest first: (player id, text, time)."""
+        async with self.session() as s:
+            rows = await s.execute(
+                select(ChatRow.player_id, ChatRow.text, ChatRow.at)
+                .where(ChatRow.room_id == room_id)
+                .order_by(ChatRow.id.desc())
+                .limit(limit)
+            )
+            return [tuple(r) for r in reversed(rows.all())]
+
+
+class Journal:
+    """Appends actions with group commit: ``await append(...)`` returns once the action is
+    durable; actions that arrive while a commit runs go together in the next one."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.waiting: list[tuple[ActionRow, asyncio.Future]] = []
+        self.writer: asyncio.Task | None = None
+
+    async def append(self, game_id: int, index: int, seat: int, text: str) -> None:
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append(
+            (ActionRow(game_id=game_id, index=index, seat=seat, text=text, at=now()), future)
+        )
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.create_task(self._write())
+        await future
+
+    async def _write(self) -> None:
+        while self.waiting:
+            batch, self.waiting = self.waiting, []
+            try:
+                async with self.store.session.begin() as s:
+                    s.add_all(row for row, _ in batch)
+            except Exception as exc:  # every waiter learns its action was not stored
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+            else:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_result(None)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            await asyncio.gather(self.writer, return_exceptions=True)
+
+
+def now() -> float:
+    return time.time()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers do not block the writer; NORMAL: a commit survives a killed process (the
+    # WAL is in the OS's hands) without an fsync per commit.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def default_url(directory: str | Path = ".") -> str:
+    return f"sqlite:///{Path(directory) / 'yamen.db'}"
