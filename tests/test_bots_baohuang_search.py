@@ -8,11 +8,14 @@ import pytest
 from tests.baohuang_helpers import act, answer_all, make_deal, new
 from yamen.bots import RandomBot, bot_move, make_bot
 from yamen.bots import baohuang_bidding as bidding
+from yamen.bots.baohuang_hand import Knowledge, table_shape
+from yamen.bots.baohuang_play import beating
 from yamen.bots.baohuang_playout import choose as playout_choose
 from yamen.bots.baohuang_playout import deal_scores, play_out
 from yamen.bots.baohuang_search import SearchBot, candidates, fallback_choice
 from yamen.games.baohuang.determinize import determinize
 from yamen.games.baohuang.kinds import BJ_MARKED
+from yamen.games.baohuang.sets import PLAY_BASE, decoded
 
 VARIANTS = ["shandong", "japanese"]
 
@@ -36,8 +39,9 @@ def test_playout_policy_only_builds_legal_actions(variant):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_playout_policy_plays_as_the_rules_bot_does(variant):
-    """The search's playouts model its opponents: if the rules bot changes its play, the
-    playout policy (yamen/bots/baohuang_playout.py) must follow, or the search misjudges."""
+    """The search's playouts model its opponents: the policy is shared, and the seat read
+    from a sampled state (``StateSeat``) must read as the seat's view does (``Knowledge``),
+    or the search misjudges."""
     rules = make_bot("baohuang", "rules")
     for seed in range(4):
         state = new(variant, seed=seed)
@@ -49,6 +53,28 @@ def test_playout_policy_plays_as_the_rules_bot_does(variant):
                 sample = determinize(state.view(seat), rng, fresh=True)
                 assert playout_choose(sample, seat) == action, state.view(seat)
             state.apply(seat, action)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_policy_generates_exactly_the_legal_sets_that_beat_the_table(variant):
+    """The shared play policy never lists legal actions: it generates the beating sets from
+    the hand's counts, in the engine's order (the first of equally priced sets is played)."""
+    checked = 0
+    for seed in range(6):
+        state = new(variant, seed=seed)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = state.pending()[0]
+            legal = state.legal(seat)
+            view = state.view(seat)
+            if state.phase == "play" and view["table"] is not None:
+                r, n, x, y = table_shape(view["table"]["cards"])
+                shapes = beating(Knowledge(view), r, n, x) if not y else []
+                plays = [decoded(a)[:4] for a in legal if a >= PLAY_BASE]
+                assert shapes == list(dict.fromkeys(plays))
+                checked += bool(shapes)
+            state.apply(seat, rng.choice(legal))
+    assert checked > 20
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

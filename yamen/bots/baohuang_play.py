@@ -1,4 +1,10 @@
-"""Baohuang play for the rule-based bot: which set to lead, and whether and how to answer one.
+"""Baohuang play, the rules bot's and the search playouts' (one policy, two ways to read a seat).
+
+The policy reads a seat through :class:`~yamen.bots.baohuang_hand.Seat`: the rules bot builds
+it from its view (:func:`choose_play`), the search's playouts from a sampled state
+(``baohuang_playout``); so the playouts model the rules bot exactly, and the two cannot drift
+apart. It never lists the legal actions: the sets that beat the table are generated from the
+hand's slot counts (:func:`beating`), which is what makes playouts fast.
 
 The ideas, in order of weight:
 
@@ -12,14 +18,18 @@ The ideas, in order of weight:
 - A seat whose side is hidden counts as an opponent (see ``baohuang_hand.known_friends``).
 - Shandong: yield (讓牌) when beating would cost a little more than it is worth, to get a second
   look if nobody else beats; claim the lead (接風) when the set's player has gone out.
+
+The policy is deterministic.
 """
 
 from __future__ import annotations
 
-from yamen.bots.baohuang_hand import Knowledge, table_shape
+from typing import NamedTuple
+
+from yamen.bots.baohuang_hand import Knowledge, Seat, table_shape
 from yamen.games.baohuang.kinds import BIG_SLOT, SMALL_SLOT
 from yamen.games.baohuang.rules import CLAIM, PASS, YIELD
-from yamen.games.baohuang.sets import PLAY_BASE, decoded
+from yamen.games.baohuang.sets import NO_RANK
 
 # What spending a card of each strength costs (3 .. 2): low cards are worth getting rid of,
 # kings, aces and 2s win the lead back later.
@@ -36,46 +46,76 @@ BEAT_ALLY = 1.0  # a fellow rebel's set: shed cheaply, every rebel must get out
 SECOND_CIRCLE = 1.0  # after a yield nobody beat: the last chance, so a little dearer
 ENDGAME = 10  # at this many cards or fewer, look for a finishing sequence
 
+Shape = tuple[int, int, int, int]  # (r, n, x, y)
+
+
+class Table(NamedTuple):
+    """The set to answer and what the answering seat may say besides playing or passing."""
+
+    r: int
+    n: int
+    x: int
+    y: int
+    owner: int
+    circle: int
+    may_yield: bool
+    may_claim: bool
+
 
 def choose_play(k: Knowledge, legal: list[int]) -> int:
+    """The rules bot's play, from its view (``legal`` says whether it may yield or claim)."""
     table = k.view["table"]
     if table is None:
-        return choose_lead(k, legal)
-    return choose_answer(k, legal, table)
+        return lead(k)
+    r, n, x, y = table_shape(table["cards"])
+    return answer(
+        k, Table(r, n, x, y, table["owner"], table["circle"], YIELD in legal, CLAIM in legal)
+    )
 
 
 # ---------------------------------------------------------------------- leading
 
 
-def choose_lead(k: Knowledge, legal: list[int]) -> int:
-    legal_set = set(legal)
-    for action in (whole_hand(k), finishing_lead(k), helping_lead(k), weakest_lead(k)):
-        if action is not None and action in legal_set:
-            return action
-    return min(legal, key=lambda a: set_cost(k, *decoded(a)[:4]))
-
-
-def whole_hand(k: Knowledge) -> int | None:
-    """The whole hand as one set, when it is one."""
+def lead(k: Seat) -> int:
+    """The whole hand if it is one set; else the start of a sure way out; else a set a
+    partner may go out on; else the weakest whole rank."""
+    whole = whole_hand(k)
+    if whole is not None:
+        return k.action(*whole)
+    if k.size <= ENDGAME:
+        plan = finishing_plan(k)
+        if plan:
+            return k.action(*plan[0])
+    helping = helping_lead(k)
+    if helping is not None:
+        return helping
     groups = k.groups()
+    counts = k.counts
+    danger = danger_sizes(k)
+    best, best_penalty = groups[0], float("inf")
+    for r in groups:
+        penalty = lead_penalty(k, r, counts[r], danger)
+        if penalty < best_penalty:
+            best, best_penalty = r, penalty
+    return k.action(best, counts[best])
+
+
+def whole_hand(k: Seat) -> Shape | None:
+    """The whole hand as one set, when it is one."""
+    c = k.counts
+    groups = k.groups()
+    small, big = c[SMALL_SLOT], c[BIG_SLOT]
+    if not groups:
+        return NO_RANK, 0, small, big
     if len(groups) > 1:
         return None
-    c = k.counts
-    r, n = (groups[0], c[groups[0]]) if groups else (0, 0)
-    if n and not k.can_carry_jokers(n) and c[SMALL_SLOT] + c[BIG_SLOT]:
+    r = groups[0]
+    if not k.can_carry_jokers(c[r]) and small + big:
         return None
-    return k.action(r, n, c[SMALL_SLOT], c[BIG_SLOT])
+    return r, c[r], small, big
 
 
-def finishing_lead(k: Knowledge) -> int | None:
-    """The first set of a sure way out: every set but the last one unbeatable."""
-    if k.size > ENDGAME:
-        return None
-    plan = finishing_plan(k)
-    return k.action(*plan[0]) if plan else None
-
-
-def finishing_plan(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
+def finishing_plan(k: Seat) -> list[Shape] | None:
     """Sets ``(r, n, x, y)`` that empty the hand, all unbeatable but the last, or ``None``.
 
     Whole ranks stay whole (a smaller set is only easier to beat). A rank nobody can beat goes
@@ -99,44 +139,39 @@ def finishing_plan(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
         if carrier is not None:
             r, n, x, y = sets[carrier]
             sets[carrier] = (r, n, x + small, y + big)
-        elif big or k.safe(0, 0, small, 0):
-            sets.append((0, 0, small, big))
+        elif big or k.safe(NO_RANK, 0, small, 0):
+            sets.append((NO_RANK, 0, small, big))
         else:
             return None
     return sets + ([(last, c[last], 0, 0)] if last is not None else [])
 
 
-def helping_lead(k: Knowledge) -> int | None:
+def helping_lead(k: Seat) -> int | None:
     """A known partner down to one or two cards: lead that many of my weakest rank, a set it
     may go out on."""
-    partners = [s for s in range(5) if s != k.me and k.friend[s] and 0 < k.sizes[s] <= 2]
+    sizes = k.sizes
+    partners = [s for s in range(5) if s != k.me and k.friend[s] and 0 < sizes[s] <= 2]
     if not partners:
         return None
-    want = k.sizes[partners[0]]
+    want = sizes[partners[0]]
     ranks = [r for r in k.groups() if k.counts[r] >= want and r < CONTROL]
     return k.action(ranks[0], want) if ranks else None
 
 
-def weakest_lead(k: Knowledge) -> int | None:
-    """The weakest whole rank, avoiding sizes an opponent could go out on and telling cards."""
-    groups = k.groups()
-    if not groups:
-        return None
-    return k.action(*min(((r, k.counts[r]) for r in groups), key=lambda g: lead_penalty(k, *g)))
-
-
-def lead_penalty(k: Knowledge, r: int, n: int) -> float:
+def lead_penalty(k: Seat, r: int, n: int, danger: set[int]) -> float:
+    """Weak ranks first; control cards, unmasking myself, and sizes an opponent could go
+    out on (unless unbeatable) last."""
     penalty = float(r)
     if r >= CONTROL:
         penalty += 10
-    if k.reveals(r, n, 0, 0):
+    if k.hidden_partner and k.reveals(r, n, 0, 0):
         penalty += 4
-    if n in danger_sizes(k) and not k.safe(r, n, 0, 0):
+    if n in danger and not k.safe(r, n, 0, 0):
         penalty += 20
     return penalty
 
 
-def danger_sizes(k: Knowledge) -> set[int]:
+def danger_sizes(k: Seat) -> set[int]:
     """Hand sizes of probable opponents close to going out: a set of that size lets them."""
     return {h for s, h in enumerate(k.sizes) if not k.friend[s] and 0 < h <= 5}
 
@@ -144,7 +179,7 @@ def danger_sizes(k: Knowledge) -> set[int]:
 # ---------------------------------------------------------------------- answering
 
 
-def set_cost(k: Knowledge, r: int, n: int, x: int, y: int) -> float:
+def set_cost(k: Seat, r: int, n: int, x: int, y: int) -> float:
     """What playing this set gives up: jokers and strong ranks, a broken rank, a hidden role."""
     cost = x * SMALL_JOKER_COST + y * BIG_JOKER_COST
     if n:
@@ -153,50 +188,82 @@ def set_cost(k: Knowledge, r: int, n: int, x: int, y: int) -> float:
             cost += RANK_COST[r] - WHOLE_RANK_BONUS
         else:
             cost += RANK_COST[r] * n / held + (BREAK_COST if r < CONTROL else 0.3)
-    if k.reveals(r, n, x, y):
+    if k.hidden_partner and k.reveals(r, n, x, y):
         cost += REVEAL_COST
     return cost
 
 
-def choose_answer(k: Knowledge, legal: list[int], table: dict) -> int:
-    shapes = play_shapes(legal)
-    size = k.size
-    for shape in shapes:
-        if sum(shape[1:]) == size:
-            return k.action(*shape)  # out
-    if size <= ENDGAME:
+def cannot_beat(counts: list[int], table: Shape) -> bool:
+    """A quick bound: no set from these slot counts beats the table (a big joker on it, too
+    few big jokers for its small ones, or too few cards above its rank)."""
+    r, n, x, y = table
+    big = counts[BIG_SLOT]
+    return (
+        bool(y) or big < x or big + counts[SMALL_SLOT] + max(counts[r + 1 : 13], default=0) < n + x
+    )
+
+
+def answer(k: Seat, t: Table) -> int:
+    if cannot_beat(k.counts, t[:4]):
+        return CLAIM if t.may_claim else PASS
+    return answer_beatable(k, t)
+
+
+def answer_beatable(k: Seat, t: Table) -> int:
+    """:func:`answer` once :func:`cannot_beat` has said no (playouts check it first)."""
+    no_play = CLAIM if t.may_claim else PASS
+    shapes = beating(k, t.r, t.n, t.x)
+    if not shapes:
+        return no_play
+    if k.size == t.n + t.x:
+        return k.action(*shapes[0])  # out: any beating set is the whole hand
+    if k.size <= ENDGAME:
         finishing = finishing_answer(k, shapes)
         if finishing is not None:
             return k.action(*finishing)
-    owner = table["owner"]
+    owner = t.owner
     if owner == k.partner:
-        stopper = stopping_answer(k, shapes, table)
-        return k.action(*stopper) if stopper is not None else claim_or_pass(legal)
-    if not shapes:
-        return claim_or_pass(legal)
-    best = min(shapes, key=lambda shape: set_cost(k, *shape))
-    cost = set_cost(k, *best)
-    if CLAIM in legal and cost > 0:
+        stopper = stopping_answer(k, shapes, t.n + t.x)
+        return k.action(*stopper) if stopper is not None else no_play
+    best, cost = shapes[0], set_cost(k, *shapes[0])
+    for shape in shapes[1:]:
+        c = set_cost(k, *shape)
+        if c < cost:
+            best, cost = shape, c
+    if t.may_claim and cost > 0:
         return CLAIM
-    limit = BEAT_ALLY if k.friend[owner] else beat_limit(k, owner, table["circle"])
+    limit = BEAT_ALLY if k.friend[owner] else beat_limit(k, owner, t.circle)
     if cost <= limit:
         return k.action(*best)
-    if YIELD in legal and cost <= limit + SECOND_CIRCLE:
+    if t.may_yield and cost <= limit + SECOND_CIRCLE:
         return YIELD  # nobody else beats it: the second circle's wider limit decides
     return PASS
 
 
-def play_shapes(legal: list[int]) -> list[tuple[int, int, int, int]]:
-    """The distinct sets ``(r, n, x, y)`` among the legal actions (telling variants merged:
-    :meth:`Knowledge.action` puts in as few telling cards as it can)."""
-    return list(dict.fromkeys(decoded(a)[:4] for a in legal if a >= PLAY_BASE))
+def beating(k: Seat, r_b: int, n_b: int, x_b: int) -> list[Shape]:
+    """Every set ``(r, n, x, y)`` from the hand that beats a set without a big joker, in the
+    order the engine lists them (telling variants merged: :meth:`Seat.action` puts in as few
+    telling cards as it can)."""
+    c = k.counts
+    size = n_b + x_b
+    small, big = c[SMALL_SLOT], c[BIG_SLOT]
+    tell = k.tell_slot
+    shapes = []
+    for y in range(x_b, min(size, big) + 1):
+        for x in range(min(size - y, small) + 1):
+            n = size - x - y
+            if n == 0:
+                shapes.append((NO_RANK, 0, x, y))
+            elif n_b and (x + y == 0 or k.can_carry_jokers(n)):
+                ranks = [r for r in range(r_b + 1, 13) if c[r] >= n]
+                if tell in ranks:  # the engine lists the rank of held telling cards first
+                    ranks.remove(tell)
+                    ranks.insert(0, tell)
+                shapes += [(r, n, x, y) for r in ranks]
+    return shapes
 
 
-def claim_or_pass(legal: list[int]) -> int:
-    return CLAIM if CLAIM in legal else PASS
-
-
-def beat_limit(k: Knowledge, owner: int, circle: int) -> float:
+def beat_limit(k: Seat, owner: int, circle: int) -> float:
     """How much an answer may cost: more against an opponent near going out, in the second
     circle, and when my own hand is nearly gone."""
     limit = BEAT_FOE
@@ -212,7 +279,7 @@ def beat_limit(k: Knowledge, owner: int, circle: int) -> float:
     return limit
 
 
-def finishing_answer(k: Knowledge, shapes: list[tuple[int, int, int, int]]):
+def finishing_answer(k: Seat, shapes: list[Shape]) -> Shape | None:
     """An unbeatable answer after which the rest of the hand is a sure way out."""
     c = k.counts
     k.unseen  # noqa: B018 -- counted before the hand is changed below
@@ -222,23 +289,24 @@ def finishing_answer(k: Knowledge, shapes: list[tuple[int, int, int, int]]):
             continue
         c[SMALL_SLOT] -= x
         c[BIG_SLOT] -= y
-        c[r] -= n
+        if n:
+            c[r] -= n
         try:
             if finishing_plan(k) is not None:
                 return shape
         finally:
             c[SMALL_SLOT] += x
             c[BIG_SLOT] += y
-            c[r] += n
+            if n:
+                c[r] += n
     return None
 
 
-def stopping_answer(k: Knowledge, shapes: list[tuple[int, int, int, int]], table: dict):
+def stopping_answer(k: Seat, shapes: list[Shape], wanted: int) -> Shape | None:
     """Over a partner's set: the cheapest unbeatable answer, but only when an opponent still in
-    could go out on this set (its hand is exactly the set's size)."""
-    r, n, x, y = table_shape(table["cards"])
-    wanted = n + x + y
-    if not any(not k.friend[s] and k.sizes[s] == wanted for s in range(5)):
+    could go out on this set (its hand is exactly the set's size, ``wanted``)."""
+    sizes = k.sizes
+    if not any(not k.friend[s] and sizes[s] == wanted for s in range(5)):
         return None
     safe = [shape for shape in shapes if k.safe(*shape)]
     return min(safe, key=lambda shape: set_cost(k, *shape), default=None)

@@ -3,8 +3,9 @@
 What it is: flat Monte Carlo search on determinizations, one level deep. It sees only its
 seat's view and the legal ids, and builds the states it searches itself: each sample draws
 the unseen cards consistently with the view (yamen/games/baohuang/determinize.py) and plays
-the deal out with a fast copy of the rules bot's play (yamen/bots/baohuang_playout.py) for
-all five seats. The reward is this deal's score for the seat.
+the deal out with the rules bot's own play for all five seats (yamen/bots/baohuang_play.py,
+reading the sampled state directly: yamen/bots/baohuang_playout.py). The reward is this
+deal's score for the seat.
 
 - **Play.** The playout policy's own choice (what the rules bot would play) is the default.
   A few other candidates (:func:`candidates`: per shape of set the cheapest, every whole
