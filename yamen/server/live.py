@@ -23,8 +23,8 @@ from yamen.server.identity import player_of
 from yamen.server.rooms import RoomError, dumps
 
 MAX_FRAME = 8 * 1024  # bytes of one client frame
-RATE = 10.0  # frames per second a client may send, on average
-BURST = 30.0  # and at once
+RATE = 50.0  # frames per second a client may send, on average (a bot client acts fast)
+BURST = 100.0  # and at once
 HELLO_SECONDS = 10.0
 QUEUE = 256  # frames waiting for a slow client before it is dropped
 

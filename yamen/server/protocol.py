@@ -85,6 +85,7 @@ class RoomInfo(BaseModel):
     seats: list[Seat]
     status: Literal["open", "playing", "over"]
     number: int  # games started in this room's match
+    game_id: int | None  # the latest game
     scores: list[int | str]  # match totals per seat, exact
     settings: dict[str, Any]
 

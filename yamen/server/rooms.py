@@ -219,6 +219,7 @@ class Room:
             "seats": [s.info(i, self.settings.away_seconds, now) for i, s in enumerate(self.seats)],
             "status": self.status,
             "number": self.match.number,
+            "game_id": self.match.game_id,  # the latest game's (records: /api/games/{id}/record)
             "scores": [score_json(s) for s in self.match.scores],
             "settings": self.settings.to_json(),
         }
@@ -422,6 +423,7 @@ class Room:
             else:
                 async with self.lock:
                     conn.send(dumps(await self.state_frame(conn.seat)))
+                conn.send(dumps({"type": "ack", "id": message.id, "seq": None}))
         except RoomError as exc:
             conn.send(dumps(protocol.error(exc.code, str(exc), message.id)))
         except NotYourTurn as exc:

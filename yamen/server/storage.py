@@ -167,7 +167,7 @@ class Store:
             rows = await s.execute(
                 select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(ids))
             )
-            return dict(rows.tuples().all())
+            return {row[0]: row[1] for row in rows}
 
     # rooms and seats
     async def add_room(self, room: RoomRow, seats: int) -> None:
