@@ -59,16 +59,8 @@ class ServerProcess:
 
     def __init__(self, db_url: str, port: int | None = None, redis_url: str | None = None):
         self.port = port or free_port()
-        self.args = [
-            sys.executable,
-            "-m",
-            "yamen.cli",
-            "serve",
-            "--port",
-            str(self.port),
-            "--db",
-            db_url,
-        ]
+        self.args = [sys.executable, "-m", "yamen", "serve", "--port", str(self.port)]
+        self.args += ["--db", db_url]
         if redis_url:
             self.args += ["--redis", redis_url]
         self.url = f"http://127.0.0.1:{self.port}"

@@ -1,0 +1,90 @@
+"""Crash recovery: a server killed with SIGKILL mid-game, restarted on the same database,
+resumes every game at its last acknowledged action; nothing acknowledged is lost."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.databases import database
+from tests.server_helpers import ServerProcess, play_to_end, room_with, run
+from yamen.client import Lobby, Seat
+from yamen.records import Record, replay
+
+
+async def acknowledged_steps(seats: list[Seat], count: int, rng: random.Random) -> list:
+    """Make ``count`` actions one by one, each waited for until acknowledged: (seat, text)."""
+    done = []
+    for _ in range(count):
+        seat = next(s for s in seats if s.my_turn())
+        table = seat.table
+        index = rng.randrange(len(table["legal"]))
+        answer = await seat.request(type="act", action=table["legal"][index], seq=table["seq"])
+        assert answer["type"] == "ack", answer
+        done.append((seat.seat, table["view"]["legal"][index]))
+        for other in seats:  # everyone has seen the action before the next one
+            await other.wait(
+                lambda f, n=answer["seq"]: f["type"] == "update" and f["table"]["seq"] == n
+            )
+    return done
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_killed_server_resumes_every_game_where_it_stood(kind, tmp_path):
+    with database(kind, tmp_path) as url:
+        server = ServerProcess(url).start()
+        try:
+            run_crash(server, url)
+        finally:
+            server.stop()
+
+
+def run_crash(server: ServerProcess, url: str) -> None:
+    rng = random.Random(5)
+
+    async def before():
+        rid, lobbies = await room_with(server.url, "baohuang", {"deals": 1}, people=5)
+        # a second room played by bots alone must go on by itself after the restart
+        bots_rid, (host,) = await room_with(
+            server.url,
+            "bao_qingtian",
+            {"players": 4},
+            people=1,
+            bot="rules",
+            settings={"bot_delay": 0.2, "turn_seconds": None, "away_seconds": 0},
+        )
+        seats = [await Seat.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
+        await host.call("POST", f"/api/rooms/{bots_rid}/start")
+        for seat in seats:
+            await seat.wait(lambda f: f["type"] == "update")
+        done = await acknowledged_steps(seats, 25, rng)
+        views = [s.table["view"] for s in seats]
+        return rid, bots_rid, lobbies, done, views
+
+    rid, bots_rid, lobbies, done, views = run(before())
+    server.kill()
+    server.start()
+
+    async def after():
+        seats = [await Seat.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
+        resumed = [s.table for s in seats]
+        result = await play_to_end(seats, lambda s: rng.choice(s.table["legal"]))
+        host = Lobby(server.url, lobbies[0].token)
+        info = await host.call("GET", f"/api/rooms/{rid}")
+        record = await host.call("GET", f"/api/games/{info['game_id']}/record")
+        watcher = await Seat.connect(host.ws_url(bots_rid))  # the bots' room goes on by itself
+        moved = await watcher.wait(lambda f: f["type"] == "update", timeout=30)
+        await watcher.close()
+        for seat in seats:
+            await seat.close()
+        return resumed, result, record, moved
+
+    resumed, result, data, moved = run(after())
+    assert [t["seq"] for t in resumed] == [len(done)] * 5
+    assert [t["view"] for t in resumed] == views
+    record = Record.from_json(data)
+    assert [tuple(a) for a in record.actions[: len(done)]] == done
+    assert replay(record).result() is not None and result is not None
+    assert moved["table"]["seq"] > 0
