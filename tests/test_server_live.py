@@ -248,3 +248,46 @@ def test_a_gone_player_is_played_by_a_bot_until_they_return(server):
     result, info = run(go())
     assert result is not None
     assert info["seats"][1]["away"] is True and info["seats"][1]["name"] == "p1"
+
+
+def test_a_spectator_who_takes_a_seat_plays_on_the_same_connection(server):
+    async def go():
+        rid, lobbies = await room_with(server.url, "criminal_poker", {"players": 4}, people=1)
+        guest = await Lobby.guest(server.url, "late")
+        await lobbies[0].call("DELETE", f"/api/rooms/{rid}/seats/3/bot")
+        watching = await Seat.connect(guest.ws_url(rid), guest.token)
+        before = watching.seat
+        await guest.call("POST", f"/api/rooms/{rid}/seats/3")
+        state = await watching.wait(
+            lambda f: f["type"] == "state" and f["room"]["seats"][3]["name"]
+        )
+        await watching.close()
+        return before, state
+
+    before, state = run(go())
+    assert before is None
+    assert state["room"]["seats"][3]["online"] is True
+
+
+def test_a_client_too_slow_to_read_is_dropped_not_waited_for():
+    from yamen.server import live
+
+    class StuckSocket:
+        closed_with = None
+
+        async def send_text(self, text):
+            await asyncio.sleep(3600)  # never drains
+
+        async def close(self, code=1000):
+            self.closed_with = code
+
+    async def go():
+        ws = StuckSocket()
+        client = live.Client(ws, None)
+        for i in range(live.QUEUE + 10):
+            client.send(f"frame {i}")  # never blocks the room
+        await client.writer
+        return client, ws
+
+    client, ws = run(go())
+    assert client.lagging and ws.closed_with == 1013

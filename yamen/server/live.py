@@ -37,19 +37,28 @@ class Client:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         self.writer = asyncio.create_task(self._write())
         self.allowance, self.checked = BURST, time.monotonic()
+        self.lagging = False
 
     def send(self, text: str) -> None:
+        if self.lagging:
+            return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.writer.cancel()  # too slow: dropped; it resynchronizes on reconnect
+            # Too slow to keep up: drop what waits and close; it resynchronizes on reconnect.
+            self.lagging = True
+            self.writer.cancel()
+            self.writer = asyncio.create_task(self._drop())
+
+    async def _drop(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(1013), 5)
 
     async def _write(self) -> None:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):  # a send fails once the client has gone
             while (text := await self.queue.get()) is not None:
                 await self.ws.send_text(text)
-        with contextlib.suppress(Exception):
-            await self.ws.close(1013)
+            await self.ws.close(1000)
 
     def allowed(self) -> bool:
         """Token bucket: RATE frames a second, BURST at once."""

@@ -333,7 +333,10 @@ class Room:
             if self.playing:
                 raise RoomError("playing", "a game is in progress: seats change between games")
             await self.store.set_seat(self.id, seat, player, None)
-            self.seats[seat] = Seat(player, name, None, 0, time.time())
+            mine = [c for c in self.connections if c.player == player]  # watching until now
+            for conn in mine:
+                conn.seat = seat
+            self.seats[seat] = Seat(player, name, None, len(mine), None if mine else time.time())
             await self._seats_changed()
 
     async def leave(self, player: str) -> None:
