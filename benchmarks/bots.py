@@ -4,14 +4,21 @@ Strength: duplicate tournaments (``yamen.tournament``, the same engine as ``yame
 for every Baohuang variant, ``rules`` against ``random`` and, when a bot named ``search`` is
 registered, ``search`` against ``rules``; ``--games`` adds other games (``rules`` against
 ``random`` with their default options). Each prints mean points per game with a 95% interval
-per bot, and the equivalent ``yamen tournament`` command. A match-up whose bots are not
-registered yet is skipped, saying so.
+per bot, the first bot's lead over the second per deal (the difference of their per-deal means,
+with a 95% t interval over deals), the seconds per deal, and the equivalent ``yamen tournament``
+command. A match-up whose bots are not registered yet is skipped, saying so.
+
+``--search SPEC`` names the search bot of its match-ups with arguments (a bot spec, see
+``yamen.bots``): at its default budget (up to 0.9 s a decision) a 2,000-deal tournament takes
+days on one core, so ``--search search:iterations=100:seconds=null`` measures it at a fixed,
+reproducible budget of 100 playouts a decision instead.
 
 Speed: every registered bot of every game plays whole games in every seat, and each decision
 it makes is timed: ``bot_move`` (building the seat's view and legal actions, then the bot's
 choice), as a server would pay for it. Median and 99th percentile per bot and game.
 
-    python benchmarks/bots.py [--deals 2000] [--search-deals N] [--seed 0] [--workers N]
+    python benchmarks/bots.py [--deals 2000] [--search-deals N] [--search SPEC]
+                              [--seed 0] [--workers N]
                               [--games baohuang,...]
                               [--timing-decisions 2000] [--timing-seconds 20]
                               [--skip-tournaments] [--skip-timing] [--json]
@@ -32,9 +39,9 @@ import sys
 import time
 from typing import Any
 
-from yamen.bots import bot_move, bot_names, make_bot
+from yamen.bots import bot_move, bot_names, make_bot, parse_spec
 from yamen.engine import game_names, new_game
-from yamen.tournament import Summary, plan, play, summarize
+from yamen.tournament import Summary, confidence_interval, plan, play, summarize
 
 BAOHUANG_VARIANTS = ("shandong", "japanese")
 MATCHUPS = (("rules", "random"), ("search", "rules"))
@@ -60,8 +67,10 @@ def command(
 
 
 def run_tournament(game, options, bots, args) -> dict[str, Any]:
-    deals = args.search_deals if "search" in bots and args.search_deals else args.deals
-    missing = [b for b in bots if b not in bot_names(game)]
+    bots = tuple(args.search if b == "search" else b for b in bots)
+    searching = any(parse_spec(b)[0] == "search" for b in bots)
+    deals = args.search_deals if searching and args.search_deals else args.deals
+    missing = [b for b in bots if parse_spec(b)[0] not in bot_names(game)]
     label = " ".join([game, *(f"{k}={v}" for k, v in options.items())]) + ": " + " vs ".join(bots)
     if missing:
         return {"tournament": label, "skipped": f"no bot {', '.join(missing)} registered yet"}
@@ -84,13 +93,24 @@ def run_tournament(game, options, bots, args) -> dict[str, Any]:
                 "rating": round(bot.rating, 2),
             }
         )
+    first, second = summary.bots[0], summary.bots[-1]
+    lead = [a - b for a, b in zip(first.per_deal, second.per_deal, strict=True)]
+    low, high = confidence_interval(lead) or (float("nan"), float("nan"))
     return {
         "tournament": label,
         "command": command(game, options, bots, deals, args.seed),
         "deals": deals,
         "games": summary.games,
         "seconds": round(seconds, 1),
+        "seconds_per_deal": round(seconds / deals, 3),
         "bots": rows,
+        "lead": {
+            "of": first.name,
+            "over": second.name,
+            "mean": round(statistics.fmean(lead), 4),
+            "ci_low": round(low, 4),
+            "ci_high": round(high, 4),
+        },
     }
 
 
@@ -133,6 +153,7 @@ def time_bot(game: str, options: dict[str, Any], name: str, args) -> dict[str, A
         "bot": name,
         "decisions": len(times),
         "games": games,
+        "mean_ms": round(statistics.fmean(times) * 1000, 4),
         "median_ms": round(statistics.median(times) * 1000, 4),
         "p99_ms": round(p99 * 1000, 4),
     }
@@ -142,7 +163,10 @@ def print_tournament(row: dict[str, Any]) -> None:
     if "skipped" in row:
         print(f"{row['tournament']}: skipped, {row['skipped']}")
         return
-    print(f"{row['tournament']}: {row['games']:,} games in {row['seconds']} s")
+    print(
+        f"{row['tournament']}: {row['games']:,} games in {row['seconds']} s "
+        f"({row['seconds_per_deal']} s a deal)"
+    )
     print(f"  rerun: {row['command']}")
     for bot in row["bots"]:
         print(
@@ -150,14 +174,19 @@ def print_tournament(row: dict[str, Any]) -> None:
             f"[{bot['ci_low']:+.3f}, {bot['ci_high']:+.3f}]  win rate {bot['win_rate']:.1%}  "
             f"rating {bot['rating']:.2f}  ({bot['games']:,} seats)"
         )
+    lead = row["lead"]
+    print(
+        f"  {lead['of']} leads {lead['over']} by {lead['mean']:+.3f} points per deal "
+        f"[{lead['ci_low']:+.3f}, {lead['ci_high']:+.3f}]"
+    )
 
 
 def print_timing(rows: list[dict[str, Any]]) -> None:
-    print(f"{'game':<28}{'bot':<10}{'decisions':>10}{'median ms':>12}{'p99 ms':>12}")
+    print(f"{'game':<28}{'bot':<10}{'decisions':>10}{'mean ms':>12}{'median ms':>12}{'p99 ms':>12}")
     for r in rows:
         print(
             f"{r['game']:<28}{r['bot']:<10}{r['decisions']:>10,}"
-            f"{r['median_ms']:>12.3f}{r['p99_ms']:>12.3f}"
+            f"{r['mean_ms']:>12.3f}{r['median_ms']:>12.3f}{r['p99_ms']:>12.3f}"
         )
 
 
@@ -166,6 +195,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=2000, help="deals per tournament")
     parser.add_argument(
         "--search-deals", type=int, default=None, help="deals for match-ups with search (--deals)"
+    )
+    parser.add_argument(
+        "--search", default="search", help="the search bot's spec (search:iterations=100:...)"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None, help="default: one per CPU")
