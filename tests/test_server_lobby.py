@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import httpx
 import pytest
@@ -172,10 +173,18 @@ def test_records_are_published_once_the_game_is_over(server):
                 break
             await asyncio.sleep(0.05)
         record = await host.call("GET", f"/api/games/{info['game_id']}/record")
-        return early.value, info, record
+        last = len(record["actions"])
+        shown = await host.call("GET", f"/api/games/{info['game_id']}/replay?step={last}")
+        with pytest.raises(LobbyError) as beyond:
+            await host.call("GET", f"/api/games/{info['game_id']}/replay?step={last + 1}")
+        return early.value, info, record, shown, beyond.value
 
-    early, info, data = run(go())
+    early, info, data, shown, beyond = run(go())
     assert (early.status, early.code) == (409, "in_progress")
+    assert beyond.code == "no_step"
+    assert shown["action"] == data["actions"][-1]
+    final = replay(Record.from_json(data))
+    assert shown["seats"] == [json.loads(json.dumps(final.view(s))) for s in range(final.num_seats)]
     assert info["status"] == "over"
     record = Record.from_json(data)
     state = replay(record)  # checks the recorded result too

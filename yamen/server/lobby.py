@@ -19,6 +19,7 @@ from yamen.server import protocol
 from yamen.server.identity import Player, new_guest, player_of
 from yamen.server.registry import Rooms
 from yamen.server.rooms import Room, RoomError
+from yamen.server.storage import StoredGame
 
 router = APIRouter(prefix="/api")
 
@@ -207,13 +208,36 @@ async def start(room_id: str, player: Me, request: Request) -> dict[str, Any]:
     return room.info()
 
 
-@router.get("/games/{game_id}/record")
-async def game_record(game_id: int, request: Request) -> dict[str, Any]:
-    """A finished game's record (what ``yamen replay`` reads). Refused while the game is on:
-    the seed in a record reveals every hand."""
+async def finished_game(request: Request, game_id: int) -> StoredGame:
+    """A finished game; refused while it is played: its seed reveals every hand."""
     stored = await rooms_of(request).store.game(game_id)
     if stored is None:
         raise refuse(404, "not_found", f"no game {game_id}")
     if not stored.finished:
-        raise refuse(409, "in_progress", "a game's record is published once the game is over")
-    return stored.record.to_json()
+        raise refuse(409, "in_progress", "a game is published once it is over")
+    return stored
+
+
+@router.get("/games/{game_id}/record")
+async def game_record(game_id: int, request: Request) -> dict[str, Any]:
+    """A finished game's record: the file ``yamen replay`` reads."""
+    return (await finished_game(request, game_id)).record.to_json()
+
+
+@router.get("/games/{game_id}/replay")
+async def game_replay(game_id: int, request: Request, step: int = 0) -> dict[str, Any]:
+    """A finished game as it stood after ``step`` actions, every hand shown: each seat's view
+    and the spectators' view, and the action that led there."""
+    record = (await finished_game(request, game_id)).record
+    if not 0 <= step <= len(record.actions):
+        raise refuse(422, "no_step", f"step must be from 0 to {len(record.actions)}")
+    state = record.start()
+    for seat, text in record.actions[:step]:
+        state.apply(seat, state.parse_action(seat, text))
+    return {
+        "step": step,
+        "steps": len(record.actions),
+        "action": list(record.actions[step - 1]) if step else None,
+        "seats": [state.view(seat) for seat in range(state.num_seats)],
+        "table": state.view(None),
+    }
