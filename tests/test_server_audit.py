@@ -17,6 +17,7 @@ from tests.server_helpers import ServerThread, play_to_end, room_with, run
 from yamen.client import Seat
 from yamen.engine import visible_to
 from yamen.records import Record
+from yamen.server.protocol import server_message
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +87,7 @@ def test_every_frame_holds_only_what_its_receiver_may_see(server, game, options,
         checked = 0
         for seat, frames in received:
             for frame in frames:
+                server_message.validate_python(frame)  # the documented schema
                 kind = frame["type"]
                 if kind in ("update", "state") and frame["table"] is not None:
                     table = frame["table"]
