@@ -20,14 +20,17 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
     """The server on the database at ``db_url`` (``sqlite:///file.db`` or
     ``postgresql://...``); the schema is migrated when it starts. ``redis_url`` lets several
     processes share the rooms (yamen/server/cluster.py)."""
-    if redis_url is not None:
-        raise NotImplementedError("several processes (--redis) are not built yet")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         store = Store(db_url)
         await store.open()
-        app.state.rooms = Rooms(store)
+        if redis_url is None:
+            app.state.rooms = Rooms(store)
+        else:
+            from yamen.server.cluster import ClusterRooms
+
+            app.state.rooms = ClusterRooms(store, redis_url)
         await app.state.rooms.resume()
         yield
         await app.state.rooms.close()

@@ -1,0 +1,282 @@
+"""Several ``yamen serve`` processes sharing PostgreSQL and Redis (yamen/server/cluster.py): a
+room played by clients of two processes, and its owner killed mid-game.
+
+These need the real PostgreSQL and Redis (``YAMEN_TEST_POSTGRES``, default
+postgresql://postgres@127.0.0.1:5432/test, and ``YAMEN_TEST_REDIS``, default
+redis://127.0.0.1:6379); they are skipped, saying why, where either is not running. Each run
+gets a database of its own and each test a Redis key prefix of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import random
+import secrets
+
+import pytest
+
+from tests.server_helpers import FAST, ServerProcess, play_to_end, run
+from yamen.client import Lobby, LobbyError, Seat
+from yamen.records import Record, replay
+from yamen.server.cluster import cluster_settings
+
+POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
+LEASE = 1.5  # seconds: a dead owner's rooms move within about this
+
+
+async def _admin_url() -> str:
+    """A PostgreSQL URL that may create databases (as postgres, else as root)."""
+    import asyncpg
+
+    problems = []
+    for url in (POSTGRES, POSTGRES.replace("postgres@", "root@", 1)):
+        try:
+            conn = await asyncpg.connect(url, timeout=5)
+        except Exception as exc:
+            problems.append(f"{type(exc).__name__}: {exc}")
+            continue
+        await conn.close()
+        return url
+    raise ConnectionError("; ".join(problems))
+
+
+@pytest.fixture(scope="module")
+def database():
+    """A fresh PostgreSQL database for this run, dropped afterwards."""
+    import asyncpg
+
+    try:
+        admin = run(_admin_url())
+    except Exception as exc:
+        pytest.skip(f"no PostgreSQL at {POSTGRES} ({exc}): the cluster tests need one")
+    name = f"yamen_cluster_{secrets.token_hex(4)}"
+
+    async def execute(sql: str) -> None:
+        conn = await asyncpg.connect(admin)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    run(execute(f'CREATE DATABASE "{name}"'))
+    head, _, _ = admin.rpartition("/")
+    yield f"{head}/{name}"
+    run(execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def redis_url():
+    """Redis with a key prefix of this test's own and a short lease."""
+    import redis.asyncio as aioredis
+
+    async def ping() -> None:
+        client = aioredis.from_url(REDIS, socket_connect_timeout=5)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        run(ping())
+    except Exception as exc:
+        pytest.skip(
+            f"no Redis at {REDIS} ({type(exc).__name__}: {exc}): the cluster tests need one"
+        )
+    prefix = f"yamen-test-{secrets.token_hex(4)}:"
+    yield f"{REDIS}/0?prefix={prefix}&lease={LEASE}"
+
+    async def clean() -> None:
+        client = aioredis.from_url(REDIS)
+        try:
+            async for key in client.scan_iter(match=f"{prefix}*"):
+                await client.delete(key)
+        finally:
+            await client.aclose()
+
+    run(clean())
+
+
+@contextlib.contextmanager
+def processes(database: str, redis_url: str, count: int = 2):
+    """``count`` server processes on the same database and Redis, started one after another
+    (the first one creates the schema)."""
+    started = []
+    try:
+        for _ in range(count):
+            started.append(ServerProcess(database, redis_url=redis_url).start())
+        yield started
+    finally:
+        for process in started:
+            process.stop()
+
+
+async def room_across(a: str, b: str, people: int = 4, players: int = 5):
+    """A bao_qingtian room created through ``a``; its guests are made and seated through ``b``
+    (relayed to the owner) and the rest of the seats get bots, also through ``b``."""
+    host = await Lobby.guest(a, "host")
+    room = await host.call(
+        "POST",
+        "/api/rooms",
+        {
+            "game": "bao_qingtian",
+            "options": {"players": players},
+            "settings": FAST,
+            "seat": 0,
+            "public": False,
+        },
+    )
+    rid = room["id"]
+    lobbies = [host]
+    for seat in range(1, people):
+        guest = await Lobby.guest(b, f"p{seat}")
+        await guest.call("POST", f"/api/rooms/{rid}/seats/{seat}", {"invite": room["invite"]})
+        lobbies.append(guest)
+    host_b = Lobby(b, host.token)
+    for seat in range(people, players):
+        await host_b.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "random"})
+    return rid, lobbies, host_b
+
+
+def test_settings_come_from_the_redis_url():
+    url, prefix, lease = cluster_settings(
+        "redis://h:6379/2?prefix=site:&lease=2.5&ssl_cert_reqs=none"
+    )
+    assert (url, prefix, lease) == ("redis://h:6379/2?ssl_cert_reqs=none", "site:", 2.5)
+    assert cluster_settings("redis://h") == ("redis://h", "yamen:", 5.0)
+    with pytest.raises(ValueError):
+        cluster_settings("redis://h?lease=0")
+
+
+def test_a_room_is_played_by_clients_of_two_processes(database, redis_url):
+    async def go(a: str, b: str):
+        rid, lobbies, host_b = await room_across(a, b)
+        # seats 0 and 1 play through the owner, seats 2 and 3 through the other process
+        urls = [a, a, b, b]
+        seats = [
+            await Seat.connect(Lobby(url).ws_url(rid), lobby.token)
+            for url, lobby in zip(urls, lobbies, strict=True)
+        ]
+        # a stranger cannot watch a private room from either process
+        stranger = await Seat.connect(Lobby(b).ws_url(rid))
+        started = await host_b.call("POST", f"/api/rooms/{rid}/start")
+        rng = random.Random(3)
+        result = await play_to_end(seats, lambda s: rng.choice(s.table["legal"]), timeout=60)
+        info_a = await lobbies[0].call("GET", f"/api/rooms/{rid}")
+        info_b = await host_b.call("GET", f"/api/rooms/{rid}")
+        record = await Lobby(b).call("GET", f"/api/games/{info_b['game_id']}/record")
+        late = await Lobby.guest(b, "late")
+        try:  # refusals come back from the owner as they are
+            await late.call("POST", f"/api/rooms/{rid}/seats/4", {"invite": info_a["invite"]})
+        except LobbyError as exc:
+            taken = exc
+        for seat in seats:
+            await seat.close()
+        return result, info_a, info_b, record, seats, stranger.frames, started, taken
+
+    with processes(database, redis_url) as (a, b):
+        result, info_a, info_b, record, seats, stranger, started, taken = run(go(a.url, b.url))
+    assert started["status"] == "playing"
+    assert stranger[-1]["code"] == "not_found"
+    assert taken.code == "taken"
+    assert [s.seat for s in seats] == [0, 1, 2, 3]
+    assert all(s.table["result"] == result for s in seats)
+    assert info_b["status"] == info_a["status"] == "over"
+    assert info_b["seats"] == info_a["seats"]
+    assert info_a["seats"][4]["bot"] == "random"
+    state = replay(Record.from_json(record))
+    assert state.over and len(record["actions"]) == seats[0].table["seq"]
+
+
+async def _play(seat_no, lobby, urls, acked, acting, stop_after=None):
+    """Play one seat to the end of the game; on a lost connection, connect again to the next
+    process in ``urls``. Every acknowledged action goes into ``acked``: (seq, seat, action)."""
+    rng = random.Random(seat_no)
+    ids = itertools.count()
+    sent: dict[str, tuple[int, int]] = {}
+    for url in urls:
+        conn = None
+        for _ in range(40):  # the room may still be moving to this process
+            with contextlib.suppress(OSError, ConnectionError):
+                conn = await Seat.connect(Lobby(url).ws_url(acting["room"]), lobby.token)
+                if conn.table is not None:
+                    break
+                await conn.close()
+            conn = None
+            await asyncio.sleep(0.25)
+        assert conn is not None, f"seat {seat_no} could not connect to {url}"
+        seen, fresh = 0, False
+        while True:
+            while seen < len(conn.frames):
+                frame = conn.frames[seen]
+                seen += 1
+                if frame["type"] == "ack" and frame["id"] in sent:
+                    seq, action = sent.pop(frame["id"])
+                    assert frame["seq"] == seq + 1
+                    acked.append((frame["seq"], seat_no, action))
+                    if stop_after is not None and len(acked) >= stop_after[0]:
+                        stop_after[1].set()
+                elif frame["type"] in ("state", "update"):
+                    fresh = True
+            table = conn.table
+            if table is not None and table["result"] is not None:
+                await conn.close()
+                return table
+            if fresh and conn.my_turn():
+                fresh = False
+                frame_id = f"{seat_no}-{next(ids)}"
+                action = rng.choice(table["legal"])
+                sent[frame_id] = (table["seq"], action)
+                await conn.send(type="act", id=frame_id, action=action, seq=table["seq"])
+            if conn.closed:
+                break
+            conn.arrived.clear()
+            await conn.arrived.wait()
+    raise AssertionError(f"seat {seat_no} lost its last connection")
+
+
+def test_killing_the_owner_mid_game_loses_nothing(database, redis_url):
+    async def go(a: ServerProcess, b: ServerProcess):
+        rid, lobbies, host_b = await room_across(a.url, b.url)
+        acked: list[tuple[int, int, int]] = []
+        halfway = asyncio.Event()
+        shared = {"room": rid}
+        urls = [[a.url, b.url], [a.url, b.url], [b.url], [b.url]]
+        players = [
+            asyncio.create_task(
+                _play(n, lobby, urls[n], acked, shared, stop_after=(8, halfway) if n == 2 else None)
+            )
+            for n, lobby in enumerate(lobbies)
+        ]
+        await asyncio.sleep(0.5)  # every seat connected
+        await host_b.call("POST", f"/api/rooms/{rid}/start")
+        async with asyncio.timeout(15):
+            await halfway.wait()
+        await asyncio.to_thread(a.kill)  # kill -9 the owner
+        at_kill = max(seq for seq, _, _ in acked)
+        async with asyncio.timeout(30):
+            tables = await asyncio.gather(*players)
+        info = await host_b.call("GET", f"/api/rooms/{rid}")
+        record = await host_b.call("GET", f"/api/games/{info['game_id']}/record")
+        return acked, at_kill, tables, info, record
+
+    with processes(database, redis_url) as (a, b):
+        acked, at_kill, tables, info, data = run(go(a, b))
+    assert info["status"] == "over"
+    record = Record.from_json(data)
+    assert len(record.actions) > at_kill  # the game went on after the kill
+    assert all(t["result"] == tables[0]["result"] for t in tables)
+    # every acknowledged action is in the record, where and as it was acknowledged
+    state, stored = record.start(), []
+    for seat, text in record.actions:
+        action = state.parse_action(seat, text)
+        stored.append((seat, action))
+        state.apply(seat, action)
+    assert state.over
+    for seq, seat, action in acked:
+        assert stored[seq - 1] == (seat, action), f"acknowledged action {seq} was lost"
+    assert len({seq for seq, _, _ in acked}) == len(acked)
+    replay(record)  # and the stored result is the replayed one
