@@ -105,10 +105,11 @@ def test_malformed_and_illegal_frames_are_answered_and_change_nothing(server):
     async def go():
         # five people, one connected: nothing moves unless this test acts
         rid, lobbies = await room_with(server.url, "baohuang", {"deals": 1}, people=5)
-        me = await Seat.connect(lobbies[0].ws_url(rid), lobbies[0].token)
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
-        await me.wait(lambda f: f["type"] == "update")
-        await me.request(type="sync")
+        watcher = await Seat.connect(lobbies[0].ws_url(rid))
+        asked, waiting = watcher.table["pending"][0], watcher.table["pending"]
+        await watcher.close()
+        me = await Seat.connect(lobbies[asked].ws_url(rid), lobbies[asked].token)
         before = me.table
         codes = []
         for raw, _ in MALFORMED:
@@ -120,10 +121,10 @@ def test_malformed_and_illegal_frames_are_answered_and_change_nothing(server):
         binary = await me.wait(lambda f: f["type"] == "error" and "binary" in f["message"])
         await me.request(type="sync")
         after = me.table
-        if 0 not in before["pending"]:
-            not_mine = await me.request(type="act", action=0)
-        else:
-            not_mine = None
+        idle = next(s for s in range(5) if s not in waiting)
+        other = await Seat.connect(lobbies[idle].ws_url(rid), lobbies[idle].token)
+        not_mine = await other.request(type="act", action=0)
+        await other.close()
         await me.close()
         return codes, binary, before, after, not_mine
 
@@ -131,8 +132,7 @@ def test_malformed_and_illegal_frames_are_answered_and_change_nothing(server):
     assert codes == [code for _, code in MALFORMED]
     assert binary["code"] == "bad_message"
     assert after == before
-    if not_mine is not None:
-        assert not_mine["code"] == "not_your_turn"
+    assert not_mine["code"] == "not_your_turn"
 
 
 def test_hello_is_required_and_checked(server):

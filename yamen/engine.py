@@ -118,6 +118,13 @@ class State(ABC):
         if seat not in self._pending:
             raise NotYourTurn(f"seat {seat} has no decision to make now")
 
+    def check(self, seat: int, action: Action) -> None:
+        """Raise what :meth:`apply` would raise for this action, changing nothing: for fronts
+        that store an action before they apply it."""
+        self.check_turn(seat)
+        if type(action) is not int or action not in self._legal_now(seat):
+            raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
+
     def _legal_now(self, seat: int) -> list[Action]:
         cache = self._legal_cache
         if cache is not None and cache[0] == seat:

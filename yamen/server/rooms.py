@@ -168,6 +168,8 @@ class Room:
         )
         for game in await store.games(room_id):
             room._restore(game)
+            if room.match.state.over and not game.finished:  # stopped between the two writes
+                await store.finish_game(game.id, room.match.record.result)
         now = time.time()
         for seat in room.seats:
             if seat.player is not None:
@@ -180,13 +182,12 @@ class Room:
     def _restore(self, stored: StoredGame) -> None:
         match = self.match
         match.number, match.game_id = stored.number, stored.id
-        result = stored.record.result
-        stored.record.result = None  # replay checks it below, against the replayed state
-        match.state = replay(stored.record)
+        stored.record.result = None  # a stored result is the replayed one, written by us
+        match.state = state = replay(stored.record)
         match.record = stored.record
-        if stored.finished and result is not None:
-            stored.record.result = result
-            self._add_scores(match.state)
+        if state.over:
+            stored.record.result = _plain(state.result().to_json())
+            self._add_scores(state)
 
     def _add_scores(self, state: State) -> None:
         result = state.result()
@@ -451,11 +452,10 @@ class Room:
                 raise RoomError("no_game", "no game is in progress")
             if seq is not None and seq != len(self.match.record.actions):
                 raise RoomError("stale", "the table has moved on since you chose: look again")
-            state.check_turn(seat)
+            state.check_turn(seat)  # before reading: a game may read text by the seat's hand
             if text is not None:
                 action = state.parse_action(seat, text)
-            if type(action) is not int or action not in state.legal(seat):
-                raise IllegalAction(f"{state._describe(action)} is not a legal action for you now")
+            state.check(seat, action)
             await self._commit(seat, action)
             return len(self.match.record.actions)
 

@@ -1,0 +1,36 @@
+"""Rooms rebuilt from storage: a game that ended between its last action and its result being
+written is finished when the room is loaded."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from yamen.records import Recorder
+from yamen.selfplay import play_random
+from yamen.server.registry import Rooms
+from yamen.server.rooms import Room
+from yamen.server.storage import Store
+
+
+def test_a_game_cut_off_before_its_result_was_written_is_finished_on_load(tmp_path):
+    async def go():
+        store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+        await store.open()
+        await store.add_player("p", "P", "token")
+        room = await Rooms(store).create("p", "bao_qingtian", {"players": 3}, True, None)
+        recorder = Recorder("bao_qingtian", room.options, seed=4)
+        play_random(recorder, random.Random(4))
+        game_id = await store.add_game(room.id, 1, recorder.record)
+        for index, (seat, text) in enumerate(recorder.record.actions):
+            await store.journal.append(game_id, index, seat, text)
+        loaded = await Room.load(store, room.id)
+        stored = await store.game(game_id)
+        await store.close()
+        return recorder, loaded, stored
+
+    recorder, loaded, stored = asyncio.run(go())
+    expected = recorder.state.result()
+    assert loaded.status == "over"
+    assert loaded.match.scores == list(expected.scores)
+    assert stored.finished and stored.record.result == recorder.finish().result
