@@ -114,7 +114,7 @@ def processes(database: str, redis_url: str, count: int = 2):
             process.stop()
 
 
-async def room_across(a: str, b: str, people: int = 4, players: int = 5):
+async def room_across(a: str, b: str, people: int = 4, players: int = 5, settings=FAST):
     """A bao_qingtian room created through ``a``; its guests are made and seated through ``b``
     (relayed to the owner) and the rest of the seats get bots, also through ``b``."""
     host = await Lobby.guest(a, "host")
@@ -124,7 +124,7 @@ async def room_across(a: str, b: str, people: int = 4, players: int = 5):
         {
             "game": "bao_qingtian",
             "options": {"players": players},
-            "settings": FAST,
+            "settings": settings,
             "seat": 0,
             "public": False,
         },
@@ -221,6 +221,8 @@ async def _play(seat_no, lobby, urls, acked, acting, stop_after=None):
                         stop_after[1].set()
                 elif frame["type"] in ("state", "update"):
                     fresh = True
+                elif frame["type"] == "error" and sent.pop(frame.get("id"), None):
+                    fresh = True  # not applied (the room was moving, say): try again
             table = conn.table
             if table is not None and table["result"] is not None:
                 await conn.close()
@@ -246,9 +248,7 @@ def test_killing_the_owner_mid_game_loses_nothing(database, redis_url):
         shared = {"room": rid}
         urls = [[a.url, b.url], [a.url, b.url], [b.url], [b.url]]
         players = [
-            asyncio.create_task(
-                _play(n, lobby, urls[n], acked, shared, stop_after=(8, halfway) if n == 2 else None)
-            )
+            asyncio.create_task(_play(n, lobby, urls[n], acked, shared, stop_after=(8, halfway)))
             for n, lobby in enumerate(lobbies)
         ]
         await asyncio.sleep(0.5)  # every seat connected
@@ -280,3 +280,43 @@ def test_killing_the_owner_mid_game_loses_nothing(database, redis_url):
         assert stored[seq - 1] == (seat, action), f"acknowledged action {seq} was lost"
     assert len({seq for seq, _, _ in acked}) == len(acked)
     replay(record)  # and the stored result is the replayed one
+
+
+async def _game_row(database: str, rid: str) -> tuple[int, float | None]:
+    """The room's latest game straight from the database: (actions stored, finished)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(database)
+    try:
+        row = await conn.fetchrow(
+            "SELECT g.id, g.finished, (SELECT count(*) FROM actions a WHERE a.game_id = g.id)"
+            " AS n FROM games g WHERE g.room_id = $1 ORDER BY g.number DESC LIMIT 1",
+            rid,
+        )
+    finally:
+        await conn.close()
+    return (0, None) if row is None else (row["n"], row["finished"])
+
+
+def test_a_room_nobody_is_connected_to_is_taken_over(database, redis_url):
+    """Bots play on after their owner dies: another process takes the room over by itself."""
+
+    async def go(a: ServerProcess, b: ServerProcess):
+        settings = {**FAST, "bot_delay": 0.1}
+        rid, lobbies, host_b = await room_across(a.url, b.url, 1, 4, settings)
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/leave")  # bots only
+        await host_b.call("PUT", f"/api/rooms/{rid}/seats/0/bot", {"bot": "random"})
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
+        async with asyncio.timeout(10):
+            while (await _game_row(database, rid))[0] < 3:
+                await asyncio.sleep(0.05)
+        await asyncio.to_thread(a.kill)
+        at_kill = (await _game_row(database, rid))[0]
+        async with asyncio.timeout(15):  # nobody asks B for the room: its sweep finds it
+            while (row := await _game_row(database, rid))[1] is None:
+                await asyncio.sleep(0.1)
+        return at_kill, row
+
+    with processes(database, redis_url) as (a, b):
+        at_kill, (actions, finished) = run(go(a, b))
+    assert finished is not None and actions > at_kill

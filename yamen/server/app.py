@@ -24,13 +24,14 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         store = Store(db_url)
-        await store.open()
         if redis_url is None:
+            await store.open()
             app.state.rooms = Rooms(store)
         else:
             from yamen.server.cluster import ClusterRooms
 
             app.state.rooms = ClusterRooms(store, redis_url)
+            await app.state.rooms.open_store()
         await app.state.rooms.resume()
         yield
         await app.state.rooms.close()

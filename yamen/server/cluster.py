@@ -171,6 +171,11 @@ class ClusterRooms(Rooms):
 
     # ----- starting and stopping ----------------------------------------------------------------
 
+    async def open_store(self) -> None:
+        """Create or upgrade the schema, one process at a time (several may start at once)."""
+        async with self.redis.lock(f"{self.prefix}migrate", timeout=300, blocking_timeout=300):
+            await self.store.open()
+
     async def resume(self) -> int:
         """Join the cluster: listen on this process's channel, keep its leases, and take over
         unowned rooms with a game in progress."""
@@ -271,10 +276,8 @@ class ClusterRooms(Rooms):
         for origin in origins:
             self.post(origin, json.dumps({"k": "moved", "room": room_id, "from": self.node}))
         link = self.links.get(room_id)
-        if link is not None and link.target is room:
-            link.target = None
-            if link.clients:
-                link.move_soon()
+        if link is not None and link.target is room and link.clients:
+            link.move_soon()
 
     def conflict(self, game_id: int) -> None:
         """Another process stored an action this one meant to: reload the room from the
