@@ -15,6 +15,7 @@ import itertools
 import os
 import random
 import secrets
+import time
 
 import pytest
 
@@ -320,3 +321,29 @@ def test_a_room_nobody_is_connected_to_is_taken_over(database, redis_url):
     with processes(database, redis_url) as (a, b):
         at_kill, (actions, finished) = run(go(a, b))
     assert finished is not None and actions > at_kill
+
+
+def test_a_stopped_process_hands_its_rooms_over_at_once(database, redis_url):
+    """A process that stops (SIGTERM) lets go of its rooms: the others need not wait for the
+    leases (30 s here) to run out."""
+
+    async def go(a: ServerProcess, b: ServerProcess):
+        rid, lobbies, host_b = await room_across(a.url, b.url, people=2, players=4)
+        seats = [await Seat.connect(Lobby(b.url).ws_url(rid), lobby.token) for lobby in lobbies]
+        await host_b.call("POST", f"/api/rooms/{rid}/start")
+        await seats[0].wait(lambda f: f["type"] == "update")
+        marks = [len(seat.frames) for seat in seats]
+        started = time.monotonic()
+        await asyncio.to_thread(a.stop)
+        for seat, mark in zip(seats, marks, strict=True):
+            await seat.wait(lambda f: f["type"] == "state", timeout=10, start=mark)
+        moved = time.monotonic() - started
+        result = await play_to_end(seats, timeout=30)
+        for seat in seats:
+            await seat.close()
+        return moved, result
+
+    redis_url = redis_url.replace(f"lease={LEASE}", "lease=30")
+    with processes(database, redis_url) as (a, b):
+        moved, result = run(go(a, b))
+    assert moved < 10 and result is not None
