@@ -70,6 +70,7 @@ client_message = TypeAdapter(ClientMessage)
 
 class Seat(BaseModel):
     seat: int
+    player: str | None
     name: str | None
     bot: str | None
     online: bool

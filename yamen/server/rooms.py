@@ -64,6 +64,7 @@ class Seat:
     def info(self, seat: int, away_seconds: float, now: float) -> dict[str, Any]:
         return {
             "seat": seat,
+            "player": self.player,  # a public id (the token is the secret)
             "name": self.name,
             "bot": self.bot,
             "online": self.bot is not None or self.connections > 0,
