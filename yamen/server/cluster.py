@@ -153,6 +153,7 @@ class ClusterRooms(Rooms):
         self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self.counter = itertools.count()
         self.safe_until = 0.0
+        self.closing = False
         self.tasks: list[asyncio.Task] = []
         self.background: set[asyncio.Task] = set()
         store.journal = FencedJournal(store, self)
@@ -193,6 +194,7 @@ class ClusterRooms(Rooms):
     async def close(self) -> None:
         """Let go of every room at once (the others take them over without waiting for the
         leases to run out)."""
+        self.closing = True
         listen, publish, tick = self.tasks or (None, None, None)
         for task in (tick, listen):
             if task is not None:
@@ -223,6 +225,8 @@ class ClusterRooms(Rooms):
 
     async def locate(self, room_id: str) -> str:
         """The node id of the room's owner; this process's own when nobody held it."""
+        if self.closing:
+            raise RoomError("unavailable", "this server is stopping: try again", 503)
         owner = await self.acquire(keys=[self.key(room_id)], args=[self.node, self.lease_ms])
         if owner == self.node:
             self.held.add(room_id)
@@ -236,7 +240,11 @@ class ClusterRooms(Rooms):
         async with self.loading:
             room = self.loaded.get(room_id)
             if room is None:
-                room = await Room.load(self.store, room_id)
+                try:
+                    room = await Room.load(self.store, room_id)
+                except Exception:
+                    await self._drop(room_id, release=True)
+                    raise
                 if room is None:
                     await self._drop(room_id, release=True)
                     raise RoomError("not_found", f"no room {room_id!r}", 404)
@@ -251,6 +259,8 @@ class ClusterRooms(Rooms):
         room = self.loaded.get(room_id)
         if room is not None and room_id in self.held:
             return room
+        if self.closing:
+            return None
         if await self.locate(room_id) != self.node:
             return None
         try:
@@ -594,6 +604,8 @@ class Link:
     def move_soon(self) -> None:
         """Look for the room's new owner in the background (once at a time) and attach the
         clients there."""
+        if self.rooms.closing:
+            return
         if self.moving is None or self.moving.done():
             self.moving = self.rooms.spawn(self._move())
 
