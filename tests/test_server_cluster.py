@@ -347,3 +347,53 @@ def test_a_stopped_process_hands_its_rooms_over_at_once(database, redis_url):
     with processes(database, redis_url) as (a, b):
         moved, result = run(go(a, b))
     assert moved < 10 and result is not None
+
+
+def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
+    """Two owners at once (a lease lost without its owner noticing yet): the action log's
+    primary key lets only one write each action, the other reloads what was stored, and an
+    owner whose leases are not confirmed writes nothing."""
+    from yamen.server.cluster import ClusterRooms
+    from yamen.server.identity import new_guest
+    from yamen.server.rooms import Room, RoomError
+    from yamen.server.storage import Store
+
+    async def go():
+        one = ClusterRooms(Store(database), redis_url)
+        two = ClusterRooms(Store(database), redis_url)
+        for rooms in (one, two):
+            await rooms.open_store()
+            await rooms.resume()
+        try:
+            host, _ = await new_guest(one.store, "host")
+            slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
+            link = await one.create(host.id, "bao_qingtian", {"players": 3}, True, slow)
+            for seat in range(3):
+                await link.set_bot(host.id, seat, "random")
+            await link.start(host.id)
+            stale = one.loaded[link.id]
+            await one.redis.delete(one.key(link.id))  # Redis forgot the lease
+            fresh = (await two.get(link.id)).target
+            assert isinstance(fresh, Room) and fresh is not stale
+            seat = stale.match.state.pending()[0]
+            await stale.act(seat, stale.match.state.legal(seat)[0])  # the stale owner was first
+            seat = fresh.match.state.pending()[0]
+            with pytest.raises(RoomError) as refused:
+                await fresh.act(seat, fresh.match.state.legal(seat)[0])
+            async with asyncio.timeout(5):
+                while two.loaded.get(link.id) in (None, fresh) or link.id in one.loaded:
+                    await asyncio.sleep(0.05)
+            reloaded = two.loaded[link.id]
+            two.safe_until = 0.0  # as if Redis had not confirmed the leases for too long
+            seat = reloaded.match.state.pending()[0]
+            with pytest.raises(RoomError) as fenced:
+                await reloaded.act(seat, reloaded.match.state.legal(seat)[0])
+            return refused.value, reloaded.match.record.actions, fenced.value
+        finally:
+            for rooms in (one, two):
+                await rooms.close()
+                await rooms.store.close()
+
+    refused, actions, fenced = run(go())
+    assert refused.code == fenced.code == "storage"
+    assert len(actions) == 1  # the stored action, and nothing of the refused ones

@@ -295,7 +295,11 @@ class ClusterRooms(Rooms):
         for room_id, room in list(self.loaded.items()):
             if room.match.game_id == game_id:
                 log.warning("room %s: its action log moved on elsewhere; reloading", room_id)
-                self.spawn(self._drop(room_id))
+                self.spawn(self._reload(room_id))
+
+    async def _reload(self, room_id: str) -> None:
+        await self._drop(room_id)
+        await self.owned(room_id)  # loaded again from the database, if the lease is still ours
 
     async def _tick(self) -> None:
         ticks = 0
