@@ -396,6 +396,7 @@ class Room:
             now = time.time()
             self.asked = dict.fromkeys(state.pending(), now)
             await self._broadcast_update(state.opening_events)
+            self._broadcast_room()  # the status is now "playing"
             self._start_driver()
 
     async def _seats_changed(self) -> None:
