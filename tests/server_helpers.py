@@ -73,6 +73,8 @@ class ServerProcess:
         if not re.search(r"serving at http://", line):
             self.proc.kill()
             raise RuntimeError(f"yamen serve did not start: {line}{self.proc.stdout.read()}")
+        # keep reading what it logs, so that a full pipe never blocks the server
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
         return self
 
     def kill(self) -> None:
