@@ -64,6 +64,7 @@ import os
 import queue
 import random
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -86,7 +87,8 @@ except ImportError:  # pragma: no cover - the standard library will do
 MAX_ROOMS = 3000
 MAX_DURATION = 600.0
 GRACE = 1.0  # seconds after the window for its last updates to arrive
-SETUP_CONCURRENCY = 16  # rooms set up at once by one generator
+SETUP_CONCURRENCY = 16  # rooms set up at once, all generators together
+RETRIES = 4  # for a lobby call the server failed (5xx)
 SAMPLES_KEPT = 200  # update frames each generator keeps for the bare server to imitate
 
 
@@ -175,12 +177,46 @@ def start_yamen(args: argparse.Namespace, tmp: Path) -> Server:
     port = free_port()
     db = args.db or f"sqlite:///{tmp / 'load.db'}"
     command = ["-m", "yamen", "serve", "--port", str(port), "--db", db]
-    if args.profile == "cprofile":
-        command = ["-m", "cProfile", "-o", str(profile_path(args, tmp)), *command]
-    elif args.profile == "pyinstrument":
+    if args.profile:  # this file's profiling wrapper around the same command
         out = str(profile_path(args, tmp))
-        command = ["-m", "pyinstrument", "-r", "text", "-o", out, *command]
+        command = [str(Path(__file__).resolve()), "--profiled-server", args.profile, out]
+        command += ["serve", "--port", str(port), "--db", db]
     return Server([sys.executable, *command], port, "serving at http://")
+
+
+def serve_profiled(kind: str, out: str, argv: list[str]) -> None:
+    """``yamen`` with ``argv``, profiled from SIGUSR1 to SIGUSR2 (the measurement window); the
+    profile is written to ``out`` when SIGTERM stops the server. (uvicorn raises SIGTERM again
+    once it has shut down: the handler here turns that into a normal exit.)"""
+    from yamen.cli import app
+
+    if kind == "cprofile":
+        import cProfile
+
+        profiler = cProfile.Profile()
+        begin, end = profiler.enable, profiler.disable
+
+        def write() -> None:
+            profiler.dump_stats(out)
+
+    else:
+        from pyinstrument import Profiler
+
+        profiler = Profiler(interval=0.001, async_mode="disabled")
+        begin, end = profiler.start, profiler.stop
+
+        def write() -> None:
+            Path(out).write_text(profiler.output_text(unicode=False, show_all=False))
+
+    def finish(*_: Any) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGUSR1, lambda *_: begin())
+    signal.signal(signal.SIGUSR2, lambda *_: end())
+    signal.signal(signal.SIGTERM, finish)
+    with contextlib.suppress(SystemExit):
+        app(argv)
+    write()
 
 
 def profile_path(args: argparse.Namespace, tmp: Path) -> Path:
@@ -281,6 +317,7 @@ class Stats:
         self.update_bytes = 0
         self.errors: dict[str, int] = {}
         self.dropped = 0
+        self.retries = 0
         self.games = 0
         self.samples: tuple[list[str], list[str]] = ([], [])  # the others', the actor's
         self.seen = [0, 0]
@@ -428,8 +465,14 @@ class Generator:
         )
 
     async def call(self, method: str, path: str, token: str | None, body: Any = None) -> Any:
+        """A lobby call; a server error (5xx) is retried a few times, and counted."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        answer = await self.http.request(method, path, json=body, headers=headers)
+        for attempt in range(RETRIES + 1):
+            answer = await self.http.request(method, path, json=body, headers=headers)
+            if answer.status_code < 500 or attempt == RETRIES:
+                break
+            self.stats.retries += 1
+            await asyncio.sleep(0.5 * 2**attempt)
         if answer.status_code >= 400:
             raise RuntimeError(f"{method} {path}: {answer.status_code} {answer.text}")
         return answer.json()
@@ -463,7 +506,7 @@ class Generator:
         try:
             await self.call("POST", f"/api/rooms/{room.id}/start", room.host)
         except Exception as exc:
-            code = f"start: {str(exc)[:60]}"
+            code = f"start: {type(exc).__name__} {str(exc)[:60]}".strip()
             self.stats.errors[code] = self.stats.errors.get(code, 0) + 1
 
     async def set_up(self, index: int, gate: asyncio.Semaphore) -> LoadRoom:
@@ -481,11 +524,12 @@ class Generator:
     async def run(self, inbox: Any, outbox: Any) -> None:
         import httpx
 
-        limits = httpx.Limits(max_connections=SETUP_CONCURRENCY * 2)
+        concurrency = max(2, SETUP_CONCURRENCY // self.spec["workers"])
+        limits = httpx.Limits(max_connections=concurrency * 2)
         self.http = httpx.AsyncClient(
             base_url=self.url, timeout=120, limits=limits, trust_env=False
         )
-        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+        gate = asyncio.Semaphore(concurrency)
         first = self.spec["first"]
         rooms = await asyncio.gather(
             *(self.set_up(first + i, gate) for i in range(self.spec["rooms"]))
@@ -519,6 +563,7 @@ class Generator:
                     "update_bytes": stats.update_bytes,
                     "errors": stats.errors,
                     "dropped": stats.dropped,
+                    "retries": stats.retries,
                     "games": stats.games,
                     "samples": stats.samples,
                     "cpu": cpu,
@@ -583,6 +628,7 @@ def measure(kind: str, server: Server, args: argparse.Namespace, seats: int) -> 
             "kind": kind,
             "url": server.url,
             "worker": w,
+            "workers": workers,
             "first": first,
             "rooms": count,
             "seats": seats,
@@ -611,7 +657,11 @@ def measure(kind: str, server: Server, args: argparse.Namespace, seats: int) -> 
             inbox.put((go, window_start, window_end, stop))
         time.sleep(max(0.0, window_start - time.monotonic()))
         cpu0, machine0 = server.cpu(), machine_cpu()
+        if args.profile and kind == "yamen":
+            server.proc.send_signal(signal.SIGUSR1)  # profile the window only
         time.sleep(max(0.0, window_end - time.monotonic()))
+        if args.profile and kind == "yamen":
+            server.proc.send_signal(signal.SIGUSR2)
         cpu1, machine1 = server.cpu(), machine_cpu()
         rss_end = server.rss()
         answers = collect(outbox, procs, "result", args.deadline)
@@ -655,6 +705,7 @@ def measure(kind: str, server: Server, args: argparse.Namespace, seats: int) -> 
         else None,
         "errors": errors,
         "dropped_connections": sum(a["dropped"] for a in answers.values()),
+        "lobby_retries": sum(a["retries"] for a in answers.values()),
         "rss_base_mib": round(rss_base / 2**20, 1),
         "rss_connected_mib": round(rss_connected / 2**20, 1),
         "rss_end_mib": round(rss_end / 2**20, 1),
@@ -697,10 +748,19 @@ def run_yamen(args: argparse.Namespace, tmp: Path) -> tuple[dict[str, Any], int]
         with httpx.Client(base_url=server.url, trust_env=False, timeout=60) as http:
             http.get("/api/games").raise_for_status()  # imports the games before the base RSS
         figures = measure("yamen", server, args, seats_of(args))
+    except BaseException:
+        server.stop()
+        print("the server said:\n" + "".join(server.output[-40:]), file=sys.stderr)
+        raise
     finally:
         server.stop()
     if args.profile:
         figures["profile"] = str(profile_path(args, tmp))
+    failures = [line.strip() for line in server.output if line.startswith("Traceback")]
+    figures["server_tracebacks"] = len(failures)
+    if failures:  # the line that names each exception: the first unindented one after it
+        last = [line for line in server.output if line[:1].isalpha() and ":" in line]
+        figures["server_last_error"] = last[-1].strip()[:200] if last else None
     return figures, seats_of(args)
 
 
@@ -721,13 +781,18 @@ def run_bare(
     server = start_bare(path)
     try:
         return measure("bare", server, args, seats)
+    except BaseException:
+        server.stop()
+        print("the bare server said:\n" + "".join(server.output[-40:]), file=sys.stderr)
+        raise
     finally:
         server.stop()
 
 
 def print_profile(path: str, kind: str) -> None:
     if kind == "pyinstrument":
-        print(f"\nserver profile (pyinstrument): {path}")
+        print(f"\nserver profile (pyinstrument, wall time of the event loop's thread): {path}")
+        print(Path(path).read_text())
         return
     import pstats
 
@@ -750,7 +815,8 @@ def report(figures: dict[str, Any]) -> None:
     print(
         f"  unfinished acts {f['unfinished']}, games finished {f['games_finished']}, "
         f"update frame {f['update_frame_bytes']} B, errors {f['errors'] or 0}, "
-        f"dropped connections {f['dropped_connections']}"
+        f"dropped connections {f['dropped_connections']}, lobby calls retried "
+        f"{f['lobby_retries']}"
     )
     print(
         f"  server RSS {f['rss_base_mib']} MiB before rooms, {f['rss_connected_mib']} MiB "
@@ -761,6 +827,8 @@ def report(figures: dict[str, Any]) -> None:
         f"{f['generators_cpu']}, whole machine {f['machine_busy']} of {os.cpu_count()}; "
         f"generator loop lag p99 {f['generator_lag_p99_ms']} ms"
     )
+    if f.get("server_tracebacks"):
+        print(f"  server tracebacks: {f['server_tracebacks']}, the last: {f['server_last_error']}")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -806,6 +874,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--profiled-server"]:
+        return serve_profiled(argv[1], argv[2], argv[3:])
     args = parse(argv)
     if args.bare_server is not None:
         return serve_bare(args.bare_server, args.bare_sample)
