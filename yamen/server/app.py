@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -14,6 +16,7 @@ from yamen.server.registry import Rooms
 from yamen.server.storage import Store
 
 MAX_BODY = 64 * 1024
+WEB = Path(__file__).parent.parent / "web"
 
 
 def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
@@ -40,6 +43,8 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
     app = FastAPI(title="Yamen", version="1", lifespan=lifespan)
     app.include_router(router)
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
+    # The browser client: plain files, no build step (yamen/web/). Mounted last: routes first.
+    app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Any) -> Any:

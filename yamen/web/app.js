@@ -1,0 +1,368 @@
+// The shell: identity, lobby, room, seats, chat, log, scores, timers, connection banner.
+// It knows no game by name: a room's table is drawn by games/<game>.js, or games/generic.js.
+
+import { api, guest, me, Live } from "./net.js";
+import { LANGS, detect, setLang, t, tOr, pick, lang } from "./i18n.js";
+
+const main = document.getElementById("main");
+const banner = document.getElementById("banner");
+let player = null;
+let page = null; // the room page's state, or null in the lobby
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (value === true) el.setAttribute(key, "");
+    else if (value !== false && value != null) el.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child != null) el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+function say(message, kind = "error") {
+  banner.textContent = message;
+  banner.className = kind;
+  banner.hidden = !message;
+}
+
+async function attempt(work) {
+  try {
+    say("");
+    return await work();
+  } catch (err) {
+    say(err.code ? tOr(`error.${err.code}`, err.message) : String(err.message || err));
+    return undefined;
+  }
+}
+
+// ----- identity --------------------------------------------------------------------------
+
+async function identify() {
+  player = await me();
+  if (player) return;
+  await new Promise((done) => {
+    const input = h("input", { id: "name", maxlength: 40, required: true, autocomplete: "nickname" });
+    const form = h(
+      "form",
+      { class: "card narrow", onsubmit: async (e) => {
+        e.preventDefault();
+        const made = await attempt(() => guest(input.value));
+        if (made) done();
+      } },
+      h("h1", {}, t("welcome")),
+      h("label", { for: "name" }, t("your_name")),
+      input,
+      h("button", { type: "submit" }, t("enter")),
+    );
+    main.replaceChildren(form);
+    input.focus();
+  });
+  player = await me();
+}
+
+// ----- lobby -------------------------------------------------------------------------------
+
+let gamesCache = null;
+async function games() {
+  gamesCache ??= await api("GET", "/api/games");
+  return gamesCache;
+}
+
+function gameTitle(name) {
+  const game = (gamesCache || []).find((g) => g.game === name);
+  return tOr(`game.${name}`, game ? game.title : name);
+}
+
+function optionInput(name, value) {
+  const id = `opt-${name}`;
+  let input;
+  if (typeof value === "boolean") input = h("input", { id, type: "checkbox", checked: value });
+  else if (typeof value === "number") input = h("input", { id, type: "number", value });
+  else input = h("input", { id, value: value ?? "", placeholder: value == null ? t("default") : "" });
+  input.dataset.option = name;
+  input.dataset.kind = typeof value === "boolean" ? "bool" : typeof value === "number" ? "number" : value == null ? "null" : "text";
+  return h("label", { class: "option" }, h("span", {}, tOr(`option.${name}`, name)), input);
+}
+
+function readOptions(form) {
+  const options = {};
+  for (const input of form.querySelectorAll("[data-option]")) {
+    const kind = input.dataset.kind;
+    if (kind === "bool") options[input.dataset.option] = input.checked;
+    else if (kind === "number") options[input.dataset.option] = Number(input.value);
+    else if (input.value !== "") {
+      try {
+        options[input.dataset.option] = JSON.parse(input.value);
+      } catch {
+        options[input.dataset.option] = input.value;
+      }
+    }
+  }
+  return options;
+}
+
+async function lobby() {
+  const list = await games();
+  const rooms = (await attempt(() => api("GET", "/api/rooms"))) || [];
+  const select = h("select", { id: "game" }, list.map((g) => h("option", { value: g.game }, gameTitle(g.game))));
+  const optionsBox = h("div", { class: "options" });
+  const showOptions = () => {
+    const game = list.find((g) => g.game === select.value);
+    optionsBox.replaceChildren(
+      ...Object.entries(game.options)
+        .filter(([, v]) => v === null || typeof v !== "object")
+        .map(([k, v]) => optionInput(k, v)),
+    );
+  };
+  select.addEventListener("change", showOptions);
+  showOptions();
+  const isPublic = h("input", { id: "public", type: "checkbox", checked: true });
+  const timer = h("input", { id: "turn", type: "number", min: 0, value: 60 });
+  const pace = h("select", { id: "pace" }, [["0", "pace_instant"], ["0.3", "pace_fast"], ["0.8", "pace_normal"], ["2", "pace_slow"]].map(([v, k]) => h("option", { value: v, selected: v === "0.8" }, t(k))));
+  const form = h(
+    "form",
+    { class: "card", onsubmit: async (e) => {
+      e.preventDefault();
+      const turn = Number(timer.value);
+      const room = await attempt(() =>
+        api("POST", "/api/rooms", {
+          game: select.value,
+          options: readOptions(form),
+          public: isPublic.checked,
+          settings: { turn_seconds: turn > 0 ? turn : null, bot_delay: Number(pace.value) },
+          seat: 0,
+        }),
+      );
+      if (room) location.hash = `#/room/${room.id}?invite=${room.invite}`;
+    } },
+    h("h2", {}, t("new_room")),
+    h("label", { for: "game" }, t("game")),
+    select,
+    optionsBox,
+    h("label", { class: "option" }, h("span", {}, t("public_room")), isPublic),
+    h("label", { class: "option" }, h("span", {}, t("turn_seconds")), timer),
+    h("label", { class: "option" }, h("span", {}, t("bot_pace")), pace),
+    h("button", { type: "submit", id: "create" }, t("create_room")),
+  );
+  const rows = rooms.map((r) =>
+    h(
+      "li",
+      {},
+      h("a", { href: `#/room/${r.id}` }, `${gameTitle(r.game)} · ${r.seats.filter((s) => s.name || s.bot).length}/${r.seats.length} · ${t(`status.${r.status}`)}`),
+    ),
+  );
+  main.replaceChildren(
+    h("div", { class: "lobby" }, form, h("section", { class: "card" }, h("h2", {}, t("public_rooms")), rows.length ? h("ul", { class: "rooms" }, rows) : h("p", {}, t("no_rooms")))),
+  );
+}
+
+// ----- a room ------------------------------------------------------------------------------
+
+async function roomPage(roomId, invite) {
+  const info = await attempt(() => api("GET", `/api/rooms/${roomId}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`));
+  if (!info) return lobby();
+  await games();
+  let module;
+  try {
+    module = (await import(`./games/${info.game}.js`)).default;
+  } catch {
+    module = (await import("./games/generic.js")).default;
+  }
+  page = { id: roomId, invite: invite || info.invite, room: info, table: null, seat: null, chat: [], log: [], module, live: null };
+  const table = h("div", { id: "table", class: "table" });
+  const side = h("aside", { class: "side" });
+  main.replaceChildren(h("section", { class: "room" }, h("div", { id: "room-head", class: "room-head" }), h("div", { class: "layout" }, table, side)));
+  page.live = new Live(roomId, page.invite, onFrame, (status) => {
+    if (status === "lost") say(t("connection_lost"), "warn");
+    else if (status === "open") say("");
+  });
+  drawRoom();
+}
+
+function onFrame(frame) {
+  if (!page) return;
+  switch (frame.type) {
+    case "welcome":
+      page.seat = frame.seat;
+      break;
+    case "state":
+      page.room = frame.room;
+      page.table = frame.table;
+      page.chat = frame.chat;
+      page.seat = mySeat(page.room);
+      break;
+    case "update":
+      page.table = frame.table;
+      for (const event of frame.events) page.log.push(describe(event));
+      page.log = page.log.slice(-200);
+      break;
+    case "room":
+      page.room = frame.room;
+      page.seat = mySeat(page.room);
+      break;
+    case "chat":
+      page.chat.push(frame);
+      break;
+    case "error":
+      say(tOr(`error.${frame.code}`, frame.message));
+      break;
+  }
+  drawRoom();
+}
+
+function mySeat(room) {
+  const seat = room.seats.findIndex((s) => player && s.player === player.player);
+  return seat < 0 ? null : seat;
+}
+
+function describe(event) {
+  const own = page.module.describe && page.module.describe(event, context());
+  if (own) return own;
+  const data = Object.entries(event.data).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
+  return `${tOr(`event.${event.kind}`, event.kind)} ${data}`;
+}
+
+function names() {
+  return page.room.seats.map((s, i) => s.name || (s.bot ? `${t("bot")} ${s.bot}` : t("seat_n", { n: i })));
+}
+
+function context() {
+  return {
+    room: page.room,
+    table: page.table,
+    seat: page.seat,
+    names: names(),
+    t,
+    tOr,
+    pick,
+    lang: lang(),
+    h,
+    act: (action) => page.live.send({ type: "act", action, seq: page.table.seq }),
+    actText: (text) => page.live.send({ type: "act", text, seq: page.table.seq }),
+    say,
+  };
+}
+
+function drawRoom() {
+  if (!page || !document.getElementById("table")) return;
+  const { room, table } = page;
+  const host = player && room.host === player.player;
+  const head = document.getElementById("room-head");
+  const buttons = [];
+  if (host && room.status !== "playing") {
+    buttons.push(h("button", { id: "start", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/start`)) }, room.number ? t("rematch") : t("start")));
+  }
+  if (page.seat !== null) {
+    buttons.push(h("button", { class: "quiet", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/leave`)) }, t("leave")));
+  }
+  const link = `${location.origin}/#/room/${room.id}${page.invite ? `?invite=${page.invite}` : ""}`;
+  head.replaceChildren(
+    h("h1", {}, gameTitle(room.game)),
+    h("span", { class: "status" }, t(`status.${room.status}`), room.number ? ` · ${t("game_n", { n: room.number })}` : ""),
+    h("button", { class: "quiet", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link), title: link }, t("copy_invite")),
+    ...buttons,
+  );
+  const el = document.getElementById("table");
+  if (table) page.module.render(el, context());
+  else el.replaceChildren(h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")));
+  drawSide();
+}
+
+function drawSide() {
+  const { room, table } = page;
+  const host = player && room.host === player.player;
+  const side = document.querySelector(".side");
+  const deadlines = (table && table.result === null && table.deadlines) || {};
+  const seats = room.seats.map((s, i) => {
+    const label = s.name || (s.bot ? `🤖 ${s.bot}` : t("empty_seat"));
+    const controls = [];
+    if (room.status !== "playing" && !s.name && !s.bot) {
+      if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/seats/${i}`, { invite: page.invite })) }, t("sit")));
+      if (host) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("PUT", `/api/rooms/${room.id}/seats/${i}/bot`, { bot: botChoice(room.game) })) }, t("add_bot")));
+    }
+    if (room.status !== "playing" && s.bot && host) {
+      controls.push(h("button", { class: "small quiet", onclick: () => attempt(() => api("DELETE", `/api/rooms/${room.id}/seats/${i}/bot`)) }, t("remove_bot")));
+    }
+    const pending = table && table.pending.includes(i);
+    const left = deadlines[String(i)];
+    return h(
+      "li",
+      { class: `${pending ? "pending" : ""} ${i === page.seat ? "mine" : ""}`, "data-seat": i },
+      h("span", { class: "seat-no" }, i),
+      h("span", { class: "seat-name" }, label, s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
+      h("span", { class: "score" }, room.scores[i]),
+      left ? h("span", { class: "timer", "data-deadline": left }, "") : null,
+      ...controls,
+    );
+  });
+  const input = h("input", { id: "chat-text", maxlength: 500, placeholder: t("say_something"), "aria-label": t("chat") });
+  const chat = h(
+    "form",
+    { class: "chat-form", onsubmit: (e) => {
+      e.preventDefault();
+      if (input.value.trim()) page.live.send({ type: "chat", text: input.value.trim() });
+      input.value = "";
+    } },
+    input,
+    h("button", { type: "submit" }, t("send")),
+  );
+  const focused = document.activeElement && document.activeElement.id === "chat-text";
+  const typed = document.getElementById("chat-text")?.value || "";
+  side.replaceChildren(
+    h("h2", {}, t("seats"), " · ", t("scores")),
+    h("ol", { class: "seats" }, seats),
+    h("h2", {}, t("chat")),
+    h("ul", { class: "chat" }, page.chat.slice(-50).map((c) => h("li", {}, h("b", {}, c.name), " ", c.text))),
+    page.seat !== null ? chat : null,
+    h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, page.log.slice(-60).map((line) => h("li", {}, line)))),
+  );
+  input.value = typed;
+  if (focused) input.focus();
+  tick();
+}
+
+function botChoice(game) {
+  const found = (gamesCache || []).find((g) => g.game === game);
+  return found && found.bots.includes("rules") ? "rules" : "random";
+}
+
+function tick() {
+  for (const el of document.querySelectorAll(".timer[data-deadline]")) {
+    const left = Math.max(0, Math.round(Number(el.dataset.deadline) - Date.now() / 1000));
+    el.textContent = `⏱ ${left}s`;
+  }
+}
+setInterval(tick, 1000);
+
+// ----- routing -----------------------------------------------------------------------------
+
+async function route() {
+  if (page && page.live) page.live.close();
+  page = null;
+  say("");
+  const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
+  if (match) await roomPage(match[1], match[2]);
+  else await lobby();
+}
+
+async function start() {
+  const chooser = document.getElementById("lang");
+  for (const [code, label] of Object.entries(LANGS)) chooser.append(h("option", { value: code }, label));
+  const chosen = detect();
+  chooser.value = chosen;
+  await setLang(chosen, false);
+  chooser.addEventListener("change", async () => {
+    await setLang(chooser.value);
+    if (page) drawRoom();
+    else await route();
+  });
+  await identify();
+  document.getElementById("who").textContent = player ? player.name : "";
+  window.addEventListener("hashchange", route);
+  await route();
+}
+
+start();

@@ -1,0 +1,176 @@
+// Baohuang's table: the hand grouped by rank, tap cards to make a set (the legal ones are
+// highlighted, an illegal pick is explained), play / pass and every other decision, the trick,
+// cards left per seat, places, and the deal's scoring at the end.
+
+import { cardButton, cardRow, parts, rankLabel } from "../cards.js";
+import { actions, facts, result } from "./generic.js";
+
+const selected = new Set(); // indexes into the hand
+let selectedFor = null; // the hand the selection belongs to
+
+// A selected card as the legal texts write it: jokers as SJ/BJ (SJ* for the marked small joker
+// in japanese), the called card with its suit, any other natural by its rank alone.
+function token(code, view) {
+  const { joker, marked, rank } = parts(code);
+  if (joker) return joker === "SJ" && marked && view.variant === "japanese" ? "SJ*" : joker;
+  return view.called && code.toUpperCase() === view.called.toUpperCase() ? code.toUpperCase() : rank;
+}
+
+const sorted = (tokens) => [...tokens].map((x) => x.toUpperCase()).sort().join(" ");
+
+function matchingSet(view, codes) {
+  const wanted = sorted(codes.map((c) => token(c, view)));
+  return (view.legal || []).findIndex((text) => sorted(text.split(" ")) === wanted);
+}
+
+function why(ctx, view, codes) {
+  const { t } = ctx;
+  const ranks = new Set(codes.map((c) => parts(c)).filter((p) => !p.joker).map((p) => p.rank));
+  if (ranks.size > 1) return t("baohuang.why.one_rank");
+  const trick = view.trick && view.trick.length ? view.trick[view.trick.length - 1] : null;
+  if (trick && trick.cards && trick.cards.length !== codes.length) return t("baohuang.why.count", { n: trick.cards.length });
+  if (trick) return t("baohuang.why.beat");
+  return t("baohuang.why.not_now");
+}
+
+function isPlay(text) {
+  return !/^(pass|grab|yield|claim|keep|hand on|declare|rebel|call\b)/.test(text);
+}
+
+function seatsRow(ctx, view) {
+  const { h, t, names, table } = ctx;
+  return h(
+    "ol",
+    { class: "bh-seats" },
+    view.hand_sizes.map((n, seat) => {
+      const role = view.roles && view.roles[String(seat)];
+      const place = view.out.indexOf(seat);
+      const last = (view.played || []).filter((p) => p.seat === seat).slice(-1)[0];
+      return h(
+        "li",
+        { class: `${table.pending.includes(seat) ? "pending" : ""} ${seat === view.seat ? "mine" : ""}` },
+        h("b", {}, names[seat]),
+        h("span", { class: "count", title: t("baohuang.cards_left") }, `🂠 ${n}`),
+        role ? h("span", { class: "role" }, ctx.tOr(`baohuang.role.${role}`, role)) : null,
+        place >= 0 ? h("span", { class: "place" }, t("baohuang.place", { n: place + 1 })) : null,
+        last ? cardRow(last.cards) : null,
+      );
+    }),
+  );
+}
+
+function handView(ctx, view) {
+  const { h, t } = ctx;
+  const key = view.hand.join(" ");
+  if (selectedFor !== key) {
+    selected.clear();
+    selectedFor = key;
+  }
+  const groups = [];
+  view.hand.forEach((code, i) => {
+    const { joker, rank } = parts(code);
+    const label = joker || rank;
+    if (!groups.length || groups[groups.length - 1].label !== label) groups.push({ label, cards: [] });
+    groups[groups.length - 1].cards.push([code, i]);
+  });
+  const redraw = () => ctx.redraw();
+  return h(
+    "div",
+    { class: "hand", role: "group", "aria-label": t("baohuang.your_hand") },
+    groups.map((g) =>
+      h(
+        "div",
+        { class: "rank-group" },
+        h("span", { class: "rank-label" }, `${rankLabel(g.label)} ×${g.cards.length}`),
+        h(
+          "div",
+          { class: "rank-cards" },
+          g.cards.map(([code, i]) =>
+            cardButton(code, selected.has(i), () => {
+              if (selected.has(i)) selected.delete(i);
+              else selected.add(i);
+              redraw();
+            }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function controls(ctx, view) {
+  const { h, t, table } = ctx;
+  if (!view.legal || !view.legal.length) return actions(ctx);
+  const codes = [...selected].map((i) => view.hand[i]);
+  const plays = view.legal.map((text, i) => [text, table.legal[i]]).filter(([text]) => isPlay(text));
+  const others = view.legal.map((text, i) => [text, table.legal[i]]).filter(([text]) => !isPlay(text));
+  const found = codes.length ? matchingSet(view, codes) : -1;
+  const playButton = h(
+    "button",
+    { id: "play", class: "primary", disabled: found < 0, onclick: () => {
+      ctx.act(table.legal[found]);
+      selected.clear();
+    } },
+    found >= 0 ? t("baohuang.play_set", { set: view.legal[found] }) : t("baohuang.play"),
+  );
+  const note = codes.length && found < 0 ? h("p", { class: "why", id: "why" }, why(ctx, view, codes)) : null;
+  const hints = new Set(plays.map(([text]) => text.split(" ")[0]));
+  return h(
+    "div",
+    { class: "actions" },
+    h("p", { class: "your-move" }, t("your_move")),
+    plays.length ? playButton : null,
+    others.map(([text, id]) =>
+      h("button", { class: "action", "data-action": id, onclick: () => ctx.act(id) }, ctx.tOr(`baohuang.action.${text.split(" ")[0]}`, text), text.startsWith("call ") ? ` ${text.slice(5)}` : ""),
+    ),
+    note,
+    plays.length
+      ? h(
+          "details",
+          { class: "legal-sets" },
+          h("summary", {}, t("baohuang.legal_sets", { n: plays.length }), " · ", [...hints].join(" ")),
+          plays.map(([text, id]) => h("button", { class: "action small", "data-action": id, onclick: () => ctx.act(id) }, text)),
+        )
+      : null,
+  );
+}
+
+function scoring(ctx) {
+  const { h, t, table, names } = ctx;
+  const deals = table.result && table.result.deals;
+  if (!deals) return null;
+  return h(
+    "table",
+    { class: "scoring" },
+    h("tr", {}, h("th", {}, t("baohuang.deal")), names.map((n) => h("th", {}, n))),
+    deals.map((d, i) => h("tr", {}, h("td", {}, i + 1), (d.scores || d).map((s) => h("td", {}, String(s))))),
+  );
+}
+
+export default {
+  render(el, ctx) {
+    const { h, t, table } = ctx;
+    const view = table.view;
+    ctx.redraw = () => this.render(el, ctx);
+    el.replaceChildren(
+      h(
+        "div",
+        { class: "baohuang" },
+        h("p", { class: "phase" }, t("baohuang.phase_line", { phase: ctx.tOr(`baohuang.phase.${view.phase}`, view.phase), deal: view.deal, deals: view.deals })),
+        seatsRow(ctx, view),
+        view.hand ? handView(ctx, view) : null,
+        controls(ctx, view),
+        result(ctx),
+        scoring(ctx),
+        h("details", { class: "more" }, h("summary", {}, t("details")), facts(ctx, view, ["hand_sizes", "played", "out", "roles"])),
+      ),
+    );
+  },
+
+  describe(event, ctx) {
+    const d = event.data;
+    if (event.kind === "play" && d.cards) return `${ctx.names[d.seat]}: ${d.cards.join(" ")}`;
+    if (event.kind === "pass" && d.seat !== undefined) return `${ctx.names[d.seat]}: ${ctx.t("baohuang.action.pass")}`;
+    return null;
+  },
+};

@@ -1,0 +1,57 @@
+// Every visible string comes from a catalog (i18n/<lang>.json); English fills any gap.
+
+export const LANGS = { en: "English", "zh-Hant": "繁體中文", "zh-Hans": "简体中文", ja: "日本語" };
+const KEY = "yamen.lang";
+const catalogs = {};
+let current = "en";
+
+export function detect() {
+  const saved = localStorage.getItem(KEY);
+  if (saved && LANGS[saved]) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const lower = tag.toLowerCase();
+    if (lower.startsWith("ja")) return "ja";
+    if (/^zh-(tw|hk|mo)|^zh-hant/.test(lower)) return "zh-Hant";
+    if (lower.startsWith("zh")) return "zh-Hans";
+    if (lower.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+async function load(lang) {
+  if (!catalogs[lang]) catalogs[lang] = await (await fetch(`/i18n/${lang}.json`)).json();
+  return catalogs[lang];
+}
+
+export async function setLang(lang, remember = true) {
+  await Promise.all([load("en"), load(lang)]);
+  current = lang;
+  if (remember) localStorage.setItem(KEY, lang);
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+}
+
+export function lang() {
+  return current;
+}
+
+// t("seat.n", {n: 3}) -> "Seat 3"; an unknown key shows itself, so a gap is visible, not blank.
+export function t(key, params = {}) {
+  const text = (catalogs[current] || {})[key] ?? (catalogs.en || {})[key];
+  if (text === undefined) return key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : `{${name}}`));
+}
+
+// A key that may have no entry (a game's own term): the fallback instead of the key.
+export function tOr(key, fallback, params = {}) {
+  const found = t(key, params);
+  return found === key ? fallback : found;
+}
+
+// A text that carries its own translations ({"en": ..., "zh": ...}), as game data may.
+export function pick(names) {
+  if (typeof names === "string") return names;
+  const order = current === "zh-Hans" ? ["zh-Hans", "zh"] : current === "ja" ? ["ja", "zh"] : [current, "zh"];
+  for (const key of [...order, "en"]) if (names[key]) return names[key];
+  return Object.values(names)[0] ?? "";
+}
