@@ -36,9 +36,12 @@ Figures (nothing is asserted):
   request that imports the games), divided by the number of rooms.
 
 Also printed: the server's and the generators' CPU use in the window and the whole machine's
-(other work on a shared machine shows there), the generators' event-loop lag, the mean update
-frame size, refusals and dropped connections. ``--profile cprofile|pyinstrument`` runs the
-server under a profiler and prints (or keeps) where its time went.
+(other work on a shared machine shows there), actions per CPU-second of the server (and, at bot
+pace, that ratio too: it varies less than actions/s when other work takes the machine's cores
+during one phase and not the other), the generators' event-loop lag, the mean update frame size,
+refusals and dropped connections. ``--profile cprofile`` (CPU time of the server's event-loop
+thread) or ``--profile pyinstrument`` (wall time) profiles the server during the window and
+prints where its time went; ``--profile-out FILE`` keeps the profile.
 
     python benchmarks/load.py --pace human --rooms 1000 --duration 60
     python benchmarks/load.py --pace bot --rooms 100 --duration 30
@@ -193,7 +196,7 @@ def serve_profiled(kind: str, out: str, argv: list[str]) -> None:
     if kind == "cprofile":
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.thread_time)  # CPU time of the event loop's thread
         begin, end = profiler.enable, profiler.disable
 
         def write() -> None:
@@ -711,6 +714,7 @@ def measure(kind: str, server: Server, args: argparse.Namespace, seats: int) -> 
         "rss_end_mib": round(rss_end / 2**20, 1),
         "memory_per_room_kib": round((rss_end - rss_base) / args.rooms / 1024, 1),
         "server_cpu": round((cpu1 - cpu0) / args.duration, 2),  # 1.0: one core
+        "actions_per_server_cpu_s": round(len(latencies) / (cpu1 - cpu0)) if cpu1 > cpu0 else None,
         "generators_cpu": round(sum(a["cpu"] for a in answers.values()) / args.duration, 2),
         "machine_busy": round(busy * os.cpu_count(), 2),  # cores busy, everything included
         "generator_lag_p99_ms": None if not lags else round(percentile(lags, 99) * 1000, 1),
@@ -796,7 +800,7 @@ def print_profile(path: str, kind: str) -> None:
         return
     import pstats
 
-    print("\nserver profile (cProfile), by own time:")
+    print("\nserver profile (cProfile, CPU time of the event loop's thread), by own time:")
     pstats.Stats(path).sort_stats("tottime").print_stats(25)
     print("by cumulative time:")
     pstats.Stats(path).sort_stats("cumulative").print_stats(40)
@@ -904,6 +908,9 @@ def main(argv: list[str] | None = None) -> None:
             result["bare"] = bare
             if bare["actions_per_s"]:
                 result["ratio"] = round(yamen["actions_per_s"] / bare["actions_per_s"], 3)
+            if yamen["actions_per_server_cpu_s"] and bare["actions_per_server_cpu_s"]:
+                per_cpu = yamen["actions_per_server_cpu_s"] / bare["actions_per_server_cpu_s"]
+                result["ratio_per_server_cpu"] = round(per_cpu, 3)
         if args.json:
             print(json.dumps(result, indent=2))
         else:
@@ -915,6 +922,10 @@ def main(argv: list[str] | None = None) -> None:
             if "bare" in result:
                 report(result["bare"])
                 print(f"ratio yamen/bare actions per second: {result.get('ratio')}")
+                print(
+                    "ratio yamen/bare actions per CPU-second of the server (less sensitive to "
+                    f"other work on the machine): {result.get('ratio_per_server_cpu')}"
+                )
         if args.profile and not args.json:
             print_profile(yamen["profile"], args.profile)
 
