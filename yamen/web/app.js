@@ -2,7 +2,7 @@
 // It knows no game by name: a room's table is drawn by games/<game>.js, or games/generic.js.
 
 import { api, guest, me, Live } from "./net.js";
-import { LANGS, detect, setLang, t, tOr, pick, lang } from "./i18n.js";
+import { LANGS, detect, setLang, t, tOr, pick, lang, loadGame } from "./i18n.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -67,16 +67,20 @@ async function identify() {
 
 let gamesCache = null;
 async function games() {
-  gamesCache ??= await api("GET", "/api/games");
+  if (!gamesCache) {
+    const list = await api("GET", "/api/games");
+    await Promise.all(list.map((g) => loadGame(g.game)));
+    gamesCache = list;
+  }
   return gamesCache;
 }
 
 function gameTitle(name) {
   const game = (gamesCache || []).find((g) => g.game === name);
-  return tOr(`game.${name}`, game ? game.title : name);
+  return tOr(`${name}.title`, game ? game.title : name);
 }
 
-function optionInput(name, value) {
+function optionInput(game, name, value) {
   const id = `opt-${name}`;
   let input;
   if (typeof value === "boolean") input = h("input", { id, type: "checkbox", checked: value });
@@ -84,7 +88,8 @@ function optionInput(name, value) {
   else input = h("input", { id, value: value ?? "", placeholder: value == null ? t("default") : "" });
   input.dataset.option = name;
   input.dataset.kind = typeof value === "boolean" ? "bool" : typeof value === "number" ? "number" : value == null ? "null" : "text";
-  return h("label", { class: "option" }, h("span", {}, tOr(`option.${name}`, name)), input);
+  const label = tOr(`${game}.option.${name}`, tOr(`option.${name}`, name));
+  return h("label", { class: "option" }, h("span", {}, label), input);
 }
 
 function readOptions(form) {
@@ -114,7 +119,7 @@ async function lobby() {
     optionsBox.replaceChildren(
       ...Object.entries(game.options)
         .filter(([, v]) => v === null || typeof v !== "object")
-        .map(([k, v]) => optionInput(k, v)),
+        .map(([k, v]) => optionInput(game.game, k, v)),
     );
   };
   select.addEventListener("change", showOptions);
@@ -165,6 +170,7 @@ async function roomPage(roomId, invite) {
   const info = await attempt(() => api("GET", `/api/rooms/${roomId}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`));
   if (!info) return lobby();
   await games();
+  useStyle(`/games/${info.game}.css`);
   let module;
   try {
     module = (await import(`./games/${info.game}.js`)).default;
@@ -180,6 +186,11 @@ async function roomPage(roomId, invite) {
     else if (status === "open") say("");
   });
   drawRoom();
+}
+
+// A game's own stylesheet, if it has one (a missing file styles nothing).
+function useStyle(href) {
+  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
 }
 
 function onFrame(frame) {

@@ -18,9 +18,25 @@ export function detect() {
   return "en";
 }
 
+const gameCatalogs = {}; // game -> {lang -> {key -> text}}: a game's own words, in its own file
+
 async function load(lang) {
   if (!catalogs[lang]) catalogs[lang] = await (await fetch(`/i18n/${lang}.json`)).json();
   return catalogs[lang];
+}
+
+// A game's catalog (i18n/games/<game>.json, every language in one file); none is fine.
+export async function loadGame(game) {
+  if (gameCatalogs[game]) return;
+  const answer = await fetch(`/i18n/games/${game}.json`);
+  gameCatalogs[game] = answer.ok ? await answer.json() : {};
+}
+
+function lookup(lang, key) {
+  const own = (catalogs[lang] || {})[key];
+  if (own !== undefined) return own;
+  const game = key.split(".", 1)[0];
+  return ((gameCatalogs[game] || {})[lang] || {})[key];
 }
 
 export async function setLang(lang, remember = true) {
@@ -35,9 +51,9 @@ export function lang() {
   return current;
 }
 
-// t("seat.n", {n: 3}) -> "Seat 3"; an unknown key shows itself, so a gap is visible, not blank.
+// t("seat_n", {n: 3}) -> "Seat 3"; an unknown key shows itself, so a gap is visible, not blank.
 export function t(key, params = {}) {
-  const text = (catalogs[current] || {})[key] ?? (catalogs.en || {})[key];
+  const text = lookup(current, key) ?? lookup("en", key);
   if (text === undefined) return key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : `{${name}}`));
 }
