@@ -103,9 +103,11 @@ def test_a_person_and_four_bots_play_a_baohuang_deal(server, browser):
         if not tried and page.locator("#play").count() and page.locator(".your-move").count():
             # once: pick the lowest card; alone it is a legal set (play it) or it is explained
             tried = True
-            page.locator(".card-button").last.click()
+            page.locator(".card-button").last.focus()  # by keyboard: Space picks, Enter plays
+            page.keyboard.press("Space")
             if page.locator("#play").is_enabled():
-                page.click("#play")
+                page.locator(".card-button").last.focus()
+                page.keyboard.press("Enter")
             else:
                 assert page.locator("#why").inner_text()
                 page.locator(".card-button").last.click()  # unpick
@@ -114,6 +116,27 @@ def test_a_person_and_four_bots_play_a_baohuang_deal(server, browser):
         time.sleep(0.05)
     assert page.locator("#result li").count() == 5
     assert page.locator(".status").inner_text().startswith("over")
+    assert not page.errors
+
+
+def test_a_japanese_match_shows_tribute_and_the_scoring(server, browser):
+    page = person(browser, server.url, "Jun")
+    create_room(page, "baohuang", {"variant": "japanese", "deals": 2})
+    fill_with_bots(page)
+    page.click("#start")
+    page.wait_for_selector(".baohuang")
+    saw_tribute = False
+    deadline = time.monotonic() + 240
+    while not page.locator("#result").count():
+        assert time.monotonic() < deadline, "the match did not end in time"
+        saw_tribute = saw_tribute or bool(page.locator("#tribute").count())
+        if page.locator(".your-move").count():
+            act_once(page)
+        time.sleep(0.05)
+    assert page.locator("#scoring tr").count() == 3  # a header and one row per deal
+    first_deal = page.locator("#scoring tr").nth(1).locator("td").nth(2).inner_text()
+    if first_deal != "0":  # a seat that won or lost deal 1 gives or takes tribute in deal 2
+        assert saw_tribute
     assert not page.errors
 
 

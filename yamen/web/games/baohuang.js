@@ -74,9 +74,15 @@ function handView(ctx, view) {
     groups[groups.length - 1].cards.push([code, i]);
   });
   const redraw = () => ctx.redraw();
+  const enter = (e) => {
+    if (e.key === "Enter" && document.getElementById("play") && !document.getElementById("play").disabled) {
+      e.preventDefault();
+      document.getElementById("play").click();
+    }
+  };
   return h(
     "div",
-    { class: "hand", role: "group", "aria-label": t("baohuang.your_hand") },
+    { class: "hand", role: "group", "aria-label": t("baohuang.your_hand"), title: t("baohuang.keys"), onkeydown: enter },
     groups.map((g) =>
       h(
         "div",
@@ -135,15 +141,38 @@ function controls(ctx, view) {
   );
 }
 
-function scoring(ctx) {
+// Each finished deal's scores and the running totals: the breakdown, during and after a match.
+function scoring(ctx, view) {
   const { h, t, table, names } = ctx;
-  const deals = table.result && table.result.deals;
-  if (!deals) return null;
+  const deals = (table.result && table.result.deals) || view.history || [];
+  if (!deals.length) return null;
+  const who = (seat) => (seat === null || seat === undefined ? "–" : names[seat]);
   return h(
     "table",
-    { class: "scoring" },
-    h("tr", {}, h("th", {}, t("baohuang.deal")), names.map((n) => h("th", {}, n))),
-    deals.map((d, i) => h("tr", {}, h("td", {}, i + 1), (d.scores || d).map((s) => h("td", {}, String(s))))),
+    { class: "scoring", id: "scoring" },
+    h("tr", {}, h("th", {}, t("baohuang.deal")), h("th", {}, t("baohuang.role.emperor")), names.map((n) => h("th", {}, n))),
+    deals.map((d) =>
+      h(
+        "tr",
+        {},
+        h("td", {}, d.deal),
+        h("td", {}, who(d.emperor), d.partner === null ? ` (${t("baohuang.alone")})` : ` + ${who(d.partner)}`),
+        d.scores.map((s, seat) => h("td", { title: `${t("baohuang.total")} ${d.totals[seat]}` }, String(s))),
+      ),
+    ),
+  );
+}
+
+// Japanese rules: what this seat gave and received in tribute before the deal.
+function tribute(ctx, view) {
+  const { h, t } = ctx;
+  const paid = view.tribute;
+  if (!paid || (!paid.gave.length && !paid.received.length)) return null;
+  return h(
+    "p",
+    { class: "tribute", id: "tribute" },
+    paid.gave.length ? [t("baohuang.tribute_gave"), " ", cardRow(paid.gave), " "] : null,
+    paid.received.length ? [t("baohuang.tribute_received"), " ", cardRow(paid.received)] : null,
   );
 }
 
@@ -159,10 +188,11 @@ export default {
         h("p", { class: "phase" }, t("baohuang.phase_line", { phase: ctx.tOr(`baohuang.phase.${view.phase}`, view.phase), deal: view.deal, deals: view.deals })),
         seatsRow(ctx, view),
         view.hand ? handView(ctx, view) : null,
+        tribute(ctx, view),
         controls(ctx, view),
         result(ctx),
-        scoring(ctx),
-        h("details", { class: "more" }, h("summary", {}, t("details")), facts(ctx, view, ["hand_sizes", "played", "out", "roles"])),
+        scoring(ctx, view),
+        h("details", { class: "more" }, h("summary", {}, t("details")), facts(ctx, view, ["hand_sizes", "played", "out", "roles", "history", "tribute"])),
       ),
     );
   },
