@@ -1,0 +1,156 @@
+"""The Criminal Poker and Bao Qing-tian tables in a real browser (Debian's Chromium, driven by
+Playwright): what each shows, in the chosen language, with every action labelled in words, and
+whole games played through them, up to a 50-seat trial on a phone."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_web import DESKTOP, PHONE, create_room, person
+
+pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+from tests.test_web import browser, pytestmark, server  # noqa: E402, F401  (fixtures, skip mark)
+
+WEB = Path(__file__).resolve().parent.parent / "yamen" / "web"
+CP = json.loads((WEB / "i18n" / "games" / "criminal_poker.json").read_text())
+BQ = json.loads((WEB / "i18n" / "games" / "bao_qingtian.json").read_text())
+
+# An action button must speak words: never the notation ("next 2", "guess 4 holds", "plus 3").
+NOTATION = re.compile(
+    r"^(next|arrest|vote|reveal|appoint|guess|discard|name|plus|minus|times|divide|punish)\s"
+    r"|^(skip|draw|keep hidden|end questioning|wait|light|heavy|execute|pardon|done)$"
+)
+
+
+def buttons(page) -> list[str]:
+    return page.locator(".actions button[data-action]").evaluate_all(
+        "bs => bs.map(b => b.textContent.trim())"
+    )
+
+
+def fill_with_bots(page, lang="en"):
+    """The host adds a bot to every empty seat (its button in the page's language)."""
+    label = json.loads((WEB / "i18n" / f"{lang}.json").read_text())["add_bot"]
+    adds = page.locator(f".seats button:text-is('{label}')")
+    deadline = time.monotonic() + 60
+    while adds.count():
+        before = adds.count()
+        adds.first.click()
+        while adds.count() >= before:
+            assert time.monotonic() < deadline, "the bots did not take their seats"
+            time.sleep(0.01)
+
+
+def join(browser, server, link, name, locale="en-US", viewport=DESKTOP):  # noqa: F811
+    guest = person(browser, server.url, name, locale=locale, viewport=viewport)
+    guest.goto(link)
+    guest.wait_for_selector(".seats")
+    guest.locator(".seats button.small").first.click()
+    guest.wait_for_selector(".seats li.mine")
+    return guest
+
+
+def short(name: str) -> str:
+    """A card name as an evidence card shows it: without the type written before it."""
+    cut = re.search(r"[:：]", name)
+    return name[cut.end() :].strip() if cut else name
+
+
+def play(pages, check=lambda page, words: None, timeout=60.0):
+    """Every page clicks its first offered action until all show the result; ``check`` sees
+    each page's offered buttons (their words) before the click."""
+    deadline = time.monotonic() + timeout
+    seen: set[str] = set()
+    while not all(p.locator("#result").count() for p in pages):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        for page in pages:
+            if not page.locator(".your-move").count():
+                continue
+            words = buttons(page)
+            if not words:
+                continue
+            for word in words:
+                assert not NOTATION.search(word), f"a button speaks notation: {word!r}"
+            seen.update(words)
+            check(page, words)
+            page.evaluate(
+                "() => { const b = document.querySelector('.actions button[data-action]');"
+                " if (b) b.click(); }"
+            )
+        time.sleep(0.05)
+    return seen
+
+
+# ----- Criminal Poker ----------------------------------------------------------------------------
+
+
+def test_criminal_poker_sheriff_and_suspect_play_to_the_reveal(server, browser):  # noqa: F811
+    sheriff = person(browser, server.url, "Sheriff Sam")
+    link = create_room(sheriff, "criminal_poker", {"players": 4, "sheriff": 0})
+    suspect = join(browser, server, link, "Yui", locale="ja-JP")
+    fill_with_bots(sheriff)
+    sheriff.click("#start")
+    sheriff.wait_for_selector(".criminal-poker")
+    suspect.wait_for_selector("#cp-mine")
+
+    # the suspect's own evidence, named in Japanese from the catalog, its value shown
+    ja = CP["ja"]
+    suspect.wait_for_selector("#cp-hidden .ev")
+    for card in suspect.locator("#cp-hidden .ev").all():
+        cid = card.get_attribute("data-card")
+        assert card.locator(".ev-name").inner_text() == short(ja[f"criminal_poker.card.{cid}"])
+    assert "市民" in suspect.locator("#cp-mine h3").inner_text()
+    assert suspect.locator("#cp-phase").inner_text().startswith(ja["criminal_poker.phase.opening"])
+    opening = buttons(suspect)
+    assert len(opening) == 2 and all(w.endswith("を公開") for w in opening)
+
+    # the sheriff: named, holding no evidence; calls suspects by name, sees the deck, arrests
+    assert "Sheriff" in sheriff.locator("#cp-mine h3").inner_text()
+    said: dict[str, list[str]] = {}
+
+    def check(page, words):
+        if page is sheriff:
+            said.setdefault(sheriff.locator("#cp-phase b").inner_text(), words)
+
+    seen = play([sheriff, suspect], check)
+    assert any(w.startswith("Call ") for w in said["Calling the next suspect"])
+    assert said["Questioning"] == ["End the questioning"]
+    assert all(w.startswith("Arrest ") for w in said["The arrest"])
+    assert any(w in seen for w in ("パス", "カードを引く"))  # the suspect's own turn, in words
+    assert sheriff.locator("#cp-deck").count()  # the deck the sheriff looked at stays shown
+    assert not suspect.locator("#cp-deck").count()
+
+    # the reveal: every seat's cards, innocence and valid cards, the culprit rule that applied
+    for page in (sheriff, suspect):
+        page.wait_for_selector("#cp-reveal")
+        assert page.locator(".cp-final tr[data-seat]").count() == 4
+        assert page.locator("#cp-why").inner_text()
+        assert page.locator("#cp-outcome").inner_text()
+        assert not page.errors
+    why = sheriff.locator("#cp-why").inner_text()
+    assert "weapon" in why or "innocence" in why
+    assert "凶器" in suspect.locator("#cp-why").inner_text() or "潔白度" in suspect.locator(
+        "#cp-why"
+    ).inner_text()
+
+
+def test_criminal_poker_detective_mode_votes_in_traditional_chinese(server, browser):  # noqa: F811
+    page = person(browser, server.url, "Lin", locale="zh-TW")
+    create_room(page, "criminal_poker", {"players": 3, "mode": "detective"})
+    fill_with_bots(page, "zh-Hant")
+    page.click("#start")
+    page.wait_for_selector(".criminal-poker")
+    zh = CP["zh-Hant"]
+    names = {short(v) for k, v in zh.items() if k.startswith("criminal_poker.card.")}
+    shown = page.locator("#cp-mine .ev-name").all_inner_texts()
+    assert shown and set(shown) <= names
+    seen = play([page])
+    assert any(w.startswith("投票逮捕") for w in seen)
+    page.wait_for_selector("#cp-votes")
+    assert page.locator("#cp-votes li").count() >= 3
+    assert page.locator("#cp-reveal").count() and not page.errors
