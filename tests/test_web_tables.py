@@ -154,3 +154,86 @@ def test_criminal_poker_detective_mode_votes_in_traditional_chinese(server, brow
     page.wait_for_selector("#cp-votes")
     assert page.locator("#cp-votes li").count() >= 3
     assert page.locator("#cp-reveal").count() and not page.errors
+
+
+# ----- Bao Qing-tian ---------------------------------------------------------------------------
+
+
+def overflow(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def test_three_people_hold_a_bao_qingtian_trial_step_by_step(server, browser):  # noqa: F811
+    host = person(browser, server.url, "Bao")
+    link = create_room(host, "bao_qingtian", {"players": 3})
+    pages = [
+        host,
+        join(browser, server, link, "Wang", locale="zh-TW"),
+        join(browser, server, link, "Ma", locale="ja-JP", viewport=PHONE),
+    ]
+    host.click("#start")
+    for page in pages:
+        page.wait_for_selector(".bao-qingtian")
+    # the hand, named in each page's language, its cards the discard buttons on its turn
+    for page, lang in zip(pages, ("en", "zh-Hant", "ja"), strict=True):
+        for card in page.locator("#bq-hand .bq-card").all():
+            code = card.get_attribute("data-card")
+            name = BQ[lang][f"bao_qingtian.card.{code}"]
+            assert card.locator(".bq-card-name").inner_text() == name
+
+    steps_seen: set[int] = set()
+    lefts: list[int] = []
+    own_words = []
+
+    def check(page, words):
+        phase = page.locator("#bq-phase b").inner_text()
+        steps_seen.add(page.locator("#bq-sentence .bq-step.done").count())
+        if page.locator("#bq-guesses-left").count():
+            lefts.append(int(page.locator("#bq-guesses-left").inner_text()))
+        if page is host and phase == BQ["en"]["bao_qingtian.phase.plus"]:
+            assert all(re.fullmatch(r"\+\d+ → \d+", w) for w in words), words
+        if page.locator("#bq-own-words").count() and not own_words:
+            own_words.append(page)  # the judge writes its own punishment once
+            page.fill("#bq-own-words", "recite a poem")
+            page.select_option("#bq-own-count", "3")
+            page.locator(".bq-own button[type=submit]").click()
+            page.wait_for_selector("#bq-punishment")
+
+    play(pages, check)
+    assert own_words, "the judge was never asked for a punishment"
+    assert len(steps_seen) >= 5, f"the sentence did not show its steps one by one: {steps_seen}"
+    assert lefts and all(0 <= n <= 10 for n in lefts) and lefts == sorted(lefts, reverse=True)
+    for page in pages:
+        page.wait_for_selector("#bq-room-ledger")
+        assert "recite a poem" in page.locator("#bq-punishment").inner_text()
+        assert page.locator("#bq-sentence .bq-step.done").count() == 6
+        assert page.locator("#bq-verdict").count() and not page.errors
+    assert overflow(pages[2]) <= 0
+
+
+def test_a_50_seat_trial_fits_a_phone_and_ends_in_the_ledger(server, browser):  # noqa: F811
+    page = person(browser, server.url, "Zhan", viewport=PHONE, locale="zh-CN")
+    create_room(page, "bao_qingtian", {"players": 50})
+    fill_with_bots(page, "zh-Hans")
+    page.click("#start")
+    page.wait_for_selector("#bq-seats")
+    assert page.locator("#bq-seats li").count() == 50
+    assert overflow(page) <= 0, "50 seats are wider than a phone"
+    seats_height = page.locator("#bq-seats").bounding_box()["height"]
+    assert seats_height < 700, f"the seat list is not compact: {seats_height}px"
+    card = page.locator("#bq-hand .bq-card").first
+    assert card.locator(".bq-card-name").inner_text() == (
+        BQ["zh-Hans"][f"bao_qingtian.card.{card.get_attribute('data-card')}"]
+    )
+    widest = 0
+
+    def check(page, words):
+        nonlocal widest
+        widest = max(widest, overflow(page))
+
+    play([page], check)
+    page.wait_for_selector("#bq-room-ledger")
+    assert page.locator("#bq-capture").count()
+    assert page.locator("#bq-sentence .bq-step").count() == 6
+    assert widest <= 0 and overflow(page) <= 0
+    assert not page.errors

@@ -84,7 +84,8 @@ function evidence(ctx, view, id, { hidden = false, counted = null, fresh = false
 function backs(ctx, n) {
   const { h, t } = ctx;
   if (!n) return null;
-  return h("span", { class: "ev-backs", title: t(`${P}.face_down_n`, { n }) }, "🂠".repeat(n), ` ${t(`${P}.face_down_n`, { n })}`);
+  const cards = Array.from({ length: Math.min(n, 6) }, () => h("span", { class: "ev-back" }));
+  return h("span", { class: "ev-backs", title: t(`${P}.face_down_n`, { n }) }, ...cards, ` ${t(`${P}.face_down_n`, { n })}`);
 }
 
 function investigatorWord(ctx, view) {
@@ -326,26 +327,30 @@ function reveal(ctx, view) {
   const arrested = final.arrested || [];
   const rows = final.seats.map((s) => {
     const isSuspect = s.innocence !== null && s.innocence !== undefined;
-    const all = [...s.shown, ...s.hidden];
-    const worth = assess(view, all);
+    const worth = assess(view, [...s.shown, ...s.hidden]);
+    const counted = (id) => (final.by_weapon ? null : worth.counted.has(id));
+    const marks = [s.culprit ? ["culprit", t(`${P}.culprit`)] : null, s.arrested ? ["arrested", t(`${P}.arrested`)] : null, s.won ? ["won", t("winner")] : null].filter(Boolean);
     return h(
-      "tr",
+      "li",
       { class: `${s.culprit ? "cp-culprit" : ""} ${s.arrested ? "cp-was-arrested" : ""}`, "data-seat": s.seat },
-      h("th", {}, names[s.seat], h("br"), h("span", { class: `cp-role cp-role-${s.identity}` }, roleName(ctx, view, s.identity))),
       h(
-        "td",
-        {},
-        isSuspect
-          ? [...s.shown.map((id) => evidence(ctx, view, id, { counted: final.by_weapon ? null : worth.counted.has(id) })), ...s.hidden.map((id) => evidence(ctx, view, id, { hidden: true, counted: final.by_weapon ? null : worth.counted.has(id) }))]
-          : h("span", { class: "hint" }, t(`${P}.holds_no_evidence`)),
+        "div",
+        { class: "cp-seat-head" },
+        h("b", {}, names[s.seat]),
+        h("span", { class: `cp-role cp-role-${s.identity}` }, roleName(ctx, view, s.identity)),
+        ...marks.map(([kind, text]) => h("span", { class: `cp-mark cp-${kind}` }, text)),
       ),
-      h("td", { class: "num" }, isSuspect ? (worth.weapon ? "🔪" : String(s.innocence)) : "–"),
-      h("td", { class: "num" }, isSuspect ? String(s.valid) : "–"),
-      h(
-        "td",
-        {},
-        [s.culprit ? t(`${P}.culprit`) : null, s.arrested ? t(`${P}.arrested`) : null, s.won ? t("winner") : null].filter(Boolean).join(" · "),
-      ),
+      isSuspect
+        ? h(
+            "div",
+            { class: "cp-row" },
+            s.shown.map((id) => evidence(ctx, view, id, { counted: counted(id) })),
+            s.hidden.map((id) => evidence(ctx, view, id, { hidden: true, counted: counted(id) })),
+          )
+        : h("div", { class: "hint" }, t(`${P}.holds_no_evidence`)),
+      isSuspect
+        ? h("p", { class: "cp-sum" }, worth.weapon ? t(`${P}.held_weapon`) : t(`${P}.sum`, { total: s.innocence, valid: s.valid }))
+        : null,
     );
   });
   const list = (seats) => seats.map((s) => names[s]).join(", ");
@@ -368,16 +373,8 @@ function reveal(ctx, view) {
     h("h2", {}, t(`${P}.reveal_title`)),
     h("p", { class: "cp-why", id: "cp-why" }, why),
     h("p", { class: "cp-outcome", id: "cp-outcome" }, outcome),
-    h(
-      "div",
-      { class: "cp-scroll" },
-      h(
-        "table",
-        { class: "cp-final" },
-        h("tr", {}, [`${P}.col_seat`, `${P}.col_evidence`, `${P}.col_innocence`, `${P}.col_valid`, `${P}.col_outcome`].map((k) => h("th", {}, t(k)))),
-        rows,
-      ),
-    ),
+    h("p", { class: "hint" }, t(`${P}.legend`)),
+    h("ol", { class: "cp-final" }, rows),
     rules(ctx),
   );
 }
@@ -394,8 +391,16 @@ function rules(ctx) {
   );
 }
 
+// Seat names told apart: bots share a name, so a repeated name carries its seat number.
+function distinct(ctx) {
+  const seen = {};
+  for (const name of ctx.names) seen[name] = (seen[name] || 0) + 1;
+  return { ...ctx, names: ctx.names.map((name, seat) => (seen[name] > 1 ? `${name} #${seat}` : name)) };
+}
+
 export default {
-  render(el, ctx) {
+  render(el, given) {
+    const ctx = distinct(given);
     const { h, t, table } = ctx;
     const view = table.view;
     if (drawn && (view.phase !== "reveal" || view.turn !== view.seat)) drawn = null;
@@ -417,7 +422,8 @@ export default {
     );
   },
 
-  describe(event, ctx) {
+  describe(event, given) {
+    const ctx = distinct(given);
     const { t, names } = ctx;
     const d = event.data;
     const view = ctx.table ? ctx.table.view : { cards: {} };
