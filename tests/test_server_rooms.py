@@ -34,3 +34,28 @@ def test_a_game_cut_off_before_its_result_was_written_is_finished_on_load(tmp_pa
     assert loaded.status == "over"
     assert loaded.match.scores == list(expected.scores)
     assert stored.finished and stored.record.result == recorder.finish().result
+
+
+def test_a_refused_action_in_a_group_commit_does_not_sink_the_others(tmp_path):
+    from sqlalchemy.exc import IntegrityError
+
+    async def go():
+        store = Store(f"sqlite:///{tmp_path / 'j.db'}")
+        await store.open()
+        await store.add_player("p", "P", "token")
+        room = await Rooms(store).create("p", "bao_qingtian", {"players": 3}, True, None)
+        recorder = Recorder("bao_qingtian", room.options, seed=4)
+        game_id = await store.add_game(room.id, 1, recorder.record)
+        await store.journal.append(game_id, 0, 0, "first")
+        outcomes = await asyncio.gather(
+            store.journal.append(game_id, 0, 1, "a second writer of action 0"),
+            store.journal.append(game_id, 1, 2, "action 1"),
+            return_exceptions=True,
+        )
+        stored = await store.game(game_id)
+        await store.close()
+        return outcomes, stored
+
+    outcomes, stored = asyncio.run(go())
+    assert isinstance(outcomes[0], IntegrityError) and outcomes[1] is None
+    assert stored.record.actions == [(0, "first"), (2, "action 1")]

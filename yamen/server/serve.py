@@ -25,6 +25,9 @@ def serve(
         host=host,
         port=port,
         ws_max_size=4 * MAX_FRAME,  # bigger frames are cut off; smaller ones get a clear error
+        # Frames are small JSON: compressing them costs each connection ~250 KiB of deflate
+        # state and CPU per frame, for bandwidth a card table does not need.
+        ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
     )

@@ -29,6 +29,7 @@ from sqlalchemy import (
     String,
     Text,
     event,
+    insert,
     select,
     update,
 )
@@ -281,18 +282,19 @@ class Store:
 
 class Journal:
     """Appends actions with group commit: ``await append(...)`` returns once the action is
-    durable; actions that arrive while a commit runs go together in the next one."""
+    durable; actions that arrive while a commit runs go together in the next one. A batch that
+    fails is written again one action at a time, so that only the action at fault is refused
+    (in a cluster, a stale owner's write collides with the new owner's)."""
 
     def __init__(self, store: Store):
         self.store = store
-        self.waiting: list[tuple[ActionRow, asyncio.Future]] = []
+        self.waiting: list[tuple[dict[str, Any], asyncio.Future]] = []
         self.writer: asyncio.Task | None = None
 
     async def append(self, game_id: int, index: int, seat: int, text: str) -> None:
         future = asyncio.get_running_loop().create_future()
-        self.waiting.append(
-            (ActionRow(game_id=game_id, index=index, seat=seat, text=text, at=now()), future)
-        )
+        row = {"game_id": game_id, "index": index, "seat": seat, "text": text, "at": now()}
+        self.waiting.append((row, future))
         if self.writer is None or self.writer.done():
             self.writer = asyncio.create_task(self._write())
         await future
@@ -301,20 +303,39 @@ class Journal:
         while self.waiting:
             batch, self.waiting = self.waiting, []
             try:
-                async with self.store.session.begin() as s:
-                    s.add_all(row for row, _ in batch)
-            except Exception as exc:  # every waiter learns its action was not stored
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
+                await self._insert([row for row, _ in batch])
+            except Exception as exc:
+                if len(batch) == 1:
+                    _settle(batch[0][1], exc)
+                    continue
+                for row, future in batch:
+                    try:
+                        await self._insert([row])
+                    except Exception as alone:
+                        _settle(future, alone)
+                    else:
+                        _settle(future, None)
             else:
                 for _, future in batch:
-                    if not future.done():
-                        future.set_result(None)
+                    _settle(future, None)
+
+    async def _insert(self, rows: list[dict[str, Any]]) -> None:
+        # a Core insert: no unit of work to build for rows that are only ever appended
+        async with self.store.engine.begin() as conn:
+            await conn.execute(insert(ActionRow), rows)
 
     async def close(self) -> None:
         if self.writer is not None:
             await asyncio.gather(self.writer, return_exceptions=True)
+
+
+def _settle(future: asyncio.Future, error: Exception | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
 
 
 def now() -> float:
