@@ -128,15 +128,16 @@ def test_criminal_poker_sheriff_and_suspect_play_to_the_reveal(server, browser):
     # the reveal: every seat's cards, innocence and valid cards, the culprit rule that applied
     for page in (sheriff, suspect):
         page.wait_for_selector("#cp-reveal")
-        assert page.locator(".cp-final tr[data-seat]").count() == 4
+        assert page.locator(".cp-final li[data-seat]").count() == 4
         assert page.locator("#cp-why").inner_text()
         assert page.locator("#cp-outcome").inner_text()
         assert not page.errors
     why = sheriff.locator("#cp-why").inner_text()
     assert "weapon" in why or "innocence" in why
-    assert "凶器" in suspect.locator("#cp-why").inner_text() or "潔白度" in suspect.locator(
-        "#cp-why"
-    ).inner_text()
+    assert (
+        "凶器" in suspect.locator("#cp-why").inner_text()
+        or "潔白度" in suspect.locator("#cp-why").inner_text()
+    )
 
 
 def test_criminal_poker_detective_mode_votes_in_traditional_chinese(server, browser):  # noqa: F811
@@ -222,8 +223,9 @@ def test_a_50_seat_trial_fits_a_phone_and_ends_in_the_ledger(server, browser):  
     seats_height = page.locator("#bq-seats").bounding_box()["height"]
     assert seats_height < 700, f"the seat list is not compact: {seats_height}px"
     card = page.locator("#bq-hand .bq-card").first
-    assert card.locator(".bq-card-name").inner_text() == (
-        BQ["zh-Hans"][f"bao_qingtian.card.{card.get_attribute('data-card')}"]
+    assert (
+        card.locator(".bq-card-name").inner_text()
+        == (BQ["zh-Hans"][f"bao_qingtian.card.{card.get_attribute('data-card')}"])
     )
     widest = 0
 

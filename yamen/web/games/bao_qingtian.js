@@ -316,7 +316,7 @@ function decisions(ctx, view) {
     default:
       body = pairs.map(([text, id]) => button(ctx, id, ctx.tOr(`${P}.act.${text.replace(/ /g, "_")}`, text)));
   }
-  return h("div", { class: `actions bq-actions bq-actions-${view.phase.replace(/ /g, "-")}`, role: "group", "aria-label": t("your_move") }, head, body);
+  return h("div", { class: `actions bq-actions bq-actions-${view.phase.replace(/ /g, "-")}`, role: "group", "aria-label": t("your_move") }, head, [body].flat(3));
 }
 
 // The judge: a punishment from the catalogue (or its own words) and a count from 1 to 10.
@@ -335,7 +335,7 @@ function punishControls(ctx, view, pairs) {
   const counts = [];
   for (let n = 1; n <= 10; n++) {
     const id = byText[`punish "${words}" ${n}`];
-    if (id !== undefined) counts.push(button(ctx, id, t(`${P}.n_times`, { n }), { class: "action bq-number" }));
+    if (id !== undefined) counts.push(button(ctx, id, n === 1 ? t(`${P}.once`) : t(`${P}.n_times`, { n }), { class: "action bq-number" }));
   }
   const own = h("input", { id: "bq-own-words", maxlength: 80, placeholder: t(`${P}.own_words`), "aria-label": t(`${P}.own_words`) });
   const ownCount = h("select", { id: "bq-own-count", "aria-label": t(`${P}.count`) }, Array.from({ length: 10 }, (_, i) => h("option", { value: i + 1 }, String(i + 1))));
