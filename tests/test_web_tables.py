@@ -62,8 +62,8 @@ def short(name: str) -> str:
 
 
 def play(pages, check=lambda page, words: None, timeout=60.0):
-    """Every page clicks its first offered action until all show the result; ``check`` sees
-    each page's offered buttons (their words) before the click."""
+    """Every page clicks an offered action until all show the result: the one ``check`` returns
+    (an index into the page's offered buttons, their words given), else the first."""
     deadline = time.monotonic() + timeout
     seen: set[str] = set()
     while not all(p.locator("#result").count() for p in pages):
@@ -77,10 +77,11 @@ def play(pages, check=lambda page, words: None, timeout=60.0):
             for word in words:
                 assert not NOTATION.search(word), f"a button speaks notation: {word!r}"
             seen.update(words)
-            check(page, words)
+            choice = check(page, words) or 0
             page.evaluate(
-                "() => { const b = document.querySelector('.actions button[data-action]');"
-                " if (b) b.click(); }"
+                "(i) => { const b = document.querySelectorAll('.actions button[data-action]')[i];"
+                " if (b) b.click(); }",
+                choice,
             )
         time.sleep(0.05)
     return seen
@@ -113,15 +114,24 @@ def test_criminal_poker_sheriff_and_suspect_play_to_the_reveal(server, browser):
     assert "Sheriff" in sheriff.locator("#cp-mine h3").inner_text()
     said: dict[str, list[str]] = {}
 
+    drew = []
+
     def check(page, words):
         if page is sheriff:
             said.setdefault(sheriff.locator("#cp-phase b").inner_text(), words)
+        elif "カードを引く" in words:
+            return words.index("カードを引く")  # the suspect draws, then sees what it drew
+        elif page.locator(".cp-actions-reveal").count():
+            drew.append(page.locator(".cp-drew .ev-fresh .ev-name").inner_text())
+            assert ja["criminal_poker.act.keep_hidden"] in words
+            assert any(drew[-1] in w for w in words)  # revealing it is offered by name
+        return None
 
     seen = play([sheriff, suspect], check)
     assert any(w.startswith("Call ") for w in said["Calling the next suspect"])
     assert said["Questioning"] == ["End the questioning"]
     assert all(w.startswith("Arrest ") for w in said["The arrest"])
-    assert any(w in seen for w in ("パス", "カードを引く"))  # the suspect's own turn, in words
+    assert "カードを引く" in seen and drew  # the suspect's own turn, in words
     assert sheriff.locator("#cp-deck").count()  # the deck the sheriff looked at stays shown
     assert not suspect.locator("#cp-deck").count()
 
