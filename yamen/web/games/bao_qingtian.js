@@ -11,6 +11,7 @@ const STEPS = ["judge", "plus", "minus", "times", "divide"];
 const SIGN = { judge: "", plus: "+", minus: "−", times: "×", divide: "÷" };
 
 let punishmentChoice = 0; // the judge's pick in the catalogue, kept across redraws
+let ownDraft = { words: "", count: "1" }; // the judge's own words while typed, kept across redraws
 
 function cardName(ctx, code) {
   return ctx.tOr(`${P}.card.${code}`, code);
@@ -328,6 +329,7 @@ function punishControls(ctx, view, pairs) {
     { id: "bq-punishment-choice", "aria-label": t(`${P}.punishment`), onchange: (e) => {
       punishmentChoice = Number(e.target.value);
       ctx.redraw();
+      document.getElementById("bq-punishment-choice")?.focus();
     } },
     PUNISHMENTS.map((_, i) => h("option", { value: i, selected: i === punishmentChoice }, t(`${P}.punishment.${i + 1}`))),
   );
@@ -337,8 +339,13 @@ function punishControls(ctx, view, pairs) {
     const id = byText[`punish "${words}" ${n}`];
     if (id !== undefined) counts.push(button(ctx, id, n === 1 ? t(`${P}.once`) : t(`${P}.n_times`, { n }), { class: "action bq-number" }));
   }
-  const own = h("input", { id: "bq-own-words", maxlength: 80, placeholder: t(`${P}.own_words`), "aria-label": t(`${P}.own_words`) });
-  const ownCount = h("select", { id: "bq-own-count", "aria-label": t(`${P}.count`) }, Array.from({ length: 10 }, (_, i) => h("option", { value: i + 1 }, String(i + 1))));
+  const own = h("input", { id: "bq-own-words", maxlength: 80, placeholder: t(`${P}.own_words`), "aria-label": t(`${P}.own_words`), oninput: (e) => (ownDraft.words = e.target.value) });
+  own.value = ownDraft.words;
+  const ownCount = h(
+    "select",
+    { id: "bq-own-count", "aria-label": t(`${P}.count`), onchange: (e) => (ownDraft.count = e.target.value) },
+    Array.from({ length: 10 }, (_, i) => h("option", { value: i + 1, selected: String(i + 1) === ownDraft.count }, String(i + 1))),
+  );
   const sendOwn = (e) => {
     e.preventDefault();
     const text = own.value.replace(/\s+/g, " ").trim();
@@ -399,7 +406,11 @@ export default {
     ctx.redraw = () => this.render(el, given);
     const mine = view.legal && view.legal.length;
     const discarding = mine && (view.phase === "draw" || view.phase === "capture");
-    if (view.phase !== "punish") punishmentChoice = 0;
+    if (view.phase !== "punish") {
+      punishmentChoice = 0;
+      ownDraft = { words: "", count: "1" };
+    }
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".bao-qingtian") ? document.activeElement.id : null;
     el.replaceChildren(
       h(
         "div",
@@ -416,6 +427,7 @@ export default {
         seatList(ctx, view),
       ),
     );
+    if (focused) document.getElementById(focused)?.focus();
   },
 
   describe(event, given) {
