@@ -45,11 +45,12 @@ def run_crash(server: ServerProcess, url: str) -> None:
 
     async def before():
         rid, lobbies = await room_with(server.url, "baohuang", {"deals": 1}, people=5)
-        # a second room played by bots alone must go on by itself after the restart
+        # a second room played by bots alone (a long game: it cannot end before the kill)
+        # must go on by itself after the restart
         bots_rid, (host,) = await room_with(
             server.url,
-            "bao_qingtian",
-            {"players": 4},
+            "baohuang",
+            {"deals": 1},
             people=1,
             bot="rules",
             settings={"bot_delay": 0.2, "turn_seconds": None, "away_seconds": 0},

@@ -132,9 +132,15 @@ class Store:
 
     def __init__(self, url: str):
         self.url = async_url(url)
-        self.engine: AsyncEngine = create_async_engine(self.url)
-        if self.engine.dialect.name == "sqlite":
+        if self.url.startswith("sqlite"):
+            # One connection: SQLite has one writer anyway, and two connections that both
+            # write fail with "database is locked" under load instead of taking turns.
+            self.engine: AsyncEngine = create_async_engine(
+                self.url, pool_size=1, max_overflow=0, pool_timeout=60, connect_args={"timeout": 30}
+            )
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_async_engine(self.url)
         self.session = async_sessionmaker(self.engine, expire_on_commit=False)
         self.journal = Journal(self)
 
