@@ -237,7 +237,8 @@ function describe(event) {
 }
 
 function names() {
-  return page.room.seats.map((s, i) => s.name || (s.bot ? `${t("bot")} ${s.bot}` : t("seat_n", { n: i })));
+  // bots are told apart by their seat: five "rules" bots are not one player
+  return page.room.seats.map((s, i) => s.name || (s.bot ? `${t("bot")} ${s.bot} #${i}` : t("seat_n", { n: i })));
 }
 
 function context() {
@@ -252,6 +253,8 @@ function context() {
     lang: lang(),
     h,
     act: (action) => page.live.send({ type: "act", action, seq: page.table.seq }),
+    chat: (text) => page.live.send({ type: "chat", text }),
+    lines: page.chat,
     actText: (text) => page.live.send({ type: "act", text, seq: page.table.seq }),
     say,
   };
@@ -324,7 +327,7 @@ function drawSide() {
   const typed = document.getElementById("chat-text")?.value || "";
   side.replaceChildren(
     h("h2", {}, t("seats"), " · ", t("scores")),
-    h("ol", { class: "seats" }, seats),
+    h("ol", { class: room.seats.length > 12 ? "seats many" : "seats" }, seats),
     h("h2", {}, t("chat")),
     h("ul", { class: "chat" }, page.chat.slice(-50).map((c) => h("li", {}, h("b", {}, c.name), " ", c.text))),
     page.seat !== null ? chat : null,
