@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from yamen.cards import parse_card, parse_rank
@@ -757,14 +758,7 @@ class BaohuangState(State):
             return "call " + KIND_TEXT[action - CALL_BASE]
         if not is_play(action):
             raise NotationError(str(action), "not a Baohuang action id")
-        r, n, x, y, t = decode(action)
-        tk = self.tell_kind
-        small_tells = t if tk == SJ_MARKED else 0
-        natural_tells = t if 0 <= tk < 52 else 0
-        tokens = ["BJ"] * y + ["SJ*"] * small_tells + ["SJ"] * (x - small_tells)
-        if n:
-            tokens += [KIND_TEXT[tk]] * natural_tells + [slot_text(r)] * (n - natural_tells)
-        return " ".join(tokens)
+        return play_text(action, self.tell_kind)
 
     def parse_action(self, seat: int, text: str) -> int:
         """Words (``pass``, ``yield``, ``claim``, ``grab``, ``keep``, ``hand on``, ``declare``,
@@ -905,3 +899,16 @@ def _take_plain(hand: list[int], kinds, count: int, telling: int) -> list[int]:
             taken += [k] * m
             count -= m
     return taken
+
+
+@lru_cache(maxsize=1 << 16)
+def play_text(action: int, tell_kind: int) -> str:
+    """A set's notation; only the telling card (``tell_kind``) depends on the deal. Cached:
+    every view lists the seat's legal sets, and a server sends a view per seat per action."""
+    r, n, x, y, t = decode(action)
+    small_tells = t if tell_kind == SJ_MARKED else 0
+    natural_tells = t if 0 <= tell_kind < 52 else 0
+    tokens = ["BJ"] * y + ["SJ*"] * small_tells + ["SJ"] * (x - small_tells)
+    if n:
+        tokens += [KIND_TEXT[tell_kind]] * natural_tells + [slot_text(r)] * (n - natural_tells)
+    return " ".join(tokens)
