@@ -96,10 +96,11 @@ def test_a_person_and_four_bots_play_a_baohuang_deal(server, browser):
     fill_with_bots(page)
     page.click("#start")
     page.wait_for_selector(".baohuang")
-    tried = False
+    tried = saw_trick = False
     deadline = time.monotonic() + 240
     while not page.locator("#result").count():
         assert time.monotonic() < deadline, "the deal did not end in time"
+        saw_trick = saw_trick or bool(page.locator("#trick .card-row").count())
         if not tried and page.locator("#play").count() and page.locator(".your-move").count():
             # once: pick the lowest card; alone it is a legal set (play it) or it is explained
             tried = True
@@ -115,6 +116,7 @@ def test_a_person_and_four_bots_play_a_baohuang_deal(server, browser):
             act_once(page)
         time.sleep(0.05)
     assert page.locator("#result li").count() == 5
+    assert saw_trick  # the set to beat was shown on the table
     assert page.locator(".status").inner_text().startswith("over")
     assert not page.errors
 

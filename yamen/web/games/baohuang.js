@@ -27,9 +27,9 @@ function why(ctx, view, codes) {
   const { t } = ctx;
   const ranks = new Set(codes.map((c) => parts(c)).filter((p) => !p.joker).map((p) => p.rank));
   if (ranks.size > 1) return t("baohuang.why.one_rank");
-  const trick = view.trick && view.trick.length ? view.trick[view.trick.length - 1] : null;
-  if (trick && trick.cards && trick.cards.length !== codes.length) return t("baohuang.why.count", { n: trick.cards.length });
-  if (trick) return t("baohuang.why.beat");
+  const beat = view.table && view.table.cards; // the set to beat, if any
+  if (beat && beat.length !== codes.length) return t("baohuang.why.count", { n: beat.length });
+  if (beat) return t("baohuang.why.beat");
   return t("baohuang.why.not_now");
 }
 
@@ -45,7 +45,7 @@ function seatsRow(ctx, view) {
     view.hand_sizes.map((n, seat) => {
       const role = view.roles && view.roles[String(seat)];
       const place = view.out.indexOf(seat);
-      const last = (view.played || []).filter((p) => p.seat === seat).slice(-1)[0];
+      const last = (view.trick || []).filter((p) => p.seat === seat).slice(-1)[0]; // in this trick
       return h(
         "li",
         { class: `${table.pending.includes(seat) ? "pending" : ""} ${seat === view.seat ? "mine" : ""}` },
@@ -53,9 +53,24 @@ function seatsRow(ctx, view) {
         h("span", { class: "count", title: t("baohuang.cards_left") }, `🂠 ${n}`),
         role ? h("span", { class: "role" }, ctx.tOr(`baohuang.role.${role}`, role)) : null,
         place >= 0 ? h("span", { class: "place" }, t("baohuang.place", { n: place + 1 })) : null,
-        last ? cardRow(last.cards) : null,
+        last ? (last.cards ? cardRow(last.cards) : h("span", { class: "said" }, ctx.tOr(`baohuang.action.${last.action.split(" ")[0]}`, last.action))) : null,
       );
     }),
+  );
+}
+
+// The trick: the set to beat and whose it is, then every move of this trick in order.
+function trickArea(ctx, view) {
+  const { h, t, names } = ctx;
+  if (view.phase !== "play") return null;
+  const moves = (view.trick || []).map((m) =>
+    h("li", {}, h("b", {}, names[m.seat]), " ", m.cards ? cardRow(m.cards) : ctx.tOr(`baohuang.action.${m.action.split(" ")[0]}`, m.action)),
+  );
+  return h(
+    "section",
+    { class: "trick", id: "trick", "aria-label": t("baohuang.trick") },
+    view.table ? h("p", {}, t("baohuang.to_beat", { who: names[view.table.owner] }), " ", cardRow(view.table.cards)) : h("p", { class: "hint" }, t("baohuang.new_trick")),
+    moves.length ? h("ol", { class: "moves" }, moves) : null,
   );
 }
 
@@ -187,6 +202,7 @@ export default {
         { class: "baohuang" },
         h("p", { class: "phase" }, t("baohuang.phase_line", { phase: ctx.tOr(`baohuang.phase.${view.phase}`, view.phase), deal: view.deal, deals: view.deals })),
         seatsRow(ctx, view),
+        trickArea(ctx, view),
         view.hand ? handView(ctx, view) : null,
         tribute(ctx, view),
         controls(ctx, view),
