@@ -1,6 +1,6 @@
 """Alembic, run from inside the server: the schema is created or upgraded when a server opens
-its database, so a newcomer never runs a migration by hand. ``yamen db upgrade`` does the same
-for an operator who wants it done before starting several processes."""
+its database, so nobody runs a migration by hand (several processes starting together take
+turns under a Redis lock: yamen/server/cluster.py)."""
 
 from __future__ import annotations
 
