@@ -117,6 +117,9 @@ def test_a_person_and_four_bots_play_a_baohuang_deal(server, browser):
         time.sleep(0.05)
     assert page.locator("#result li").count() == 5
     assert saw_trick  # the set to beat was shown on the table
+    log = page.locator(".log li").evaluate_all("els => els.map(e => e.textContent)")
+    assert any("plays" in line for line in log)
+    assert not [line for line in log if "seat=" in line]  # every event told in words
     assert page.locator(".status").inner_text().startswith("over")
     assert not page.errors
 

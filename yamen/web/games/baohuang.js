@@ -213,10 +213,52 @@ export default {
     );
   },
 
+  // Every event of the game in words, for the log.
   describe(event, ctx) {
+    const { t, names } = ctx;
     const d = event.data;
-    if (event.kind === "play" && d.cards) return `${ctx.names[d.seat]}: ${d.cards.join(" ")}`;
-    if (event.kind === "pass" && d.seat !== undefined) return `${ctx.names[d.seat]}: ${ctx.t("baohuang.action.pass")}`;
-    return null;
+    const who = names[d.seat];
+    const word = (w) => ctx.tOr(`baohuang.action.${w.split(" ")[0]}`, w);
+    switch (event.kind) {
+      case "play":
+        return t(d.out ? "baohuang.log.play_out" : "baohuang.log.play", { who, cards: d.cards.join(" ") });
+      case "pass":
+      case "yield":
+      case "claim":
+        return `${who}: ${word(event.kind)}`;
+      case "deal":
+        return t(d.redeal ? "baohuang.log.redeal" : "baohuang.log.deal", { n: d.deal });
+      case "hand":
+        return t("baohuang.log.hand", { n: d.cards.length });
+      case "tribute":
+        return t("baohuang.log.tribute", { gave: d.gave.join(" ") || "–", got: d.received.join(" ") || "–" });
+      case "tribute paid":
+        return t("baohuang.log.tribute_paid");
+      case "grab window closed":
+        return d.grabbed_by === null ? t("baohuang.log.nobody_grabbed") : t("baohuang.log.grabbed", { who: names[d.grabbed_by] });
+      case "grab":
+        return t("baohuang.log.grabbed", { who });
+      case "yield emperor":
+      case "hand on emperor card":
+        return t("baohuang.log.handed_on", { who, to: names[d.to_seat] });
+      case "forced":
+        return t("baohuang.log.forced", { who });
+      case "void deal":
+        return t("baohuang.log.void");
+      case "call":
+        return t("baohuang.log.call", { who, card: d.card });
+      case "emperor":
+        return t("baohuang.log.emperor", { who });
+      case "declarations":
+        return t("baohuang.log.declarations", { declared: d.declared.map((s) => names[s]).join(", ") || "–" });
+      case "lead":
+        return t("baohuang.log.lead", { who });
+      case "deal over":
+        return t("baohuang.log.deal_over", { n: d.deal });
+      case "game over":
+        return t("baohuang.log.game_over");
+      default:
+        return null;
+    }
   },
 };
