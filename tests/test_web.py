@@ -3,95 +3,26 @@ for all three games, reloading mid-game, switching language, phone and desktop l
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 
 import pytest
 
-from tests.server_helpers import ServerThread
-
-playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-CHROMIUM = os.environ.get("YAMEN_CHROMIUM") or shutil.which("chromium")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium: apt-get install chromium (.ci/run does)"
+from tests.web_helpers import (
+    DESKTOP,
+    PHONE,
+    act_once,
+    create_room,
+    fill_with_bots,
+    needs_chromium,
+    person,
+    play_pages,
 )
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+pytestmark = needs_chromium
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("db") / "web.db"
-    with ServerThread(f"sqlite:///{db}") as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-def person(browser, url, name, viewport=DESKTOP, locale="en-US"):
-    """A new browser context (its own storage: its own guest) signed in as ``name``."""
-    page = browser.new_context(viewport=viewport, locale=locale).new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.goto(url)
-    page.fill("#name", name)
-    page.click("button[type=submit]")
-    page.wait_for_selector("#create")
-    return page
-
-
-def create_room(page, game, options=None, pace="0"):
-    page.select_option("#game", game)
-    for name, value in (options or {}).items():
-        page.fill(f"#opt-{name}", str(value))
-    page.select_option("#pace", pace)
-    page.fill("#turn", "0")
-    page.click("#create")
-    page.wait_for_selector(".seats")
-    return page.url
-
-
-def fill_with_bots(page):
-    adds = page.locator("text=Add bot")
-    while adds.count():
-        before = adds.count()
-        adds.first.click()
-        deadline = time.monotonic() + 10
-        while adds.count() >= before:
-            assert time.monotonic() < deadline, "the bot did not take its seat"
-            time.sleep(0.02)
-
-
-def act_once(page) -> bool:
-    """Click the first offered action, as a person would; False when none is offered."""
-    return page.evaluate(
-        "() => { const b = document.querySelector('.actions button[data-action]');"
-        " if (!b) return false; b.click(); return true; }"
-    )
-
-
-def play_pages(pages, timeout=240):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if all(p.locator("#result").count() for p in pages):
-            return
-        for page in pages:
-            if page.locator(".your-move").count():
-                act_once(page)
-        time.sleep(0.05)
-    raise AssertionError("the game did not end in time")
-
-
-def test_a_person_and_four_bots_play_a_baohuang_deal(server, browser):
-    page = person(browser, server.url, "Ann")
+def test_a_person_and_four_bots_play_a_baohuang_deal(web_server, browser):
+    page = person(browser, web_server.url, "Ann")
     create_room(page, "baohuang", {"deals": 1})
     fill_with_bots(page)
     page.click("#start")
@@ -124,8 +55,8 @@ def test_a_person_and_four_bots_play_a_baohuang_deal(server, browser):
     assert not page.errors
 
 
-def test_a_japanese_match_shows_tribute_and_the_scoring(server, browser):
-    page = person(browser, server.url, "Jun")
+def test_a_japanese_match_shows_tribute_and_the_scoring(web_server, browser):
+    page = person(browser, web_server.url, "Jun")
     create_room(page, "baohuang", {"variant": "japanese", "deals": 2})
     fill_with_bots(page)
     page.click("#start")
@@ -145,8 +76,8 @@ def test_a_japanese_match_shows_tribute_and_the_scoring(server, browser):
     assert not page.errors
 
 
-def test_a_reload_mid_game_restores_the_table(server, browser):
-    page = person(browser, server.url, "Bo")
+def test_a_reload_mid_game_restores_the_table(web_server, browser):
+    page = person(browser, web_server.url, "Bo")
     create_room(page, "baohuang", {"deals": 1})
     fill_with_bots(page)
     page.click("#start")
@@ -158,8 +89,8 @@ def test_a_reload_mid_game_restores_the_table(server, browser):
     assert again == hand and len(hand) > 20
 
 
-def test_switching_language_changes_the_page_and_is_remembered(server, browser):
-    page = person(browser, server.url, "Cy")
+def test_switching_language_changes_the_page_and_is_remembered(web_server, browser):
+    page = person(browser, web_server.url, "Cy")
     assert page.locator("#create").inner_text() == "Create room"
     page.select_option("#lang", "zh-Hant")
     page.wait_for_function("document.querySelector('#create').textContent === '建立房間'")
@@ -170,17 +101,17 @@ def test_switching_language_changes_the_page_and_is_remembered(server, browser):
     page.wait_for_function("document.querySelector('#create').textContent === '部屋を作る'")
 
 
-def test_the_browser_language_is_the_default(server, browser):
-    page = person(browser, server.url, "Di", locale="zh-CN")
+def test_the_browser_language_is_the_default(web_server, browser):
+    page = person(browser, web_server.url, "Di", locale="zh-CN")
     assert page.locator("#create").inner_text() == "创建房间"
 
 
-def test_three_people_play_criminal_poker_to_the_verdict(server, browser):
-    host = person(browser, server.url, "Host")
+def test_three_people_play_criminal_poker_to_the_verdict(web_server, browser):
+    host = person(browser, web_server.url, "Host")
     link = create_room(host, "criminal_poker", {"players": 4})
     guests = []
     for name in ("Eve", "Fay"):
-        guest = person(browser, server.url, name)
+        guest = person(browser, web_server.url, name)
         guest.goto(link)
         guest.wait_for_selector(".seats")
         guest.locator("text=Sit here").first.click()
@@ -194,10 +125,10 @@ def test_three_people_play_criminal_poker_to_the_verdict(server, browser):
         assert page.locator("#result").count() and not page.errors
 
 
-def test_a_bao_qingtian_trial_with_several_people_reaches_its_sentence(server, browser):
-    host = person(browser, server.url, "Judge")
+def test_a_bao_qingtian_trial_with_several_people_reaches_its_sentence(web_server, browser):
+    host = person(browser, web_server.url, "Judge")
     link = create_room(host, "bao_qingtian", {"players": 5})
-    guest = person(browser, server.url, "Gus")
+    guest = person(browser, web_server.url, "Gus")
     guest.goto(link)
     guest.wait_for_selector(".seats")
     guest.locator("text=Sit here").first.click()
@@ -210,8 +141,8 @@ def test_a_bao_qingtian_trial_with_several_people_reaches_its_sentence(server, b
 
 @pytest.mark.parametrize("game", ["baohuang", "criminal_poker", "bao_qingtian"])
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_each_table_fits_phone_and_desktop_widths(server, browser, game, size, tmp_path):
-    page = person(browser, server.url, "Hal", viewport=size)
+def test_each_table_fits_phone_and_desktop_widths(web_server, browser, game, size, tmp_path):
+    page = person(browser, web_server.url, "Hal", viewport=size)
     create_room(page, game, pace="2")
     fill_with_bots(page)
     page.click("#start")

@@ -9,12 +9,9 @@ import re
 import time
 from pathlib import Path
 
-import pytest
+from tests.web_helpers import DESKTOP, PHONE, create_room, fill_with_bots, needs_chromium, person
 
-from tests.test_web import DESKTOP, PHONE, create_room, person
-
-pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-from tests.test_web import browser, pytestmark, server  # noqa: E402, F401  (fixtures, skip mark)
+pytestmark = needs_chromium
 
 WEB = Path(__file__).resolve().parent.parent / "yamen" / "web"
 CP = json.loads((WEB / "i18n" / "games" / "criminal_poker.json").read_text())
@@ -33,21 +30,8 @@ def buttons(page) -> list[str]:
     )
 
 
-def fill_with_bots(page, lang="en"):
-    """The host adds a bot to every empty seat (its button in the page's language)."""
-    label = json.loads((WEB / "i18n" / f"{lang}.json").read_text())["add_bot"]
-    adds = page.locator(f".seats button:text-is('{label}')")
-    deadline = time.monotonic() + 60
-    while adds.count():
-        before = adds.count()
-        adds.first.click()
-        while adds.count() >= before:
-            assert time.monotonic() < deadline, "the bots did not take their seats"
-            time.sleep(0.01)
-
-
-def join(browser, server, link, name, locale="en-US", viewport=DESKTOP):  # noqa: F811
-    guest = person(browser, server.url, name, locale=locale, viewport=viewport)
+def join(browser, web_server, link, name, locale="en-US", viewport=DESKTOP):
+    guest = person(browser, web_server.url, name, locale=locale, viewport=viewport)
     guest.goto(link)
     guest.wait_for_selector(".seats")
     guest.locator(".seats button.small").first.click()
@@ -90,10 +74,10 @@ def play(pages, check=lambda page, words: None, timeout=60.0):
 # ----- Criminal Poker ----------------------------------------------------------------------------
 
 
-def test_criminal_poker_sheriff_and_suspect_play_to_the_reveal(server, browser):  # noqa: F811
-    sheriff = person(browser, server.url, "Sheriff Sam")
+def test_criminal_poker_sheriff_and_suspect_play_to_the_reveal(web_server, browser):
+    sheriff = person(browser, web_server.url, "Sheriff Sam")
     link = create_room(sheriff, "criminal_poker", {"players": 4, "sheriff": 0})
-    suspect = join(browser, server, link, "Yui", locale="ja-JP")
+    suspect = join(browser, web_server, link, "Yui", locale="ja-JP")
     fill_with_bots(sheriff)
     sheriff.click("#start")
     sheriff.wait_for_selector(".criminal-poker")
@@ -150,8 +134,8 @@ def test_criminal_poker_sheriff_and_suspect_play_to_the_reveal(server, browser):
     )
 
 
-def test_criminal_poker_detective_mode_votes_in_traditional_chinese(server, browser):  # noqa: F811
-    page = person(browser, server.url, "Lin", locale="zh-TW")
+def test_criminal_poker_detective_mode_votes_in_traditional_chinese(web_server, browser):
+    page = person(browser, web_server.url, "Lin", locale="zh-TW")
     create_room(page, "criminal_poker", {"players": 3, "mode": "detective"})
     fill_with_bots(page, "zh-Hant")
     page.click("#start")
@@ -174,13 +158,13 @@ def overflow(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
 
-def test_three_people_hold_a_bao_qingtian_trial_step_by_step(server, browser):  # noqa: F811
-    host = person(browser, server.url, "Bao")
+def test_three_people_hold_a_bao_qingtian_trial_step_by_step(web_server, browser):
+    host = person(browser, web_server.url, "Bao")
     link = create_room(host, "bao_qingtian", {"players": 3})
     pages = [
         host,
-        join(browser, server, link, "Wang", locale="zh-TW"),
-        join(browser, server, link, "Ma", locale="ja-JP", viewport=PHONE),
+        join(browser, web_server, link, "Wang", locale="zh-TW"),
+        join(browser, web_server, link, "Ma", locale="ja-JP", viewport=PHONE),
     ]
     host.click("#start")
     for page in pages:
@@ -222,8 +206,8 @@ def test_three_people_hold_a_bao_qingtian_trial_step_by_step(server, browser):  
     assert overflow(pages[2]) <= 0
 
 
-def test_a_50_seat_trial_fits_a_phone_and_ends_in_the_ledger(server, browser):  # noqa: F811
-    page = person(browser, server.url, "Zhan", viewport=PHONE, locale="zh-CN")
+def test_a_50_seat_trial_fits_a_phone_and_ends_in_the_ledger(web_server, browser):
+    page = person(browser, web_server.url, "Zhan", viewport=PHONE, locale="zh-CN")
     create_room(page, "bao_qingtian", {"players": 50})
     fill_with_bots(page, "zh-Hans")
     page.click("#start")
