@@ -215,11 +215,11 @@ class Recorder:
     def finish(self) -> Record:
         """The record, with the result filled in when the game is over."""
         result = self.state.result()
-        self.record.result = None if result is None else _plain(result.to_json())
+        self.record.result = None if result is None else plain(result.to_json())
         return self.record
 
 
-def _plain(data: Any) -> Any:
+def plain(data: Any) -> Any:
     """As it reads back from JSON (tuples become lists, keys strings), for comparing."""
     return json.loads(json.dumps(data))
 
@@ -249,7 +249,7 @@ def check_result(state: State, expected: dict[str, Any]) -> None:
             f"the record has a result but the game is not over; seats {list(state.pending())} "
             "still owe a decision"
         )
-    got = _plain(result.to_json())
+    got = plain(result.to_json())
     if got != expected:
         keys = sorted(k for k in set(got) | set(expected) if got.get(k) != expected.get(k))
         diffs = "; ".join(

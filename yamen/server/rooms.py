@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from yamen.bots import bot_names, make_bot
 from yamen.engine import Event, State, get_game, new_game, new_seed, score_json, visible_to
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, YamenError
-from yamen.records import Record, replay
+from yamen.records import Record, plain, replay
 from yamen.server import protocol
 from yamen.server.storage import Store, StoredGame
 
@@ -187,7 +187,7 @@ class Room:
         match.state = state = replay(stored.record)
         match.record = stored.record
         if state.over:
-            stored.record.result = _plain(state.result().to_json())
+            stored.record.result = plain(state.result().to_json())
             self._add_scores(state)
 
     def _add_scores(self, state: State) -> None:
@@ -479,9 +479,8 @@ class Room:
             for s in state.pending()
         }
         if state.over:
-            result = state.result()
-            match.record.result = result.to_json()
-            await self.store.finish_game(match.game_id, _plain(match.record.result))
+            match.record.result = plain(state.result().to_json())
+            await self.store.finish_game(match.game_id, match.record.result)
             self._add_scores(state)
         await self._broadcast_update(events)
         self.changed.set()
@@ -585,10 +584,6 @@ class Room:
 
 def _same(frame: dict[str, Any], connections: set[Connection]) -> dict[int | None, dict[str, Any]]:
     return {c.seat: frame for c in connections}
-
-
-def _plain(data: Any) -> Any:
-    return json.loads(json.dumps(data))
 
 
 def dumps(frame: dict[str, Any]) -> str:
