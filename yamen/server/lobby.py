@@ -62,19 +62,33 @@ def refuse(status: int, code: str, message: str) -> HTTPException:
     return HTTPException(status, {"code": code, "message": message})
 
 
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, if there is one."""
+    scheme, _, token = (authorization or "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
 async def current_player(
     request: Request, authorization: Annotated[str | None, Header()] = None
 ) -> Player:
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token:
+    token = bearer(authorization)
+    if token is None:
         raise refuse(401, "no_token", "send Authorization: Bearer <token> (POST /api/guests)")
-    player = await player_of(rooms_of(request).store, token.strip())
+    player = await player_of(rooms_of(request).store, token)
     if player is None:
         raise refuse(401, "bad_token", "this token belongs to no player")
     return player
 
 
+async def maybe_player(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> Player | None:
+    """The caller when a valid token comes with the request; anyone else is just watching."""
+    return await player_of(rooms_of(request).store, bearer(authorization))
+
+
 Me = Annotated[Player, Depends(current_player)]
+Anyone = Annotated[Player | None, Depends(maybe_player)]
 
 
 async def room_or_404(request: Request, room_id: str) -> Room:
@@ -152,14 +166,9 @@ async def public_rooms(request: Request, limit: int = 50) -> list[dict[str, Any]
 
 @router.get("/rooms/{room_id}")
 async def room_info(
-    room_id: str,
-    request: Request,
-    invite: str | None = None,
-    authorization: Annotated[str | None, Header()] = None,
+    room_id: str, request: Request, player: Anyone, invite: str | None = None
 ) -> dict[str, Any]:
     room = await room_or_404(request, room_id)
-    _, _, token = (authorization or "").partition(" ")
-    player = await player_of(rooms_of(request).store, token.strip())
     if not room.may_watch(None if player is None else player.id, invite):
         raise refuse(404, "not_found", f"no room {room_id!r}")  # a private room stays unlisted
     info = room.info()
