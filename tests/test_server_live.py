@@ -291,3 +291,26 @@ def test_a_client_too_slow_to_read_is_dropped_not_waited_for():
 
     client, ws = run(go())
     assert client.lagging and ws.closed_with == 1013
+
+
+def test_frames_are_rate_limited_but_moves_the_game_takes_are_free():
+    from yamen.server import live
+
+    class Quiet:
+        async def send_text(self, text):
+            pass
+
+        async def close(self, code=1000):
+            pass
+
+    async def go():
+        client = live.Client(Quiet(), None)
+        burst = [client.allowed() for _ in range(int(live.BURST))]
+        flooded = client.allowed()
+        client.refund()  # the frame just let through was a move the game took
+        after_refund = client.allowed()
+        await client.close()
+        return burst, flooded, after_refund
+
+    burst, flooded, after_refund = run(go())
+    assert all(burst) and not flooded and after_refund

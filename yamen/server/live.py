@@ -23,7 +23,7 @@ from yamen.server.identity import player_of
 from yamen.server.rooms import RoomError, dumps
 
 MAX_FRAME = 8 * 1024  # bytes of one client frame
-RATE = 50.0  # frames per second a client may send, on average (a bot client acts fast)
+RATE = 50.0  # frames per second a client may send, on average; a move the game takes is free
 BURST = 100.0  # and at once
 HELLO_SECONDS = 10.0
 QUEUE = 256  # frames waiting for a slow client before it is dropped
@@ -69,6 +69,9 @@ class Client:
             return False
         self.allowance -= 1
         return True
+
+    def refund(self) -> None:
+        self.allowance = min(BURST, self.allowance + 1)
 
     async def close(self) -> None:
         with contextlib.suppress(asyncio.QueueFull):
@@ -144,8 +147,8 @@ async def live(ws: WebSocket, room_id: str) -> None:
                 client.send(dumps(problem))
             elif isinstance(message, protocol.Hello):
                 client.send(dumps(protocol.error("bad_message", "hello is sent once", None)))
-            else:
-                await room.receive(client, message)
+            elif await room.receive(client, message):
+                client.refund()  # a move the game took: a bot may play as fast as it is asked
     except WebSocketDisconnect:
         pass
     finally:

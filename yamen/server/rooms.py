@@ -417,12 +417,14 @@ class Room:
 
     async def receive(
         self, conn: Connection, message: protocol.Act | protocol.Chat | protocol.Sync
-    ) -> None:
-        """A validated frame from a connection; refusals are sent back as ``error`` frames."""
+    ) -> bool:
+        """A validated frame from a connection; refusals are sent back as ``error`` frames.
+        True when it was an action that the game took."""
         try:
             if isinstance(message, protocol.Act):
                 seq = await self.act_from(conn, message)
                 conn.send(dumps({"type": "ack", "id": message.id, "seq": seq}))
+                return True
             elif isinstance(message, protocol.Chat):
                 await self.chat(conn, message.text)
                 conn.send(dumps({"type": "ack", "id": message.id, "seq": None}))
@@ -436,6 +438,7 @@ class Room:
             conn.send(dumps(protocol.error("not_your_turn", str(exc), message.id)))
         except (IllegalAction, NotationError) as exc:
             conn.send(dumps(protocol.error("illegal", str(exc), message.id)))
+        return False
 
     async def act_from(self, conn: Connection, message: protocol.Act) -> int:
         if conn.player is None or conn.seat is None:
