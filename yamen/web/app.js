@@ -237,8 +237,9 @@ function describe(event) {
 }
 
 function names() {
-  // bots are told apart by their seat: five "rules" bots are not one player
-  return page.room.seats.map((s, i) => s.name || (s.bot ? `${t("bot")} ${s.bot} #${i}` : t("seat_n", { n: i })));
+  const base = page.room.seats.map((s, i) => s.name || (s.bot ? `${t("bot")} ${s.bot}` : t("seat_n", { n: i })));
+  // a name shared by several seats (five "rules" bots, two Annas) carries its seat number
+  return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i}` : name));
 }
 
 function context() {

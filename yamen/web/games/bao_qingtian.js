@@ -391,16 +391,9 @@ function ledger(ctx) {
   );
 }
 
-// Seat names told apart: bots share a name, so a repeated name carries its seat number.
-function distinct(ctx) {
-  const seen = {};
-  for (const name of ctx.names) seen[name] = (seen[name] || 0) + 1;
-  return { ...ctx, names: ctx.names.map((name, seat) => (seen[name] > 1 ? `${name} #${seat}` : name)) };
-}
-
 export default {
   render(el, given) {
-    const ctx = distinct(given);
+    const ctx = given;
     const { h, table } = ctx;
     const view = table.view;
     ctx.redraw = () => this.render(el, given);
@@ -431,7 +424,7 @@ export default {
   },
 
   describe(event, given) {
-    const ctx = distinct(given);
+    const ctx = given;
     const { t, names } = ctx;
     const d = event.data;
     const n = (seat) => names[seat];
