@@ -392,11 +392,10 @@ function ledger(ctx) {
 }
 
 export default {
-  render(el, given) {
-    const ctx = given;
+  render(el, ctx) {
     const { h, table } = ctx;
     const view = table.view;
-    ctx.redraw = () => this.render(el, given);
+    ctx.redraw = () => this.render(el, ctx);
     const mine = view.legal && view.legal.length;
     const discarding = mine && (view.phase === "draw" || view.phase === "capture");
     if (view.phase !== "punish") {
@@ -423,8 +422,7 @@ export default {
     if (focused) document.getElementById(focused)?.focus();
   },
 
-  describe(event, given) {
-    const ctx = given;
+  describe(event, ctx) {
     const { t, names } = ctx;
     const d = event.data;
     const n = (seat) => names[seat];

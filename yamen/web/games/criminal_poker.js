@@ -392,8 +392,7 @@ function rules(ctx) {
 }
 
 export default {
-  render(el, given) {
-    const ctx = given;
+  render(el, ctx) {
     const { h, t, table } = ctx;
     const view = table.view;
     if (drawn && (view.phase !== "reveal" || view.turn !== view.seat)) drawn = null;
@@ -415,8 +414,7 @@ export default {
     );
   },
 
-  describe(event, given) {
-    const ctx = given;
+  describe(event, ctx) {
     const { t, names } = ctx;
     const d = event.data;
     const view = ctx.table ? ctx.table.view : { cards: {} };
