@@ -268,12 +268,17 @@ class Room:
         }
 
     async def state_frame(self, seat: int | None) -> dict[str, Any]:
+        return self._state_frame(seat, await self._recent_chat())
+
+    async def _recent_chat(self) -> list[dict[str, Any]]:
         lines = await self.store.chat(self.id, CHAT_HISTORY)
         names = await self.store.players(list({p for p, _, _ in lines}))
-        chat = [
+        return [
             {"name": names.get(p, "?"), "seat": self.seat_of(p), "text": t, "at": at}
             for p, t, at in lines
         ]
+
+    def _state_frame(self, seat: int | None, chat: list[dict[str, Any]]) -> dict[str, Any]:
         return {"type": "state", "room": self.info(), "table": self.table(seat), "chat": chat}
 
     # ----- connections ---------------------------------------------------------------------
@@ -312,13 +317,17 @@ class Room:
             if conn is not skip:
                 conn.send(texts[conn.seat])
 
+    def _audiences(self) -> set[int | None]:
+        """The seats (None: spectators) someone is connected as: one frame is built for each."""
+        return {c.seat for c in self.connections}
+
     def _broadcast_room(self, skip: Any = None) -> None:
         frame = {"type": "room", "room": self.info()}
         self._send_all(_same(frame, self.connections), skip)
 
     async def _broadcast_state(self) -> None:
-        frames = {c.seat: await self.state_frame(c.seat) for c in self.connections}
-        self._send_all(frames)
+        chat = await self._recent_chat()  # read once, not once per connection
+        self._send_all({seat: self._state_frame(seat, chat) for seat in self._audiences()})
 
     # ----- lobby ---------------------------------------------------------------------------
 
@@ -490,7 +499,7 @@ class Room:
 
     async def _broadcast_update(self, events: list[Event]) -> None:
         frames = {}
-        for seat in {c.seat for c in self.connections}:
+        for seat in self._audiences():
             frames[seat] = {
                 "type": "update",
                 "events": [{"kind": e.kind, "data": e.data} for e in visible_to(events, seat)],
