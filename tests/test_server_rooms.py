@@ -13,15 +13,21 @@ from yamen.server.rooms import Room
 from yamen.server.storage import Store
 
 
+async def stored_game(path):
+    """A store with one room and a new game in it: (store, room, recorder, game id)."""
+    store = Store(f"sqlite:///{path}")
+    await store.open()
+    await store.add_player("p", "P", "token")
+    room = await Rooms(store).create("p", "bao_qingtian", {"players": 3}, True, None)
+    recorder = Recorder("bao_qingtian", room.options, seed=4)
+    game_id = await store.add_game(room.id, 1, recorder.record)
+    return store, room, recorder, game_id
+
+
 def test_a_game_cut_off_before_its_result_was_written_is_finished_on_load(tmp_path):
     async def go():
-        store = Store(f"sqlite:///{tmp_path / 'r.db'}")
-        await store.open()
-        await store.add_player("p", "P", "token")
-        room = await Rooms(store).create("p", "bao_qingtian", {"players": 3}, True, None)
-        recorder = Recorder("bao_qingtian", room.options, seed=4)
+        store, room, recorder, game_id = await stored_game(tmp_path / "r.db")
         play_random(recorder, random.Random(4))
-        game_id = await store.add_game(room.id, 1, recorder.record)
         for index, (seat, text) in enumerate(recorder.record.actions):
             await store.journal.append(game_id, index, seat, text)
         loaded = await Room.load(store, room.id)
@@ -40,12 +46,7 @@ def test_a_refused_action_in_a_group_commit_does_not_sink_the_others(tmp_path):
     from sqlalchemy.exc import IntegrityError
 
     async def go():
-        store = Store(f"sqlite:///{tmp_path / 'j.db'}")
-        await store.open()
-        await store.add_player("p", "P", "token")
-        room = await Rooms(store).create("p", "bao_qingtian", {"players": 3}, True, None)
-        recorder = Recorder("bao_qingtian", room.options, seed=4)
-        game_id = await store.add_game(room.id, 1, recorder.record)
+        store, _, _, game_id = await stored_game(tmp_path / "j.db")
         await store.journal.append(game_id, 0, 0, "first")
         outcomes = await asyncio.gather(
             store.journal.append(game_id, 0, 1, "a second writer of action 0"),
