@@ -6,9 +6,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -46,12 +47,47 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
     # The browser client: plain files, no build step (yamen/web/). Mounted last: routes first.
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Any:
-        size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            message = f"a request body is at most {MAX_BODY} bytes"
-            return JSONResponse({"detail": {"code": "too_large", "message": message}}, 413)
-        return await call_next(request)
-
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app
+
+
+class BodyLimit:
+    """Refuses (413) a request body over ``limit`` bytes, counting the bytes that arrive, not
+    the ``Content-Length`` a client declares: a chunked body has none. A body is small here, so
+    it is read whole before the app sees it; the app gets it as one message."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            return await self.refuse(scope, receive, send)
+        body, more = [], True
+        size = 0
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            body.append(message.get("body", b""))
+            size += len(body[-1])
+            if size > self.limit:
+                return await self.refuse(scope, receive, send)
+            more = message.get("more_body", False)
+        whole: Message | None = {"type": "http.request", "body": b"".join(body)}
+
+        async def replay() -> Message:
+            nonlocal whole
+            if whole is None:
+                return await receive()  # after the body: only the disconnect is left
+            message, whole = whole, None
+            return message
+
+        await self.app(scope, replay, send)
+
+    async def refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"a request body is at most {self.limit} bytes"
+        answer = JSONResponse({"detail": {"code": "too_large", "message": message}}, 413)
+        await answer(scope, receive, send)
