@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.server_helpers import ServerThread, run
-from yamen.client import Lobby
+from tests.server_helpers import ServerThread, room_with, run
+from yamen.client import Lobby, Seat
 
 
 @pytest.fixture(scope="module")
@@ -45,3 +45,29 @@ def test_a_chunked_body_under_the_limit_is_read(server):
         f"{server.url}/api/rooms", content=iter([body[:100], body[100:]]), headers=headers
     )
     assert answer.status_code == 201 and answer.json()["host"] == lobby.player
+
+
+def test_joining_sends_the_room_to_the_joiner_only(server):
+    async def go():
+        room_id, (host, guest) = await room_with(server.url, "baohuang", people=2)
+        mine = await Seat.connect(host.ws_url(room_id), host.token)
+        start = len(mine.frames)
+        watchers = [await Seat.connect(host.ws_url(room_id)) for _ in range(15)]
+        other = await Seat.connect(guest.ws_url(room_id), guest.token)  # a seat comes online
+        await other.close()  # and goes
+        await mine.wait(lambda f: f["type"] == "presence" and not f["online"], start=start)
+        await mine.request(type="sync")
+        seen = mine.frames[start:]
+        for seat in [mine, *watchers]:
+            await seat.close()
+        return seen, watchers[0].frames
+
+    seen, watcher = run(go())
+    kinds = [f["type"] for f in seen]
+    assert "room" not in kinds  # 15 spectators and a player came: no room info re-sent
+    presence = [f for f in seen if f["type"] == "presence"]
+    assert presence == [
+        {"type": "presence", "seat": 1, "online": True, "away": False},
+        {"type": "presence", "seat": 1, "online": False, "away": False},
+    ]
+    assert [f["type"] for f in watcher[:2]] == ["welcome", "state"]  # the joiner's own room

@@ -92,6 +92,9 @@ class Seat:
                     self.room = frame.get("room", self.room)
                 elif kind == "room":
                     self.room = frame["room"]
+                elif kind == "presence" and self.room is not None:
+                    seat = self.room["seats"][frame["seat"]]
+                    seat.update(online=frame["online"], away=frame["away"])
                 self.arrived.set()
         except websockets.ConnectionClosed:
             pass

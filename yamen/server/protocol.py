@@ -133,6 +133,16 @@ class RoomFrame(BaseModel):
     room: RoomInfo
 
 
+class Presence(BaseModel):
+    """A seated player's connection came or went: the seat's new ``online`` and ``away``. Sent
+    instead of the whole room, so that joining (or watching) a room costs the others little."""
+
+    type: Literal["presence"]
+    seat: int
+    online: bool
+    away: bool
+
+
 class Ack(BaseModel):
     type: Literal["ack"]
     id: str | int | None
@@ -155,7 +165,8 @@ class Error(BaseModel):
 
 
 ServerMessage = Annotated[
-    Welcome | StateFrame | Update | RoomFrame | Ack | ChatFrame | Error, Field(discriminator="type")
+    Welcome | StateFrame | Update | RoomFrame | Presence | Ack | ChatFrame | Error,
+    Field(discriminator="type"),
 ]
 server_message = TypeAdapter(ServerMessage)
 

@@ -287,14 +287,19 @@ class Room:
         async with self.lock:
             conn.seat = self.seat_of(conn.player)
             self.connections.add(conn)
+            came = False
             if conn.seat is not None:
                 seat = self.seats[conn.seat]
+                came = seat.connections == 0
                 seat.connections += 1
                 seat.away_since = None
             welcome = {"type": "welcome", "v": protocol.VERSION, "player": conn.player}
             conn.send(dumps({**welcome, "seat": conn.seat}))
             conn.send(dumps(await self.state_frame(conn.seat)))
-            self._broadcast_room(skip=conn)
+            # The joiner gets the room; the others only what changed for them: a seat that
+            # came online (a spectator changes nothing they see), never the room again.
+            if came:
+                self._broadcast_presence(conn.seat, skip=conn)
             self.changed.set()
 
     async def detach(self, conn: Connection) -> None:
@@ -307,7 +312,7 @@ class Room:
                 seat.connections -= 1
                 if seat.connections == 0:
                     seat.away_since = time.time()
-            self._broadcast_room()
+                    self._broadcast_presence(conn.seat)
             self.changed.set()
 
     def _send_all(self, frames: dict[int | None, dict[str, Any]], skip: Any = None) -> None:
@@ -323,6 +328,12 @@ class Room:
 
     def _broadcast_room(self, skip: Any = None) -> None:
         frame = {"type": "room", "room": self.info()}
+        self._send_all(_same(frame, self.connections), skip)
+
+    def _broadcast_presence(self, seat: int, skip: Any = None) -> None:
+        """A seat's presence changed: a small frame, whatever the size of the room's info."""
+        info = self.seats[seat].info(seat, self.settings.away_seconds, time.time())
+        frame = {"type": "presence", "seat": seat, "online": info["online"], "away": info["away"]}
         self._send_all(_same(frame, self.connections), skip)
 
     async def _broadcast_state(self) -> None:

@@ -214,6 +214,9 @@ function onFrame(frame) {
       page.room = frame.room;
       page.seat = mySeat(page.room);
       break;
+    case "presence":
+      Object.assign(page.room.seats[frame.seat], { online: frame.online, away: frame.away });
+      break;
     case "chat":
       page.chat.push(frame);
       break;
