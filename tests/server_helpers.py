@@ -18,16 +18,19 @@ import uvicorn
 
 from yamen.client import Lobby, Seat
 from yamen.server.app import create_app
+from yamen.server.limits import Limits
 
 FAST = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600}
 
 
 class ServerThread:
-    """The app on uvicorn in a background thread, on a free port of 127.0.0.1."""
+    """The app on uvicorn in a background thread, on a free port of 127.0.0.1. Tests make many
+    guests and rooms from this one address: no limits per address or player unless given."""
 
-    def __init__(self, db_url: str):
+    def __init__(self, db_url: str, limits: Limits | None = None):
+        self.app = create_app(db_url, limits=limits or Limits.off())
         config = uvicorn.Config(
-            create_app(db_url), host="127.0.0.1", port=0, log_level="warning", lifespan="on"
+            self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -57,10 +60,18 @@ def free_port() -> int:
 class ServerProcess:
     """``yamen serve`` as a process of its own, to be killed with SIGKILL."""
 
-    def __init__(self, db_url: str, port: int | None = None, redis_url: str | None = None):
+    def __init__(
+        self,
+        db_url: str,
+        port: int | None = None,
+        redis_url: str | None = None,
+        limits: tuple[str, ...] = ("all=off",),  # --limit NAME=VALUE for each
+    ):
         self.port = port or free_port()
         self.args = [sys.executable, "-m", "yamen", "serve", "--port", str(self.port)]
         self.args += ["--db", db_url]
+        for limit in limits:
+            self.args += ["--limit", limit]
         if redis_url:
             self.args += ["--redis", redis_url]
         self.url = f"http://127.0.0.1:{self.port}"

@@ -428,8 +428,37 @@ def serve_command(
         str | None,
         typer.Option("--redis", help="Redis URL, to share rooms among several processes."),
     ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            help="Change a limit (docs/server.md, Limits): NAME=COUNT/SECONDS for a rate, "
+            "NAME=N for a cap, NAME=off; all=off turns off every limit per address and player.",
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Proxies (comma-separated IPs) whose X-Forwarded-For gives the client's "
+            "address; by default a client's address is its peer's.",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: the lobby over HTTP, live play over WebSockets."""
+    from yamen.server.limits import Limits
     from yamen.server.serve import serve
 
-    serve(host, port, db, redis, announce=lambda url: out.print(f"Yamen is serving at {url}"))
+    try:
+        limits = Limits().set(limit or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--limit") from None
+    serve(
+        host,
+        port,
+        db,
+        redis,
+        announce=lambda url: out.print(f"Yamen is serving at {url}"),
+        limits=limits,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )

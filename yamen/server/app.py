@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
 from yamen.server.registry import Rooms
@@ -20,10 +23,12 @@ MAX_BODY = 64 * 1024
 WEB = Path(__file__).parent.parent / "web"
 
 
-def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
+def create_app(db_url: str, redis_url: str | None = None, limits: Limits | None = None) -> FastAPI:
     """The server on the database at ``db_url`` (``sqlite:///file.db`` or
     ``postgresql://...``); the schema is migrated when it starts. ``redis_url`` lets several
-    processes share the rooms (yamen/server/cluster.py)."""
+    processes share the rooms (yamen/server/cluster.py). ``limits``: those per address and per
+    player (yamen/server/limits.py); the defaults suit a public server."""
+    limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
@@ -37,12 +42,20 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
             app.state.rooms = ClusterRooms(store, redis_url)
             await app.state.rooms.open_store()
         await app.state.rooms.resume()
+        unloading = None
+        if limits.idle_seconds is not None:
+            unloading = asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds))
         yield
+        if unloading is not None:
+            unloading.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await unloading
         await app.state.rooms.close()
         await store.close()
 
     app = FastAPI(title="Yamen", version="1", lifespan=lifespan)
-    app.include_router(router)
+    app.state.limiter = Limiter(limits)
+    app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
     # The browser client: plain files, no build step (yamen/web/). Mounted last: routes first.
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

@@ -289,6 +289,14 @@ class ClusterRooms(Rooms):
         if link is not None and link.target is room and link.clients:
             link.move_soon()
 
+    async def unload(self, room_id: str) -> None:
+        """An idle room is let go of (its lease too), as if this process were stopping."""
+        self.idle.pop(room_id, None)
+        link = self.links.get(room_id)
+        if link is None or not link.clients:
+            self.links.pop(room_id, None)
+            await self._drop(room_id, release=True)
+
     def conflict(self, game_id: int) -> None:
         """Another process stored an action this one meant to: reload the room from the
         database (if this process still owns it) so it sees what was really stored."""

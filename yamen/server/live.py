@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from yamen.server import protocol
 from yamen.server.identity import player_of
+from yamen.server.limits import Limited, Limiter, address
 from yamen.server.rooms import RoomError, dumps
 
 MAX_FRAME = 8 * 1024  # bytes of one client frame
@@ -86,6 +87,18 @@ async def refuse(ws: WebSocket, code: str, message: str, close: int = 1008) -> N
         await ws.close(close)
 
 
+def limited(exc: Limited, client_id: Any = None) -> dict[str, Any]:
+    """The error frame of a limit (yamen/server/limits.py): when to try again, in seconds."""
+    return {**protocol.error(exc.code, str(exc), client_id), "retry_after": exc.retry_after}
+
+
+async def turn_away(ws: WebSocket, exc: Limited) -> None:
+    """Over a connection limit: the error frame, then close 1013 (try again later)."""
+    with contextlib.suppress(Exception):
+        await ws.send_text(dumps(limited(exc)))
+        await ws.close(1013, exc.code)
+
+
 def read(raw: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
     """A received frame as a validated message, or an error frame."""
     text = raw.get("text")
@@ -109,7 +122,24 @@ def read(raw: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
 
 
 async def live(ws: WebSocket, room_id: str) -> None:
+    """A connection, counted against its address's limits while it is open."""
     await ws.accept()
+    limiter: Limiter = ws.app.state.limiter
+    where = address(ws.client)
+    try:
+        limiter.hold("sockets_per_address", where)
+    except Limited as exc:
+        return await turn_away(ws, exc)
+    try:
+        limiter.take("sockets", where)
+        await play(ws, room_id, limiter, where)
+    except Limited as exc:
+        await turn_away(ws, exc)
+    finally:
+        limiter.release("sockets_per_address", where)
+
+
+async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> None:
     rooms = ws.app.state.rooms
     try:
         raw = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
@@ -125,6 +155,8 @@ async def live(ws: WebSocket, room_id: str) -> None:
     player = await player_of(rooms.store, hello.token)
     if hello.token is not None and player is None:
         return await refuse(ws, "bad_token", "this token belongs to no player")
+    if hello.invite is not None:
+        limiter.take("joins", where)  # an invite code tried
     try:
         room = await rooms.get(room_id)
     except RoomError as exc:
@@ -132,6 +164,17 @@ async def live(ws: WebSocket, room_id: str) -> None:
     player_id = None if player is None else player.id
     if not room.may_watch(player_id, hello.invite):
         return await refuse(ws, "not_found", f"no room {room_id!r}")
+    if player_id is None:
+        return await watch(ws, room, limiter, None)
+    limiter.hold("sockets_per_player", player_id)
+    try:
+        await watch(ws, room, limiter, player_id)
+    finally:
+        limiter.release("sockets_per_player", player_id)
+
+
+async def watch(ws: WebSocket, room: Any, limiter: Limiter, player_id: str | None) -> None:
+    """The connection's life in its room: frames in, until it goes."""
     client = Client(ws, player_id)
     await room.attach(client)
     try:
@@ -147,6 +190,13 @@ async def live(ws: WebSocket, room_id: str) -> None:
                 client.send(dumps(problem))
             elif isinstance(message, protocol.Hello):
                 client.send(dumps(protocol.error("bad_message", "hello is sent once", None)))
+            elif isinstance(message, protocol.Chat) and player_id is not None:
+                try:  # over all of the player's connections
+                    limiter.take("chat", player_id)
+                except Limited as exc:
+                    client.send(dumps(limited(exc, message.id)))
+                else:
+                    await room.receive(client, message)
             elif await room.receive(client, message):
                 client.refund()  # a move the game took: a bot may play as fast as it is asked
     except WebSocketDisconnect:

@@ -17,6 +17,7 @@ from yamen.engine import game_names, get_game
 from yamen.errors import OptionsError
 from yamen.server import protocol
 from yamen.server.identity import Player, new_guest, player_of
+from yamen.server.limits import joins_with_invite, per_address, room_quota
 from yamen.server.registry import Rooms
 from yamen.server.rooms import Room, RoomError
 from yamen.server.storage import StoredGame
@@ -105,7 +106,7 @@ async def run(call: Any) -> None:
         raise refuse(exc.status, exc.code, str(exc)) from None
 
 
-@router.post("/guests", status_code=201)
+@router.post("/guests", status_code=201, dependencies=[Depends(per_address("guests"))])
 async def create_guest(body: NewGuest, request: Request) -> Guest:
     """A new guest identity. Keep the token: it is shown only now."""
     try:
@@ -140,7 +141,7 @@ async def protocol_schema() -> dict[str, Any]:
     return protocol.schemas()
 
 
-@router.post("/rooms", status_code=201)
+@router.post("/rooms", status_code=201, dependencies=[Depends(room_quota(current_player))])
 async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, Any]:
     """A new room hosted by the caller. The answer holds the invite code (for private rooms)."""
     if body.game not in game_names():
@@ -164,7 +165,7 @@ async def public_rooms(request: Request, limit: int = 50) -> list[dict[str, Any]
     return [(await rooms.get(room_id)).info() for room_id in ids]
 
 
-@router.get("/rooms/{room_id}")
+@router.get("/rooms/{room_id}", dependencies=[Depends(joins_with_invite)])
 async def room_info(
     room_id: str, request: Request, player: Anyone, invite: str | None = None
 ) -> dict[str, Any]:
@@ -177,7 +178,7 @@ async def room_info(
     return info
 
 
-@router.post("/rooms/{room_id}/seats/{seat}")
+@router.post("/rooms/{room_id}/seats/{seat}", dependencies=[Depends(per_address("joins"))])
 async def take_seat(
     room_id: str, seat: int, player: Me, request: Request, body: Join | None = None
 ) -> dict[str, Any]:

@@ -162,6 +162,7 @@ class Error(BaseModel):
     id: str | int | None
     code: str
     message: str
+    retry_after: int | None = None  # over a limit: seconds until it would be allowed
 
 
 ServerMessage = Annotated[

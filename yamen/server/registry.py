@@ -3,17 +3,26 @@
 A room lives in exactly one process at a time, so that its lock orders every change. With one
 process that is simply this registry; with several, yamen/server/cluster.py decides which
 process owns a room and relays to it.
+
+A room nobody uses (no connection, no game being driven by bots or timers) for ``idle_seconds``
+is unloaded from memory; the next call that needs it loads it from the database again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
 import time
 from typing import Any
 
+from sqlalchemy import func, or_, select
+
 from yamen.server.rooms import Room, RoomError, Seat, Settings, seat_count
-from yamen.server.storage import RoomRow, Store
+from yamen.server.storage import GameRow, RoomRow, Store
+
+log = logging.getLogger(__name__)
 
 
 class Rooms:
@@ -21,10 +30,12 @@ class Rooms:
         self.store = store
         self.loaded: dict[str, Room] = {}
         self.loading = asyncio.Lock()
+        self.idle: dict[str, float] = {}  # a loaded room nobody uses -> since when
 
     async def get(self, room_id: str) -> Room:
         room = self.loaded.get(room_id)
         if room is not None:
+            self.idle.pop(room_id, None)
             return room
         async with self.loading:  # one load per room, however many clients ask at once
             room = self.loaded.get(room_id)
@@ -70,6 +81,53 @@ class Rooms:
         )
         self.loaded[row.id] = room
         return room
+
+    async def open_rooms(self, host: str) -> int:
+        """How many of ``host``'s rooms are open (no game yet) or have a game in progress."""
+        played = select(GameRow.room_id)
+        unfinished = select(GameRow.room_id).where(GameRow.finished.is_(None))
+        query = (
+            select(func.count())
+            .select_from(RoomRow)
+            .where(RoomRow.host == host, or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)))
+        )
+        async with self.store.session() as s:
+            return await s.scalar(query)
+
+    def in_use(self, room: Room) -> bool:
+        """A connection watches it, or its game is driven (bots, timers), or it is changing."""
+        driven = room.driver is not None and not room.driver.done()
+        return bool(room.connections) or driven or room.lock.locked()
+
+    async def unload_idle(self, seconds: float) -> None:
+        """For ever: unload each room that has not been in use for ``seconds``."""
+        while True:
+            await asyncio.sleep(min(30.0, seconds / 4))
+            try:
+                await self.sweep_idle(seconds)
+            except Exception:
+                log.exception("unloading idle rooms failed; again later")
+
+    async def sweep_idle(self, seconds: float) -> int:
+        """Unload the rooms idle for ``seconds``; how many."""
+        now, gone = time.monotonic(), 0
+        for room_id, room in list(self.loaded.items()):
+            if self.in_use(room):
+                self.idle.pop(room_id, None)
+            elif now - self.idle.setdefault(room_id, now) >= seconds:
+                await self.unload(room_id)
+                gone += 1
+        for room_id in [r for r in self.idle if r not in self.loaded]:
+            del self.idle[room_id]
+        return gone
+
+    async def unload(self, room_id: str) -> None:
+        """Forget a loaded room (the database keeps it)."""
+        self.idle.pop(room_id, None)
+        room = self.loaded.pop(room_id, None)
+        if room is not None:
+            with contextlib.suppress(Exception):  # a driver that failed has logged why
+                await room.close()
 
     async def resume(self) -> int:
         """Load every room with a game in progress, so its bots and timers run again."""

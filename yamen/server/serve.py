@@ -1,16 +1,115 @@
-"""``yamen serve``: the app on uvicorn, with the defaults a laptop needs (a SQLite file here)."""
+"""``yamen serve``: the app on uvicorn, with the defaults a laptop needs (a SQLite file here) and
+the limits a public server needs (yamen/server/limits.py; docs/server.md lists them)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import resource
 from collections.abc import Callable
+from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from yamen.server.app import create_app
+from yamen.server.app import MAX_BODY, create_app
+from yamen.server.limits import Limits
 from yamen.server.live import MAX_FRAME
 from yamen.server.storage import default_url
+
+MAX_HEAD = 64 * 1024  # bytes of a request's line and headers (h11; httptools: with MAX_BODY)
+RESERVED_FILES = 128  # file descriptors kept for the database, Redis, logs
+
+
+def answer(status: str) -> bytes:
+    """A whole HTTP answer with no body, for a connection about to be closed."""
+    return f"HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".encode()
+
+
+BUSY = answer("503 Service Unavailable")
+SLOW = answer("408 Request Timeout")
+HUGE = answer("431 Request Header Fields Too Large")
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, guarded: a connection over the server's cap is answered 503 and
+    closed at once (so that a flood of connections cannot use up the file descriptors), and a
+    request whose head and body have not arrived within ``request_seconds`` of its first byte
+    (or of the connection, for the first one), or whose head has not ended within its first
+    ``MAX_HEAD + MAX_BODY`` bytes (a read may hold the body too), is closed.
+    uvicorn itself bounds only the time between requests (``timeout_keep_alive``)."""
+
+    cap = 10_000
+    request_seconds = 10.0
+
+    def connection_made(self, transport: Any) -> None:
+        self.deadline: asyncio.TimerHandle | None = None
+        self.head: int | None = 0  # bytes of the head so far; None: not reading a head
+        super().connection_made(transport)
+        if len(self.connections) > self.cap:
+            transport.write(BUSY)
+            transport.close()
+            return
+        self._arm()
+
+    def _arm(self) -> None:
+        if self.deadline is None:
+            self.deadline = self.loop.call_later(self.request_seconds, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _too_slow(self) -> None:
+        self.deadline = None
+        if not self.transport.is_closing():
+            if self.cycle is None or self.cycle.response_complete:
+                self.transport.write(SLOW)
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if self.head is not None:
+            self.head += len(data)
+            if self.head > MAX_HEAD + MAX_BODY:  # a whole small request may come in one read
+                self.transport.write(HUGE)
+                self.transport.close()
+                return
+        super().data_received(data)
+
+    def on_message_begin(self) -> None:
+        self.head = 0
+        self._arm()
+        super().on_message_begin()
+
+    def on_headers_complete(self) -> None:
+        self.head = None
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def open_files() -> int:
+    """Raise this process's soft limit on open files to its hard limit; the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
 
 
 def serve(
@@ -19,12 +118,34 @@ def serve(
     db: str | None,
     redis: str | None,
     announce: Callable[[str], None] = print,
+    limits: Limits | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
-    app = create_app(db or default_url(), redis)
+    limits = limits or Limits()
+    app = create_app(db or default_url(), redis, limits)
+    # Never more connections than file descriptors: past the cap a connection is refused at
+    # once instead of the process failing to accept ("Too many open files") in a loop. The
+    # event loop accepts up to ``backlog`` connections at a time before any is seen, so those
+    # are kept free too.
+    free = max(32, open_files() - RESERVED_FILES)
+    backlog = min(2048, free // 4)
+    cap = free - backlog
+    if limits.connections is not None:
+        cap = min(cap, limits.connections)
+    http = type("Http", (GuardedHttp,), {"cap": cap, "request_seconds": limits.request_seconds})
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=http,
+        limit_concurrency=cap + 1,  # uvicorn's own check: 503 for a request past the cap
+        backlog=backlog,
+        timeout_keep_alive=5,  # an idle kept-alive connection is closed after this
+        h11_max_incomplete_event_size=MAX_HEAD,  # (when h11 parses instead of httptools)
+        # A client's address is its peer's unless the proxy in front is named: X-Forwarded-For
+        # from anyone else would let a client pick the address its limits are counted by.
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
         ws_max_size=4 * MAX_FRAME,  # bigger frames are cut off; smaller ones get a clear error
         # Frames are small JSON: compressing them costs each connection ~250 KiB of deflate
         # state and CPU per frame, for bandwidth a card table does not need.

@@ -1,0 +1,268 @@
+"""Limits per client address and per player, so that one guest cannot slow a public server.
+
+Two kinds, both named fields of :class:`Limits` (docs/server.md lists them with their defaults):
+
+- a *rate* (:class:`Rate`): a token bucket per key that holds at most ``count`` tokens and
+  refills ``count`` every ``seconds``: a burst of ``count`` at once, then one every
+  ``seconds / count``. New guests, new rooms, new WebSocket connections, chat lines, seat and
+  invite attempts and lobby calls are rates.
+- a *cap*: how many may exist at once per key (open WebSocket connections per address and per
+  player, open rooms per host).
+
+A refusal is HTTP 429 with a ``Retry-After`` header (whole seconds) and the documented body
+``{"detail": {"code", "message", "retry_after"}}``; over a WebSocket, an ``error`` frame with
+``retry_after`` (and, for a connection cap, a close with code 1013). A refusal charges nothing.
+
+The address is the peer address of the connection (an IPv6 address counts by its /64, which
+one customer usually holds); behind a proxy every client has the proxy's address unless the
+server is told to trust the proxy's ``X-Forwarded-For`` (``yamen serve --forwarded-allow-ips``).
+Memory is bounded: at most ``keys`` buckets are kept, the least recently used dropped first (a
+dropped bucket is a full one). In a cluster each process counts for itself.
+"""
+
+import ipaddress
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from typing import Annotated, Any, get_args
+
+from fastapi import Depends, HTTPException, Request
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most ``count`` at once, refilled at ``count`` per ``seconds``."""
+
+    count: float
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"{self.count:g}/{self.seconds:g}"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit of a server; ``None`` turns one off. The defaults suit a public server."""
+
+    # per address
+    guests: Rate | None = Rate(20, 600)  # new guests
+    sockets: Rate | None = Rate(60, 60)  # new WebSocket connections
+    sockets_per_address: int | None = 64  # WebSocket connections open at once
+    joins: Rate | None = Rate(30, 60)  # seats taken and invite codes tried (HTTP or hello)
+    lobby: Rate | None = Rate(300, 60)  # every call to /api
+    # per player (rooms also per address)
+    rooms: Rate | None = Rate(10, 600)  # new rooms
+    open_rooms: int | None = 5  # rooms a host has whose match is not over (open or playing)
+    sockets_per_player: int | None = 8  # WebSocket connections open at once
+    chat: Rate | None = Rate(10, 10)  # chat lines, over all of the player's connections
+    # the whole server
+    connections: int | None = 10_000  # TCP connections open at once (at most the fd limit)
+    request_seconds: float = 10.0  # a request's head and body must arrive within this
+    idle_seconds: float | None = 300.0  # a room nobody uses is unloaded from memory after this
+
+    PER_CLIENT = (
+        "guests",
+        "sockets",
+        "sockets_per_address",
+        "joins",
+        "lobby",
+        "rooms",
+        "open_rooms",
+        "sockets_per_player",
+        "chat",
+    )
+
+    @classmethod
+    def off(cls) -> "Limits":
+        """No limit per address or player (tests and benchmarks on loopback); the server's own
+        limits stay."""
+        return replace(cls(), **dict.fromkeys(cls.PER_CLIENT))
+
+    def set(self, items: list[str]) -> "Limits":
+        """These limits with ``name=value`` changes: ``rooms=10/600`` (a rate), ``open_rooms=5``
+        (a cap or a number), ``chat=off``; ``all=off`` turns off every limit per client."""
+        limits = self
+        types = {f.name: (f.type, *get_args(f.type)) for f in fields(self)}
+        for item in items:
+            name, _, text = item.partition("=")
+            name, text = name.strip(), text.strip()
+            if name == "all" and text == "off":
+                limits = replace(limits, **dict.fromkeys(self.PER_CLIENT))
+                continue
+            if name not in types:
+                raise ValueError(f"no limit {name!r}; known: {', '.join(types)}")
+            kind = types[name]
+            if text == "off" and type(None) in kind:
+                value: Any = None
+            elif Rate in kind:
+                count, slash, seconds = text.partition("/")
+                if not slash:
+                    raise ValueError(f"{name} is a rate: COUNT/SECONDS, e.g. 10/60")
+                value = Rate(_positive(name, count), _positive(name, seconds))
+            elif int in kind:
+                value = int(_positive(name, text))
+            else:
+                value = _positive(name, text)
+            limits = replace(limits, **{name: value})
+        return limits
+
+
+def _positive(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name}: {text!r} is not a number") from None
+    if not 0 < value < math.inf:
+        raise ValueError(f"{name}: {text!r} must be more than 0")
+    return value
+
+
+class Limited(Exception):
+    """Over a limit: ``retry_after`` seconds until it would be allowed."""
+
+    def __init__(self, code: str, message: str, retry_after: float):
+        self.code, self.retry_after = code, max(1, math.ceil(retry_after))
+        super().__init__(f"{message}: try again in {self.retry_after} s")
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "message": str(self), "retry_after": self.retry_after}
+
+
+WHAT = {
+    "guests": "new guests from your address",
+    "sockets": "new connections from your address",
+    "sockets_per_address": "open connections from your address",
+    "joins": "seats and invite codes tried from your address",
+    "lobby": "lobby calls from your address",
+    "rooms": "new rooms",
+    "open_rooms": "rooms of yours that are open or playing",
+    "sockets_per_player": "open connections of yours",
+    "chat": "chat lines",
+}
+
+
+class Limiter:
+    """The buckets and counters of one server process."""
+
+    def __init__(
+        self,
+        limits: Limits,
+        keys: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.limits, self.keys, self.clock = limits, keys, clock
+        self.buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()
+        self.open: dict[tuple[str, str], int] = {}  # caps: how many are held now
+
+    def take(self, kind: str, *keys: str) -> None:
+        """One of ``kind`` for every key (e.g. the player and the address), or :class:`Limited`
+        and nothing charged."""
+        rate: Rate | None = getattr(self.limits, kind)
+        if rate is None:
+            return
+        now, refill = self.clock(), rate.count / rate.seconds
+        levels = []
+        for key in keys:
+            tokens, then = self.buckets.get((kind, key), (rate.count, now))
+            tokens = min(rate.count, tokens + (now - then) * refill)
+            if tokens < 1:
+                raise Limited("rate_limited", f"too many {WHAT[kind]}", (1 - tokens) / refill)
+            levels.append(tokens)
+        for key, tokens in zip(keys, levels, strict=True):
+            self.buckets[(kind, key)] = (tokens - 1, now)
+            self.buckets.move_to_end((kind, key))
+        while len(self.buckets) > self.keys:
+            self.buckets.popitem(last=False)
+
+    def hold(self, kind: str, key: str, retry_after: float = 10) -> None:
+        """Count one more open ``kind`` for ``key``, or :class:`Limited` at its cap."""
+        cap: int | None = getattr(self.limits, kind)
+        held = self.open.get((kind, key), 0)
+        if cap is not None and held >= cap:
+            raise Limited("too_many", f"too many {WHAT[kind]} (at most {cap})", retry_after)
+        self.open[(kind, key)] = held + 1
+
+    def release(self, kind: str, key: str) -> None:
+        held = self.open.pop((kind, key), 0) - 1
+        if held > 0:
+            self.open[(kind, key)] = held
+
+
+def address(client: Any) -> str:
+    """The key of a peer address (``request.client``, ``websocket.client``): IPv4 as it is,
+    IPv6 by its /64."""
+    host = getattr(client, "host", None)
+    if not host:
+        return "local"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def limiter_of(request: Any) -> Limiter:
+    return request.app.state.limiter
+
+
+def refused(exc: Limited) -> HTTPException:
+    """The HTTP answer to a refusal: 429 with ``Retry-After``."""
+    return HTTPException(429, exc.body(), headers={"Retry-After": str(exc.retry_after)})
+
+
+def per_address(kind: str) -> Callable[..., Any]:
+    """A dependency: one ``kind`` for the caller's address."""
+
+    async def check(request: Request) -> None:
+        try:
+            limiter_of(request).take(kind, address(request.client))
+        except Limited as exc:
+            raise refused(exc) from None
+
+    return check
+
+
+def per_player(kind: str, who: Callable[..., Any]) -> Callable[..., Any]:
+    """A dependency: one ``kind`` for the player ``who`` finds (a dependency giving a player
+    with an ``id``) and for their address."""
+
+    async def check(request: Request, player: Annotated[Any, Depends(who)]) -> None:
+        try:
+            limiter_of(request).take(kind, player.id, address(request.client))
+        except Limited as exc:
+            raise refused(exc) from None
+
+    return check
+
+
+def room_quota(who: Callable[..., Any]) -> Callable[..., Any]:
+    """A dependency for creating a room: the host's ``open_rooms`` cap, then the ``rooms`` rate
+    (per player and per address)."""
+
+    async def check(request: Request, player: Annotated[Any, Depends(who)]) -> None:
+        limiter = limiter_of(request)
+        cap = limiter.limits.open_rooms
+        try:
+            if cap is not None and await request.app.state.rooms.open_rooms(player.id) >= cap:
+                message = f"too many {WHAT['open_rooms']} (at most {cap}): finish one first"
+                raise Limited("too_many", message, 60)
+            limiter.take("rooms", player.id, address(request.client))
+        except Limited as exc:
+            raise refused(exc) from None
+
+    return check
+
+
+def joins_with_invite(request: Request, invite: str | None = None) -> None:
+    """A dependency for reading a room: an invite code tried counts as a join."""
+    if invite is not None:
+        try:
+            limiter_of(request).take("joins", address(request.client))
+        except Limited as exc:
+            raise refused(exc) from None
