@@ -20,6 +20,7 @@ import pytest
 import websockets
 
 from tests.server_helpers import ServerThread, free_port, room_with, run
+from tests.test_server_cluster import database, redis_url  # noqa: F401 (fixtures)
 from yamen.client import Lobby, Seat
 from yamen.server.limits import Limited, Limiter, Limits, Rate, address
 from yamen.server.protocol import VERSION
@@ -418,3 +419,34 @@ def closed_by_server(sockets: list[socket.socket], seconds: float) -> int:
     for s in sockets:
         s.close()
     return closed
+
+
+def test_an_idle_room_of_a_cluster_lets_its_lease_go(database, redis_url):  # noqa: F811
+    """Unloading in a cluster also lets go of the room's lease, so any process may load it."""
+    from yamen.server.cluster import ClusterRooms
+    from yamen.server.identity import new_guest
+    from yamen.server.rooms import Room
+    from yamen.server.storage import Store
+
+    async def go():
+        one = ClusterRooms(Store(database), redis_url)
+        two = ClusterRooms(Store(database), redis_url)
+        for rooms in (one, two):
+            await rooms.open_store()
+            await rooms.resume()
+        try:
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            held = await one.redis.get(one.key(link.id))
+            unloaded = await one.sweep_idle(0)
+            after = await one.redis.get(one.key(link.id))
+            taken = (await two.get(link.id)).target
+            return held == one.node, unloaded, after, link.id in one.loaded, taken
+        finally:
+            for rooms in (one, two):
+                await rooms.close()
+                await rooms.store.close()
+
+    held, unloaded, after, still, taken = run(go())
+    assert held and unloaded == 1 and after is None and not still
+    assert isinstance(taken, Room)  # the other process loaded it: the lease was free
