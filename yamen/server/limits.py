@@ -54,7 +54,7 @@ class Limits:
     lobby: Rate | None = Rate(300, 60)  # every call to /api
     # per player (rooms also per address)
     rooms: Rate | None = Rate(10, 600)  # new rooms
-    open_rooms: int | None = 5  # rooms a host has whose match is not over (open or playing)
+    open_rooms: int | None = 5  # a host's rooms of the last day still open or playing
     sockets_per_player: int | None = 8  # WebSocket connections open at once
     chat: Rate | None = Rate(10, 10)  # chat lines, over all of the player's connections
     # the whole server

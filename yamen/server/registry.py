@@ -24,6 +24,8 @@ from yamen.server.storage import GameRow, RoomRow, Store
 
 log = logging.getLogger(__name__)
 
+OPEN_ROOMS_WINDOW = 86400.0  # seconds: a host's rooms created in this time count as open ones
+
 
 class Rooms:
     def __init__(self, store: Store):
@@ -82,14 +84,20 @@ class Rooms:
         self.loaded[row.id] = room
         return room
 
-    async def open_rooms(self, host: str) -> int:
-        """How many of ``host``'s rooms are open (no game yet) or have a game in progress."""
+    async def open_rooms(self, host: str, within: float = OPEN_ROOMS_WINDOW) -> int:
+        """How many of the rooms ``host`` created in the last ``within`` seconds are open (no
+        game yet) or have a game in progress. (Older ones do not count: a room cannot be
+        closed, and one forgotten long ago should not keep its host from making another.)"""
         played = select(GameRow.room_id)
         unfinished = select(GameRow.room_id).where(GameRow.finished.is_(None))
         query = (
             select(func.count())
             .select_from(RoomRow)
-            .where(RoomRow.host == host, or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)))
+            .where(
+                RoomRow.host == host,
+                RoomRow.created >= time.time() - within,
+                or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)),
+            )
         )
         async with self.store.session() as s:
             return await s.scalar(query)
