@@ -249,10 +249,11 @@ class Generator:
         spread = 0.0 if self.think is None else min(self.think, windows[0][0] - plan["go"])
         for room in rooms:
             self.later(self.rng.uniform(0, spread), self.start, room)
-        cpu = []
+        cpu, self.collector = [], []
         for start, end in windows:
             await sleep_until(start)
             began = time.process_time()
+            self.collector.append("on" if gc.isenabled() else "deferred")
             await sleep_until(end)
             cpu.append(time.process_time() - began)
             await sleep_until(end + GRACE)  # the window's last updates, then its garbage
@@ -285,6 +286,7 @@ class Generator:
                     "sent": sum(start <= at < end for at in stats.sent),
                     "cpu": seconds,
                     "pauses": self.pauses.summary(start, end),
+                    "collector": self.collector[len(each)],
                     "collected_after": self.pauses.deferred[len(each)],
                 }
             )

@@ -218,7 +218,11 @@ def window_figures(
     cpu = window["server_cpu_s"]
     pauses = {"server": server_pauses}
     for n, m in enumerate(mine):
-        pauses[f"generator {n}"] = {**m["pauses"], "garbage_after": m["collected_after"]}
+        pauses[f"generator {n}"] = {
+            **m["pauses"],
+            "collector": m["collector"],  # "deferred": no collection inside the window
+            "garbage_after": m["collected_after"],  # objects its collection then found
+        }
     return {
         "phase": window["phase"],
         "run": window["run"],
