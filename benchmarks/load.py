@@ -18,11 +18,12 @@ Paces (``--pace``):
   The figure is Yamen's actions/s divided by it.
 
 Windows: after ``--warmup`` seconds, ``--runs`` windows of ``--duration`` seconds each are
-measured (a two-second gap between them). With ``--abuse``, the abuse then starts
-(``loadkit.abuse``: ``--abuse-bot-rooms`` rooms of five search bots, a chat flood over
-``--abuse-chat-connections`` connections of one player, a swarm of ``--abuse-spectators``
-spectator sockets joining and leaving), gets a warm-up, and ``--runs`` more windows are
-measured: the other rooms' p99 without and with the abuse, side by side from one run.
+measured, a gap of two seconds and 1% of a window between them. With ``--abuse``, the abuse
+then starts (``loadkit.abuse``: ``--abuse-bot-rooms`` rooms of five search bots, a chat flood
+over ``--abuse-chat-connections`` connections of one player, a swarm of
+``--abuse-spectators`` spectator sockets joining and leaving), gets a warm-up, and ``--runs``
+more windows are measured: the other rooms' p99 without and with the abuse, side by side from
+one run.
 
 Figures of each window (nothing is asserted):
 
@@ -202,7 +203,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     if args.baseline is None:
         args.baseline = args.pace == "bot" and not args.abuse
     if args.timeout is None:  # the schedule (twice with a baseline) and time to set up
-        phases = (2 if args.abuse else 1) * (args.warmup + args.runs * (args.duration + 2))
+        phases = (2 if args.abuse else 1) * (args.warmup + args.runs * (args.duration * 1.01 + 2))
         args.timeout = phases * (2 if args.baseline else 1) + 900
     return args
 

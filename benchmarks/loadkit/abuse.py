@@ -159,7 +159,7 @@ class Abuse:
             async for text in ws:
                 frame = loads(text)
                 if frame["type"] == "chat" and frame["text"].startswith(tag):
-                    count(self.counts, "chat_accepted")
+                    count(self.counts, "chat_echoed")  # accepted: sent to the room
                 elif frame["type"] == "error":
                     count(self.refused, frame.get("code", "?"))
 
@@ -220,7 +220,7 @@ class Abuse:
             "bot_actions_per_s": round(done.get("bot_actions", 0) / seconds, 1),
             "bot_games": done.get("bot_games", 0),
             "chat_sent": done.get("chat_sent", 0),
-            "chat_accepted": done.get("chat_accepted", 0),
+            "chat_echoed": done.get("chat_echoed", 0),
             "spectator_joins": done.get("spectator_joins", 0),
             "refused": {k: v for k, v in no.items() if v},
             "cpu": round((time.process_time() - cpu) / seconds, 2),

@@ -287,7 +287,7 @@ class Generator:
                     "cpu": seconds,
                     "pauses": self.pauses.summary(start, end),
                     "collector": self.collector[len(each)],
-                    "collected_after": self.pauses.deferred[len(each)],
+                    "settled": self.pauses.deferred[len(each)],
                 }
             )
         return {

@@ -5,7 +5,7 @@ The schedule: a warm-up, then ``runs`` windows of ``duration`` seconds (phase ``
 ``--abuse``, the abuse starts next, gets a warm-up of its own, and ``runs`` more windows follow
 (phase ``abused``), so that the other rooms' latency with and without the abuse comes from the
 same server, rooms and run. Windows are a gap apart: a second for the window's last updates,
-then a second in which the generators collect the garbage they deferred.
+then one (plus 1% of the window) in which the generators collect the garbage they deferred.
 """
 
 from __future__ import annotations
@@ -22,7 +22,11 @@ from loadkit.abuse import abuse_main
 from loadkit.generator import GRACE, generator_main
 from loadkit.servers import Server, machine_cpu
 
-SETTLE = 1.0  # seconds after a window's grace for the generators' deferred collections
+
+def settle(duration: float) -> float:
+    """Seconds after a window's grace for the generators' deferred collections (a longer
+    window leaves more garbage)."""
+    return 1.0 + duration / 100
 
 
 def percentile(values: list[float], p: float) -> float | None:
@@ -40,8 +44,13 @@ def schedule(args: argparse.Namespace, go: float, abuse: bool) -> dict[str, Any]
             abuse_start, t = t, t + args.warmup
         for run in range(1, args.runs + 1):
             windows.append({"phase": phase, "run": run, "start": t, "end": t + args.duration})
-            t += args.duration + GRACE + SETTLE
-    return {"go": go, "windows": windows, "abuse_start": abuse_start, "stop": t - SETTLE}
+            t += args.duration + GRACE + settle(args.duration)
+    return {
+        "go": go,
+        "windows": windows,
+        "abuse_start": abuse_start,
+        "stop": t - settle(args.duration),
+    }
 
 
 def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, abuse: bool) -> Any:
@@ -221,7 +230,9 @@ def window_figures(
         pauses[f"generator {n}"] = {
             **m["pauses"],
             "collector": m["collector"],  # "deferred": no collection inside the window
-            "garbage_after": m["collected_after"],  # objects its collection then found
+            # its collection after the window (in the gap): objects freed, and how long
+            "garbage_after": m["settled"][0],
+            "collect_after_ms": round(m["settled"][1] * 1000, 1),
         }
     return {
         "phase": window["phase"],

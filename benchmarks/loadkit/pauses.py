@@ -30,7 +30,7 @@ class Pauses:
         self.collections: list[tuple[float, float, int]] = []  # (ended at, seconds, generation)
         self.lags: list[tuple[float, float]] = []  # (seen at, seconds late)
         self._began = 0.0
-        self.deferred: list[int] = []  # objects found unreachable by each settle()
+        self.deferred: list[tuple[int, float]] = []  # each settle(): (objects freed, seconds)
 
     # ----- garbage collections ------------------------------------------------------------
 
@@ -72,8 +72,10 @@ class Pauses:
 
     def settle(self) -> None:
         """Between windows: collect what the last window left (cycles), freeze the rest."""
-        self.deferred.append(gc.collect())
+        began = time.perf_counter()
+        freed = gc.collect()
         gc.freeze()
+        self.deferred.append((freed, time.perf_counter() - began))
 
     # ----- figures -------------------------------------------------------------------------
 

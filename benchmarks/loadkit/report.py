@@ -20,7 +20,9 @@ def pauses_line(pauses: dict[str, Any]) -> str:
             continue
         lag = "n/a" if p["loop_lag_max_ms"] is None else f"{p['loop_lag_max_ms']} ms"
         gc = f"GC {p['gc_max_ms']} ms x{p['gc_passes']} ({p['gc_full']} full)"
-        after = f", {p['garbage_after']} collected after" if "garbage_after" in p else ""
+        after = ""
+        if "garbage_after" in p:
+            after = f", {p['garbage_after']} freed in {p['collect_after_ms']} ms after"
         parts.append(f"{who} {gc}, lag {lag}{after}")
     return "; ".join(parts)
 
@@ -28,7 +30,7 @@ def pauses_line(pauses: dict[str, Any]) -> str:
 def abuse_line(a: dict[str, Any]) -> str:
     return (
         f"{a['bot_rooms']} search-bot rooms at {a['bot_actions_per_s']} actions/s, chat "
-        f"{a['chat_accepted']} of {a['chat_sent']} accepted, {a['spectator_joins']} spectator "
+        f"{a['chat_sent']} sent, {a['chat_echoed']} echoed back, {a['spectator_joins']} spectator "
         f"joins, abuse CPU {a['cpu']}; refused: {a['refused'] or 'nothing'}"
     )
 
@@ -59,7 +61,8 @@ def report(figures: dict[str, Any]) -> None:
     print(
         f"  unfinished acts {f['unfinished']}, games finished {f['games_finished']}, "
         f"update frame {f['update_frame_bytes']} B, error frames {f['errors'] or 0}, "
-        f"dropped connections {f['dropped_connections']} {f['closed'] or ''}, lobby refusals "
+        f"dropped connections {f['dropped_connections']}, closed or refused sockets "
+        f"{f['closed'] or 0}, lobby refusals "
         f"{f['lobby_refusals'] or 0}, lobby calls retried {f['lobby_retries']}"
     )
     print(
