@@ -107,6 +107,7 @@ def test_abuse_is_measured_in_the_same_run():
     assert abuse["bot_rooms"] == 1
     assert abuse["chat_sent"] > 0 and abuse["spectator_joins"] > 0
     assert isinstance(abuse["refused"], dict)
+    assert result["yamen"]["abuse_setup_refused"] == {}
     assert "bare" not in result  # the abuse would not be the same on the baseline
 
 
@@ -161,3 +162,15 @@ def test_a_quiet_process_collects_only_when_it_settles():
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def test_refused_sockets_are_named_by_status_or_close_code():
+    from websockets.exceptions import ConnectionClosedError, InvalidStatus
+    from websockets.frames import Close
+    from websockets.http11 import Response
+
+    refused = InvalidStatus(Response(429, "Too Many Requests", {}, b""))
+    assert client.refusal_of(refused) == "handshake 429"
+    closed = ConnectionClosedError(Close(1008, "too many"), None)
+    assert client.refusal_of(closed) == "closed 1008"
+    assert client.refusal_of(OSError()) == "OSError"

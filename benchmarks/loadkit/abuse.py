@@ -182,6 +182,7 @@ class Abuse:
         self.lobby = Lobby(self.url, 8)
         self.lobby.refusals = self.refused  # the lobby's 429s counted with the rest
         await self.set_up()
+        setup_refused = dict(self.refused)
         outbox.put(("ready", "abuse", None))
         plan = await asyncio.to_thread(inbox.get)
         await sleep_until(plan["start"])
@@ -203,7 +204,7 @@ class Abuse:
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        outbox.put(("result", "abuse", {"windows": each, "bot_rooms": len(self.bot_rooms)}))
+        outbox.put(("result", "abuse", {"windows": each, "setup_refused": setup_refused}))
         closing = [ws.close() for ws in self.sockets]
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), 10)

@@ -170,6 +170,7 @@ def measure(
         abused = [w for w in windows if w["phase"] == "abused"]
         for window, figures in zip(abused, abuse_report["windows"], strict=True):
             window["abuse"] = figures
+    setup_refused = None if abuse_report is None else abuse_report["setup_refused"]
     updates = sum(g["updates"] for g in gens)
     clean = [w for w in windows if w["phase"] == "clean"]
     pooled = sorted(lat for w in clean for lat in w.pop("_latencies"))
@@ -205,6 +206,7 @@ def measure(
         "closed": merged(g["closed"] for g in gens),  # closed or refused sockets by code
         "lobby_refusals": merged(g["refusals"] for g in gens),  # e.g. "http 429"
         "lobby_retries": sum(g["retries"] for g in gens),
+        "abuse_setup_refused": setup_refused,  # what the abuse could not set up (None: no abuse)
         "rss_base_mib": round(rss_base / 2**20, 1),
         "rss_connected_mib": round(rss_connected / 2**20, 1),
         "rss_end_mib": round(rss_end / 2**20, 1),

@@ -73,5 +73,7 @@ def report(figures: dict[str, Any]) -> None:
         f"  server CPU {f['server_cpu']} cores ({f['actions_per_server_cpu_s']} actions per "
         f"CPU-second), generators {f['generators_cpu']}"
     )
+    if f.get("abuse_setup_refused"):
+        print(f"  abuse refused while setting up: {f['abuse_setup_refused']}")
     if f.get("server_tracebacks"):
         print(f"  server tracebacks: {f['server_tracebacks']}, the last: {f['server_last_error']}")
