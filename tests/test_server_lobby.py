@@ -76,6 +76,27 @@ def test_bad_rooms_are_refused(server):
     run(go({"game": "baohuang", "public": "yes"}, "invalid"))
 
 
+def test_a_refused_room_is_not_created(server):
+    async def go():
+        lobby = await Lobby.guest(server.url, "Cy")
+        before = [r["id"] for r in await lobby.call("GET", "/api/rooms")]
+        codes = []
+        for body in (
+            {"game": "baohuang", "seat": 99},
+            {"game": "baohuang", "seat": -1},
+            {"game": "baohuang", "settings": {"turn_seconds": -1}, "seat": 0},
+        ):
+            with pytest.raises(LobbyError) as caught:
+                await lobby.call("POST", "/api/rooms", body)
+            codes.append((caught.value.status, caught.value.code))
+        after = [r["id"] for r in await lobby.call("GET", "/api/rooms")]
+        return before, after, codes
+
+    before, after, codes = run(go())
+    assert codes == [(422, "no_seat"), (422, "no_seat"), (422, "bad_options")]
+    assert after == before  # nothing was created, nothing is listed
+
+
 def test_private_rooms_need_their_invite(server):
     async def go():
         host = await Lobby.guest(server.url, "Host")

@@ -18,7 +18,7 @@ from yamen.errors import OptionsError
 from yamen.server import protocol
 from yamen.server.identity import Player, new_guest, player_of
 from yamen.server.registry import Rooms
-from yamen.server.rooms import Room, RoomError
+from yamen.server.rooms import Room, RoomError, seat_count
 from yamen.server.storage import StoredGame
 
 router = APIRouter(prefix="/api")
@@ -146,6 +146,11 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
     if body.game not in game_names():
         raise refuse(422, "unknown_game", f"unknown game {body.game!r}; known: {game_names()}")
     try:
+        _, seats = seat_count(body.game, body.options)
+        if body.seat is not None and not 0 <= body.seat < seats:
+            # checked before the room exists: a refused request creates nothing
+            message = f"there is no seat {body.seat}: seats are 0 to {seats - 1}"
+            raise refuse(422, "no_seat", message)
         room = await rooms_of(request).create(
             player.id, body.game, body.options, body.public, body.settings
         )
