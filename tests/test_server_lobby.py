@@ -37,7 +37,9 @@ def test_a_guest_gets_a_long_secret_token(server):
     assert len(token) >= 43  # 256 bits in URL-safe base64
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 41, "bad\x07name"])
+@pytest.mark.parametrize(
+    "name", ["", "   ", "x" * 41, "bad\x07name", "\u3164", "\u2800 \u2800", "\ufe0f", "a\u202eb"]
+)
 def test_bad_names_are_refused(server, name):
     answer = httpx.post(f"{server.url}/api/guests", json={"name": name})
     assert answer.status_code == 422
