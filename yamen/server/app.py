@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from yamen.server.live import live
 from yamen.server.lobby import router
 from yamen.server.registry import Rooms
+from yamen.server.replays import Replays
 from yamen.server.storage import Store
 
 MAX_BODY = 64 * 1024
@@ -36,7 +37,9 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
             app.state.rooms = ClusterRooms(store, redis_url)
             await app.state.rooms.open_store()
         await app.state.rooms.resume()
+        app.state.replays = Replays()
         yield
+        app.state.replays.close()
         await app.state.rooms.close()
         await store.close()
 

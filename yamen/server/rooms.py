@@ -28,7 +28,7 @@ from yamen.engine import Event, State, get_game, new_game, new_seed, score_json,
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, YamenError
 from yamen.records import Record, plain, replay
 from yamen.server import protocol
-from yamen.server.storage import Store, StoredGame
+from yamen.server.storage import Store, StoredGame, new_public_id
 
 CHAT_HISTORY = 50
 log = logging.getLogger(__name__)
@@ -112,7 +112,8 @@ class Match:
     """The game in progress (or the last one) and the match totals."""
 
     number: int = 0
-    game_id: int | None = None
+    game_id: int | None = None  # internal: the database's
+    public_id: str | None = None  # the game's name outside: URLs, room info, tables
     state: State | None = None
     record: Record | None = None
     scores: list[Fraction] = field(default_factory=list)
@@ -183,6 +184,7 @@ class Room:
     def _restore(self, stored: StoredGame) -> None:
         match = self.match
         match.number, match.game_id = stored.number, stored.id
+        match.public_id = stored.public_id
         stored.record.result = None  # a stored result is the replayed one, written by us
         match.state = state = replay(stored.record)
         match.record = stored.record
@@ -221,7 +223,7 @@ class Room:
             "seats": [s.info(i, self.settings.away_seconds, now) for i, s in enumerate(self.seats)],
             "status": self.status,
             "number": self.match.number,
-            "game_id": self.match.game_id,  # the latest game's (records: /api/games/{id}/record)
+            "game_id": self.match.public_id,  # the latest game's (/api/games/{id}/record)
             "scores": [score_json(s) for s in self.match.scores],
             "settings": self.settings.to_json(),
         }
@@ -236,7 +238,9 @@ class Room:
             self.public
             or player == self.host
             or self.seat_of(player) is not None
-            or (invite is not None and secrets.compare_digest(invite, self.invite))
+            or (
+                invite is not None and secrets.compare_digest(invite.encode(), self.invite.encode())
+            )
         )
 
     def table(self, seat: int | None) -> dict[str, Any] | None:
@@ -247,7 +251,7 @@ class Room:
             return None
         result = state.result()
         return {
-            "game_id": match.game_id,
+            "game_id": match.public_id,
             "number": match.number,
             "seq": len(match.record.actions),
             "view": state.view(seat),
@@ -399,8 +403,10 @@ class Room:
             state = new_game(self.game, self.options, new_seed())
             record = Record(self.game, dict(state.options), state.seed)
             number = self.match.number + 1
-            game_id = await self.store.add_game(self.id, number, record)
+            public_id, players = new_public_id(), [s.player for s in self.seats]
+            game_id = await self.store.add_game(self.id, number, record, public_id, players)
             self.match.number, self.match.game_id = number, game_id
+            self.match.public_id = public_id
             self.match.state, self.match.record = state, record
             now = time.time()
             self.asked = dict.fromkeys(state.pending(), now)
