@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from yamen.server import errors
 from yamen.server.live import live
 from yamen.server.lobby import router
 from yamen.server.registry import Rooms
@@ -44,6 +45,7 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
         await store.close()
 
     app = FastAPI(title="Yamen", version="1", lifespan=lifespan)
+    errors.install(app)
     app.include_router(router)
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
     # The browser client: plain files, no build step (yamen/web/). Mounted last: routes first.

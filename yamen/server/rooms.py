@@ -519,8 +519,13 @@ class Room:
         if conn.player is None:
             raise RoomError("spectator", "spectators cannot chat: join as a player", 403)
         async with self.lock:
-            at = await self.store.add_chat(self.id, conn.player, text)
-            names = await self.store.players([conn.player])
+            try:
+                names = await self.store.players([conn.player])
+                at = await self.store.add_chat(self.id, conn.player, text)
+            except Exception as exc:
+                raise RoomError(
+                    "storage", "your message could not be stored; try again", 503
+                ) from exc
             frame = {
                 "type": "chat",
                 "name": names.get(conn.player, "?"),
