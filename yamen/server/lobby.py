@@ -264,6 +264,8 @@ async def finished_game(
     stored = await store.game_header(game_id) if len(game_id) <= MAX_GAME_ID else None
     if stored is None or not await may_read(store, stored, player, invite):
         raise missing
+    if stored.quarantined is not None:
+        raise refuse(409, "quarantined", "this game's log could not be replayed: it is set aside")
     if not stored.finished:
         raise refuse(409, "in_progress", "a game is published once it is over")
 

@@ -84,7 +84,7 @@ class RoomInfo(BaseModel):
     public: bool
     host: str
     seats: list[Seat]
-    status: Literal["open", "playing", "over"]
+    status: Literal["open", "playing", "over", "closed"]  # closed: a game was set aside
     number: int  # games started in this room's match
     game_id: str | None  # the latest game's public id
     scores: list[int | str]  # match totals per seat, exact

@@ -145,6 +145,7 @@ class Room:
         self.driver: asyncio.Task | None = None
         self.rng = random.Random(secrets.randbits(64))  # the bots' own chance: never the game's
         self.bots: dict[str, Any] = {}
+        self.closed: str | None = None  # why no game can be played here (a game set aside)
 
     # ----- loading -----------------------------------------------------------------------
 
@@ -169,7 +170,23 @@ class Room:
             seats,
         )
         for game in await store.games(room_id):
-            room._restore(game)
+            if game.quarantined is None:
+                try:
+                    room._restore(game)
+                except Exception as exc:  # one bad log closes its room, not the whole server
+                    game.quarantined = f"{type(exc).__name__}: {exc}"[:1000]
+                    log.error(
+                        "room %s: game %d (%s) cannot be replayed, set aside: %s",
+                        room_id,
+                        game.id,
+                        game.public_id,
+                        game.quarantined,
+                    )
+                    await store.quarantine(game.id, game.quarantined)
+            if game.quarantined is not None:
+                room.closed = f"game {game.number} could not be replayed"
+                room.match.number, room.match.state = game.number, None
+                break
             if room.match.state.over and not game.finished:  # stopped between the two writes
                 await store.finish_game(game.id, room.match.record.result)
         now = time.time()
@@ -208,6 +225,8 @@ class Room:
 
     @property
     def status(self) -> str:
+        if self.closed is not None:
+            return "closed"
         if self.playing:
             return "playing"
         return "open" if self.match.state is None else "over"
@@ -395,6 +414,8 @@ class Room:
         """Start the room's first game, or the next one of the match (a rematch)."""
         async with self.lock:
             self._check_host(player)
+            if self.closed is not None:
+                raise RoomError("closed", f"this room is closed: {self.closed}")
             if self.playing:
                 raise RoomError("playing", "a game is already in progress")
             empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]

@@ -33,10 +33,12 @@ from sqlalchemy import (
     Text,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -112,6 +114,30 @@ class ChatRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class StartupError(Exception):
+    """The database cannot serve: the server refuses to start, and says why."""
+
+
+def schema_problems(conn: Any) -> list[str]:
+    """What the models need that the database lacks: missing tables and columns."""
+    inspector = inspect(conn)
+    tables = set(inspector.get_table_names())
+    problems = []
+    for table in Base.metadata.sorted_tables:
+        if table.name not in tables:
+            problems.append(f"table {table.name} is missing")
+            continue
+        have = {column["name"] for column in inspector.get_columns(table.name)}
+        lacking = [column.name for column in table.columns if column.name not in have]
+        if lacking:
+            problems.append(f"table {table.name} lacks column(s) {', '.join(lacking)}")
+    return problems
+
+
+def _reason(exc: Exception) -> str:
+    return str(getattr(exc, "orig", None) or exc).splitlines()[0]
+
+
 def token_hash(token: str) -> str:
     """Tokens are stored hashed: a leaked database does not let anyone act as a player."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -166,11 +192,34 @@ class Store:
         self.journal = Journal(self)
 
     async def open(self) -> None:
-        """Create or upgrade the schema (Alembic migrations)."""
+        """Create or upgrade the schema (Alembic migrations), then check that the database has
+        every column the models use and takes writes: a server that could not store would
+        otherwise say it serves and then refuse every write (:class:`StartupError`)."""
+        from alembic.util import CommandError
+
         from yamen.server.migrate import upgrade
 
-        async with self.engine.begin() as conn:
-            await conn.run_sync(upgrade)
+        where = self.engine.url.render_as_string(hide_password=True)
+        try:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(upgrade)
+            async with self.engine.connect() as conn:
+                problems = await conn.run_sync(schema_problems)
+        except (SQLAlchemyError, CommandError) as exc:
+            raise StartupError(f"the database {where} cannot be opened: {_reason(exc)}") from exc
+        if problems:
+            raise StartupError(
+                f"the database {where} does not match this version of Yamen: "
+                f"{'; '.join(problems)} (restore it from a backup, or start on a new database)"
+            )
+        try:
+            async with self.engine.connect() as conn:
+                # a write that changes nothing, rolled back: a read-only file, directory,
+                # user or transaction mode all refuse it
+                await conn.execute(text("UPDATE alembic_version SET version_num = version_num"))
+                await conn.rollback()
+        except SQLAlchemyError as exc:
+            raise StartupError(f"the database {where} takes no writes: {_reason(exc)}") from exc
 
     async def close(self) -> None:
         await self.journal.close()
