@@ -11,7 +11,6 @@ import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from yamen.bots import bot_names
@@ -290,7 +289,7 @@ async def game_record(
 @router.get("/games/{game_id}/replay")
 async def game_replay(
     game_id: str, request: Request, player: Anyone, step: int = 0, invite: Invite = None
-) -> Any:
+) -> dict[str, Any]:
     """A finished game as it stood after ``step`` actions, every hand shown: each seat's view
     and the spectators' view, and the action that led there. Computed off the event loop and
     cached (yamen/server/replays.py); 429 with Retry-After while every replay worker is busy."""
@@ -300,8 +299,5 @@ async def game_replay(
     try:
         return await replays_of(request).position(stored.id, record, step)
     except Busy as exc:
-        return JSONResponse(
-            {"detail": {"code": "busy", "message": str(exc)}},
-            429,
-            headers={"Retry-After": str(RETRY_SECONDS)},
-        )
+        retry = {"Retry-After": str(RETRY_SECONDS)}
+        raise HTTPException(429, {"code": "busy", "message": str(exc)}, retry) from None
