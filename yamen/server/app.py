@@ -10,10 +10,12 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from yamen.server import errors
 from yamen.server.live import live
 from yamen.server.lobby import router
 from yamen.server.registry import Rooms
-from yamen.server.storage import Store
+from yamen.server.replays import Replays
+from yamen.server.storage import StartupError, Store
 
 MAX_BODY = 64 * 1024
 WEB = Path(__file__).parent.parent / "web"
@@ -27,20 +29,28 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         store = Store(db_url)
-        if redis_url is None:
-            await store.open()
-            app.state.rooms = Rooms(store)
-        else:
-            from yamen.server.cluster import ClusterRooms
+        try:
+            if redis_url is None:
+                await store.open()
+                app.state.rooms = Rooms(store)
+            else:
+                from yamen.server.cluster import ClusterRooms
 
-            app.state.rooms = ClusterRooms(store, redis_url)
-            await app.state.rooms.open_store()
+                app.state.rooms = ClusterRooms(store, redis_url)
+                await app.state.rooms.open_store()
+        except StartupError as exc:
+            app.state.startup_error = str(exc)  # `yamen serve` exits with it
+            await store.engine.dispose()
+            raise
         await app.state.rooms.resume()
+        app.state.replays = Replays()
         yield
+        app.state.replays.close()
         await app.state.rooms.close()
         await store.close()
 
     app = FastAPI(title="Yamen", version="1", lifespan=lifespan)
+    errors.install(app)
     app.include_router(router)
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
     # The browser client: plain files, no build step (yamen/web/). Mounted last: routes first.

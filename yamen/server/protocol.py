@@ -84,9 +84,9 @@ class RoomInfo(BaseModel):
     public: bool
     host: str
     seats: list[Seat]
-    status: Literal["open", "playing", "over"]
+    status: Literal["open", "playing", "over", "closed"]  # closed: a game was set aside
     number: int  # games started in this room's match
-    game_id: int | None  # the latest game
+    game_id: str | None  # the latest game's public id
     scores: list[int | str]  # match totals per seat, exact
     settings: dict[str, Any]
 
@@ -94,7 +94,7 @@ class RoomInfo(BaseModel):
 class Table(BaseModel):
     """One game as the receiving seat may see it."""
 
-    game_id: int
+    game_id: str  # the game's public id
     number: int
     seq: int  # actions applied so far
     view: dict[str, Any]

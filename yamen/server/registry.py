@@ -8,12 +8,15 @@ process owns a room and relays to it.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from typing import Any
 
 from yamen.server.rooms import Room, RoomError, Seat, Settings, seat_count
 from yamen.server.storage import RoomRow, Store
+
+log = logging.getLogger(__name__)
 
 
 class Rooms:
@@ -75,7 +78,10 @@ class Rooms:
         """Load every room with a game in progress, so its bots and timers run again."""
         ids = await self.store.rooms_in_play()
         for room_id in ids:
-            await self.get(room_id)
+            try:
+                await self.get(room_id)
+            except Exception:  # one room that cannot load does not keep the others down
+                log.exception("room %s: could not be resumed", room_id)
         return len(ids)
 
     async def close(self) -> None:

@@ -28,7 +28,7 @@ from yamen.engine import Event, State, get_game, new_game, new_seed, score_json,
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, YamenError
 from yamen.records import Record, plain, replay
 from yamen.server import protocol
-from yamen.server.storage import Store, StoredGame
+from yamen.server.storage import Store, StoredGame, new_public_id
 
 CHAT_HISTORY = 50
 log = logging.getLogger(__name__)
@@ -112,7 +112,8 @@ class Match:
     """The game in progress (or the last one) and the match totals."""
 
     number: int = 0
-    game_id: int | None = None
+    game_id: int | None = None  # internal: the database's
+    public_id: str | None = None  # the game's name outside: URLs, room info, tables
     state: State | None = None
     record: Record | None = None
     scores: list[Fraction] = field(default_factory=list)
@@ -144,6 +145,7 @@ class Room:
         self.driver: asyncio.Task | None = None
         self.rng = random.Random(secrets.randbits(64))  # the bots' own chance: never the game's
         self.bots: dict[str, Any] = {}
+        self.closed: str | None = None  # why no game can be played here (a game set aside)
 
     # ----- loading -----------------------------------------------------------------------
 
@@ -168,7 +170,23 @@ class Room:
             seats,
         )
         for game in await store.games(room_id):
-            room._restore(game)
+            if game.quarantined is None:
+                try:
+                    room._restore(game)
+                except Exception as exc:  # one bad log closes its room, not the whole server
+                    game.quarantined = f"{type(exc).__name__}: {exc}"[:1000]
+                    log.error(
+                        "room %s: game %d (%s) cannot be replayed, set aside: %s",
+                        room_id,
+                        game.id,
+                        game.public_id,
+                        game.quarantined,
+                    )
+                    await store.quarantine(game.id, game.quarantined)
+            if game.quarantined is not None:
+                room.closed = f"game {game.number} could not be replayed"
+                room.match.number, room.match.state = game.number, None
+                break
             if room.match.state.over and not game.finished:  # stopped between the two writes
                 await store.finish_game(game.id, room.match.record.result)
         now = time.time()
@@ -183,6 +201,7 @@ class Room:
     def _restore(self, stored: StoredGame) -> None:
         match = self.match
         match.number, match.game_id = stored.number, stored.id
+        match.public_id = stored.public_id
         stored.record.result = None  # a stored result is the replayed one, written by us
         match.state = state = replay(stored.record)
         match.record = stored.record
@@ -206,6 +225,8 @@ class Room:
 
     @property
     def status(self) -> str:
+        if self.closed is not None:
+            return "closed"
         if self.playing:
             return "playing"
         return "open" if self.match.state is None else "over"
@@ -221,7 +242,7 @@ class Room:
             "seats": [s.info(i, self.settings.away_seconds, now) for i, s in enumerate(self.seats)],
             "status": self.status,
             "number": self.match.number,
-            "game_id": self.match.game_id,  # the latest game's (records: /api/games/{id}/record)
+            "game_id": self.match.public_id,  # the latest game's (/api/games/{id}/record)
             "scores": [score_json(s) for s in self.match.scores],
             "settings": self.settings.to_json(),
         }
@@ -236,7 +257,9 @@ class Room:
             self.public
             or player == self.host
             or self.seat_of(player) is not None
-            or (invite is not None and secrets.compare_digest(invite, self.invite))
+            or (
+                invite is not None and secrets.compare_digest(invite.encode(), self.invite.encode())
+            )
         )
 
     def table(self, seat: int | None) -> dict[str, Any] | None:
@@ -247,7 +270,7 @@ class Room:
             return None
         result = state.result()
         return {
-            "game_id": match.game_id,
+            "game_id": match.public_id,
             "number": match.number,
             "seq": len(match.record.actions),
             "view": state.view(seat),
@@ -391,6 +414,8 @@ class Room:
         """Start the room's first game, or the next one of the match (a rematch)."""
         async with self.lock:
             self._check_host(player)
+            if self.closed is not None:
+                raise RoomError("closed", f"this room is closed: {self.closed}")
             if self.playing:
                 raise RoomError("playing", "a game is already in progress")
             empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]
@@ -399,8 +424,10 @@ class Room:
             state = new_game(self.game, self.options, new_seed())
             record = Record(self.game, dict(state.options), state.seed)
             number = self.match.number + 1
-            game_id = await self.store.add_game(self.id, number, record)
+            public_id, players = new_public_id(), [s.player for s in self.seats]
+            game_id = await self.store.add_game(self.id, number, record, public_id, players)
             self.match.number, self.match.game_id = number, game_id
+            self.match.public_id = public_id
             self.match.state, self.match.record = state, record
             now = time.time()
             self.asked = dict.fromkeys(state.pending(), now)
@@ -513,8 +540,13 @@ class Room:
         if conn.player is None:
             raise RoomError("spectator", "spectators cannot chat: join as a player", 403)
         async with self.lock:
-            at = await self.store.add_chat(self.id, conn.player, text)
-            names = await self.store.players([conn.player])
+            try:
+                names = await self.store.players([conn.player])
+                at = await self.store.add_chat(self.id, conn.player, text)
+            except Exception as exc:
+                raise RoomError(
+                    "storage", "your message could not be stored; try again", 503
+                ) from exc
             frame = {
                 "type": "chat",
                 "name": names.get(conn.player, "?"),

@@ -39,8 +39,11 @@ def serve(
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
 
+    tasks: list[asyncio.Task] = []
+
     async def run() -> None:
         task = asyncio.create_task(server.serve())
+        tasks.append(task)
         while not server.started:
             if task.done():
                 return await task
@@ -50,4 +53,15 @@ def serve(
         announce(f"http://{shown}:{bound}/")
         await task
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    except SystemExit:
+        if server.started:
+            raise
+        # uvicorn exits from inside its task when start-up fails (yamen/server/storage.py
+        # refused the database): say why, last, and exit non-zero
+        for task in tasks:
+            if task.done():
+                task.exception()  # retrieved: no "never retrieved" noise
+        problem = getattr(app.state, "startup_error", "see the log above")
+        raise SystemExit(f"yamen serve: cannot start: {problem}") from None
