@@ -7,10 +7,12 @@ engine's ``visible_to`` or from what the server sent:
 
 - **Hidden data, searched for everywhere.** At every step of the record: each seat's hand
   (its cards in the game's notation; Criminal Poker's face-down evidence, whose card ids are
-  unique), the Criminal Poker deck (until the investigator looks), and the seed, which reveals
-  everything. Every field of every frame (welcome, state, update, room, ack, chat, error) and
-  every lobby answer is walked, keys and values: a list holding another seat's hand, a card id
-  the receiver may not see, or the seed, anywhere, is a finding.
+  unique), the Criminal Poker deck (until the investigator looks), roles not yet public, and
+  the seed, which reveals everything. Every field of every frame (welcome, state, update,
+  room, ack, chat, error) and every lobby answer is walked, keys and values: a list holding
+  another seat's hand, a card id the receiver may not see, a seat paired with its hidden role
+  (``{"3": "rebel"}``, ``{"seat": 3, "role": "rebel"}``), or the seed, anywhere, is a
+  finding. A role name alone is no finding: the names are public (the roles in play).
 - **What may differ between receivers.** Per game, the event kinds only their seat sees and the
   view keys only a seat has. A seat's table may differ from the spectator's at the same step
   only in those keys; the events a receiver gets are exactly the action's public events plus
@@ -42,7 +44,7 @@ from yamen.server import protocol
 
 
 class Finding(NamedTuple):
-    check: str  # "seed", "hand", "card", "shape", "events", "differs", "view", "own"
+    check: str  # seed, hand, card, role, shape, events, differs, view, own
     where: str  # receiver, frame index and type, path
     detail: str
 
@@ -66,6 +68,29 @@ def _cp_hidden_ids(state: Any, receiver: int | None) -> set[str]:
     return ids
 
 
+def _cp_roles(state: Any) -> dict[int, str]:
+    """Every identity but the investigator's is known only to its holder until the end."""
+    return {s: r for s, r in enumerate(state.roles) if s != state.investigator}
+
+
+def _bh_roles(state: Any) -> dict[int, str]:
+    """Once the emperor is known each seat knows its own side; a side is public only once
+    revealed (the emperor at once; the partner by declaring or by the marked card; a rebel
+    by its answer)."""
+    if state.emperor is None:
+        return {}
+    small = state.variant.marked_small_joker
+    roles = {}
+    for seat in range(state.num_seats):
+        if seat == state.emperor:
+            roles[seat] = "solo emperor" if state.solo or state.grabbed else "emperor"
+        elif seat == state.partner:
+            roles[seat] = "guard" if small else "royalist"
+        else:
+            roles[seat] = "commoner" if small else "rebel"
+    return {s: r for s, r in roles.items() if s not in state.public_roles}
+
+
 @dataclass(frozen=True)
 class Rules:
     """What one game hides, and from whom."""
@@ -77,6 +102,7 @@ class Rules:
     min_hand: int  # shorter lists are too common to mean a hand (a played pair, say)
     hidden_ids: Callable[[Any, int | None], set[str]] | None = None  # unique card ids hidden
     catalogs: tuple[tuple, ...] = ()  # paths of lists of every card of the game
+    roles: Callable[[Any], dict[int, str]] | None = None  # roles not yet public, by seat
 
 
 RULES: dict[str, Rules] = {
@@ -87,6 +113,7 @@ RULES: dict[str, Rules] = {
         hand_key="hand",
         hands=lambda s: [hand_cards(h) for h in s.hands],
         min_hand=5,
+        roles=_bh_roles,
     ),
     # Hidden until the end: face-down evidence, identities but the investigator's, the deck
     # (the investigator sees it after its look), sealed answers of an open window.
@@ -97,6 +124,7 @@ RULES: dict[str, Rules] = {
         hands=_cp_hands,
         min_hand=2,
         hidden_ids=_cp_hidden_ids,
+        roles=_cp_roles,
         # every card of the game, by id, in the view and in the setup event: public
         catalogs=(("view", "cards"), ("events", "*", "data", "deck")),
     ),
@@ -122,6 +150,7 @@ class Step:
     views: dict[int | None, dict[str, Any]]
     legal: dict[int, list[int]]
     pending: list[int]
+    roles: dict[int, str]
     by_cards: dict[tuple, list[int]] = field(default_factory=dict)  # sorted hand -> seats
 
     def __post_init__(self) -> None:
@@ -148,6 +177,7 @@ def truth(record: Record) -> list[Step]:
             views={r: plain(state.view(r)) for r in audiences},
             legal={s: state.legal(s) for s in range(state.num_seats)},
             pending=list(state.pending()),
+            roles=rules.roles(state) if rules.roles else {},
         )
 
     steps = [step(state.opening_events)]
@@ -211,6 +241,17 @@ def hidden_in(
         kind = type(node)
         if (kind is int and node == seed) or (kind is str and shown in node):
             findings.append(Finding("seed", _at(where, path), "the game's seed"))
+        if kind is dict:
+            for k in live:
+                for seat, role in steps[k].roles.items():
+                    said = node.get(str(seat)) == role or (
+                        node.get("seat") == seat and role in node.values()
+                    )
+                    if seat != receiver and said:
+                        findings.append(
+                            Finding("role", _at(where, path), f"seat {seat} is {role} at {k}")
+                        )
+            continue
         if kind is not list and kind is not str:
             continue
         for k in live:

@@ -4,7 +4,7 @@ game's record and each game's rules of visibility (tests/audit_helpers.py), not 
 engine's ``visible_to`` the server itself uses.
 
 The audit is tested too: leaks planted in the running server (the seed in room info, hands in a
-table frame, private events sent to all) must each be found.
+table frame, roles in the view, private events sent to all) must each be found.
 """
 
 from __future__ import annotations
@@ -163,6 +163,23 @@ def next_hand_in_view(monkeypatch) -> None:
     monkeypatch.setattr(Room, "table", leaky)
 
 
+def roles_in_view(monkeypatch) -> None:
+    """Every seat's role in the public list of roles, for everyone."""
+    table = Room.table
+
+    def leaky(self, seat: int | None) -> dict[str, Any] | None:
+        data = table(self, seat)
+        if data is not None:
+            state, view = self.match.state, data["view"]
+            if "identities" in view:  # Criminal Poker
+                view["identities"] = {str(s): r for s, r in enumerate(state.roles)}
+            elif state.emperor is not None:  # Baohuang
+                view["roles"] = {str(s): state.view(s)["role"] for s in range(state.num_seats)}
+        return data
+
+    monkeypatch.setattr(Room, "table", leaky)
+
+
 def private_events_to_all(monkeypatch) -> None:
     monkeypatch.setattr(rooms, "visible_to", lambda events, seat: list(events))
 
@@ -173,6 +190,7 @@ PLANTS = {
     seed_in_settings: {"seed"},
     hands_in_table: {"shape", "hand|card"},
     next_hand_in_view: {"view", "differs", "hand|card"},
+    roles_in_view: {"view", "role"},
     private_events_to_all: {"events", "hand|card"},
 }
 PLANTED_GAMES = [
@@ -187,6 +205,8 @@ PLANTED_GAMES = [
 def test_the_audit_finds_a_planted_leak(server, monkeypatch, plant, game, options):
     if game == "baohuang" and plant in (seed_in_room_info, seed_in_settings):
         pytest.skip("the seed is the same in every game: two games suffice")
+    if game == "bao_qingtian" and plant is roles_in_view:
+        pytest.skip("Bao Qing-tian has no hidden roles: its offices are public")
     plant(monkeypatch)
     record, received, answers = run(play(server.url, game, options, 0))
     monkeypatch.undo()
