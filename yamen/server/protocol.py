@@ -23,14 +23,17 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-ClientId = Annotated[StrictStr, Field(max_length=64)] | StrictInt | None
+SafeInt = Annotated[StrictInt, Field(ge=-(2**53), le=2**53)]
+"""Numbers a client sends are integers any JSON reader holds exactly: a 4,000-digit number is
+refused here, not echoed back in an error or compared against a game's actions."""
+ClientId = Annotated[StrictStr, Field(max_length=64)] | SafeInt | None
 
 
 class Hello(Strict):
     """The first frame: who is connecting. Without a token the client is a spectator."""
 
     type: Literal["hello"]
-    v: StrictInt
+    v: SafeInt
     token: Annotated[StrictStr, Field(max_length=128)] | None = None
     invite: Annotated[StrictStr, Field(max_length=64)] | None = None
 
@@ -42,9 +45,9 @@ class Act(Strict):
 
     type: Literal["act"]
     id: ClientId = None
-    action: StrictInt | None = None
+    action: SafeInt | None = None
     text: Annotated[StrictStr, Field(max_length=MAX_TEXT)] | None = None
-    seq: StrictInt | None = None
+    seq: SafeInt | None = None
 
 
 class Chat(Strict):

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import secrets
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -410,10 +412,16 @@ class Journal:
         self.store = store
         self.waiting: list[tuple[dict[str, Any], asyncio.Future]] = []
         self.writer: asyncio.Task | None = None
+        # A test seam: awaited with each action before it joins a batch to be committed.
+        self.before_commit: Callable[[dict[str, Any]], Awaitable[None]] | None = None
+        if os.environ.get(HOLD_ENV):
+            self.before_commit = hold_while(Path(os.environ[HOLD_ENV]))
 
     async def append(self, game_id: int, index: int, seat: int, text: str) -> None:
         future = asyncio.get_running_loop().create_future()
         row = {"game_id": game_id, "index": index, "seat": seat, "text": text, "at": now()}
+        if self.before_commit is not None:
+            await self.before_commit(row)
         self.waiting.append((row, future))
         if self.writer is None or self.writer.done():
             self.writer = asyncio.create_task(self._write())
@@ -449,6 +457,27 @@ class Journal:
     async def close(self) -> None:
         if self.writer is not None:
             await asyncio.gather(self.writer, return_exceptions=True)
+
+
+HOLD_ENV = "YAMEN_TEST_HOLD_COMMITS"
+"""Test seam, read at start-up: the path of a file. While that file exists the journal holds
+every action it is given before committing it, and adds a line ``game_id index`` for it to
+``<file>.held``, so that a test can kill the server between an action's arrival and its
+commit and check that nothing was acknowledged or broadcast for it
+(tests/test_server_recovery.py). Never set in production."""
+
+
+def hold_while(path: Path) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    held = path.with_name(path.name + ".held")
+
+    async def hold(row: dict[str, Any]) -> None:
+        if path.exists():
+            with held.open("a") as out:
+                out.write(f"{row['game_id']} {row['index']}\n")
+        while path.exists():
+            await asyncio.sleep(0.01)
+
+    return hold
 
 
 class SqliteAppender:
