@@ -20,7 +20,7 @@ from tests.databases import database
 from tests.server_helpers import ServerProcess, play_to_end, room_with, run
 from yamen.client import Lobby, Seat
 from yamen.records import Record, replay
-from yamen.server.storage import HOLD_ENV
+from yamen.server.storage import HOLD_ENV, Store
 
 
 async def acknowledged_steps(seats: list[Seat], count: int, rng: random.Random) -> list:
@@ -40,7 +40,17 @@ async def acknowledged_steps(seats: list[Seat], count: int, rng: random.Random) 
     return done
 
 
-async def held_step(seats: list[Seat], hold: Path, rng: random.Random) -> list[dict]:
+async def journal_game_id(url: str, public_id: str) -> int:
+    """The id the journal knows a game by (tables and URLs show only its public id)."""
+    store = Store(url)
+    await store.open()
+    try:
+        return (await store.game_header(public_id)).id
+    finally:
+        await store.close()
+
+
+async def held_step(seats: list[Seat], hold: Path, rng: random.Random, game_id: int) -> list[dict]:
     """One more action, sent while the journal holds commits: the frames any seat got about
     it (an ack or an update) before the server is killed. A correct server sends none: it
     acknowledges and broadcasts only what is committed."""
@@ -51,7 +61,7 @@ async def held_step(seats: list[Seat], hold: Path, rng: random.Random) -> list[d
     index = rng.randrange(len(table["legal"]))
     await seat.send(type="act", action=table["legal"][index], seq=table["seq"], id="held")
     held = hold.with_name(hold.name + ".held")
-    mine = f"{table['game_id']} {table['seq']}"
+    mine = f"{game_id} {table['seq']}"
     async with asyncio.timeout(30):  # the action has reached the journal and waits there
         while not held.exists() or mine not in held.read_text().splitlines():
             await asyncio.sleep(0.01)
@@ -99,7 +109,8 @@ def run_crash(server: ServerProcess, url: str, hold: Path) -> None:
             await seat.wait(lambda f: f["type"] == "update")
         done = await acknowledged_steps(seats, 25, rng)
         views = [s.table["view"] for s in seats]
-        told = await held_step(seats, hold, rng)
+        game_id = await journal_game_id(url, seats[0].table["game_id"])
+        told = await held_step(seats, hold, rng, game_id)
         return rid, bots_rid, lobbies, done, views, told
 
     rid, bots_rid, lobbies, done, views, told = run(before())
