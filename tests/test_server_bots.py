@@ -145,3 +145,80 @@ def test_a_bot_decides_in_a_worker_process_with_the_servers_budget():
     assert rules == expected and search in legal
     assert took > 0.2  # it searched (a decision with choices takes its budget)...
     assert cpu < took / 2  # ... and not in this process: this one's CPU time stayed small
+
+
+class Watcher:
+    """A connection that keeps every frame it is sent, with when it came."""
+
+    def __init__(self, player: str | None = None):
+        self.player, self.seat = player, None
+        self.frames: list[tuple[float, dict]] = []
+
+    def send(self, text: str) -> None:
+        import json
+
+        self.frames.append((time.monotonic(), json.loads(text)))
+
+
+async def bots_room(store: Store, game: str = "baohuang", bot: str = "random", **settings):
+    """A room whose host sits nowhere and whose every seat is a bot, its game started."""
+    fast = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600, **settings}
+    room = await Rooms(store).create("p", game, {}, True, fast)
+    for seat in range(len(room.seats)):
+        await room.set_bot("p", seat, bot)
+    await room.start("p")
+    return room
+
+
+def test_a_room_with_no_person_at_its_table_plays_no_bot_move(tmp_path):
+    """Nobody seated, nobody watching: the bots wait. A watcher comes: they play; the watcher
+    goes: they wait again."""
+
+    async def go():
+        store = await open_store(tmp_path / "s.db")
+        room = await bots_room(store)
+        await asyncio.sleep(0.5)
+        alone = len(room.match.record.actions)
+        watcher = Watcher()
+        await room.attach(watcher)
+        await asyncio.sleep(0.5)
+        await room.detach(watcher)
+        await asyncio.sleep(0.1)  # a move already thought of may still land
+        left = len(room.match.record.actions)
+        await asyncio.sleep(0.5)
+        after = len(room.match.record.actions)
+        await room.close()
+        await store.close()
+        return alone, left, after
+
+    alone, left, after = asyncio.run(go())
+    assert alone == 0
+    assert left > 0 and after == left
+
+
+def test_a_room_of_bots_alone_is_not_resumed_on_restart(tmp_path):
+    """A restart resumes rooms where a person is seated; a room of bots alone stays unloaded
+    (and so plays nothing) until someone opens it."""
+
+    async def go():
+        store = await open_store(tmp_path / "s.db")
+        lonely = await bots_room(store)
+        rooms = Rooms(store)
+        peopled = await rooms.create("p", "bao_qingtian", {"players": 3}, True, None)
+        await peopled.take_seat("p", "P", 0, None)
+        for seat in (1, 2):
+            await peopled.set_bot("p", seat, "random")
+        await peopled.start("p")
+        for room in (lonely, peopled):
+            await room.close()
+        restarted = Rooms(store)
+        resumed = await restarted.resume()
+        loaded = set(restarted.loaded)
+        opened = await restarted.get(lonely.id)  # someone opens it: it is there, paused
+        await restarted.close()
+        await store.close()
+        return resumed, loaded, lonely.id, peopled.id, opened.status
+
+    resumed, loaded, lonely, peopled, status = asyncio.run(go())
+    assert resumed == 1 and loaded == {peopled}
+    assert status == "playing"
