@@ -222,3 +222,38 @@ def test_a_room_of_bots_alone_is_not_resumed_on_restart(tmp_path):
     resumed, loaded, lonely, peopled, status = asyncio.run(go())
     assert resumed == 1 and loaded == {peopled}
     assert status == "playing"
+
+
+class BusyThinker(Thinker):
+    """A server whose workers never get to a thinking bot's decision."""
+
+    async def decide(self, game, name, view, legal, seed):
+        if self.budget(game, name):
+            await asyncio.sleep(3600)
+        return await super().decide(game, name, view, legal, seed)
+
+
+def test_a_bot_past_its_budget_is_cut_off_and_the_table_hears_at_its_time(tmp_path):
+    """When no worker answers in time, a quick bot's answer is played at the thinking bot's
+    time: the game goes on at its pace, and the time says nothing of how long it took."""
+
+    async def go():
+        store = await open_store(tmp_path / "s.db")
+        rooms = Rooms(store, BusyThinker(seconds=0.05, slack=0.05))
+        fast = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600}
+        room = await rooms.create("p", "baohuang", {}, True, fast)
+        for seat in range(len(room.seats)):
+            await room.set_bot("p", seat, "search")
+        watcher = Watcher()
+        await room.attach(watcher)
+        await room.start("p")
+        await asyncio.sleep(1.5)
+        await rooms.close()
+        await store.close()
+        times = [t for t, f in watcher.frames if f["type"] == "update"]
+        return [b - a for a, b in zip(times, times[1:], strict=False)]
+
+    gaps = asyncio.run(go())
+    assert len(gaps) >= 5  # the game went on, a move about every 0.1 s...
+    paced = [gap for gap in gaps if gap > 0.05]  # (seats asked together answer together)
+    assert len(paced) >= 5 and min(paced) > 0.09  # ... never sooner than the search's time

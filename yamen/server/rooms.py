@@ -30,7 +30,7 @@ from yamen.records import Record, plain, replay
 from yamen.server import protocol
 from yamen.server.settings import Settings
 from yamen.server.storage import Store, StoredGame
-from yamen.server.thinking import INLINE, Thinker
+from yamen.server.thinking import INLINE, Thinker, decide
 
 CHAT_HISTORY = 50
 log = logging.getLogger(__name__)
@@ -573,7 +573,12 @@ class Room:
                     await asyncio.wait_for(self.changed.wait(), wait)
                 continue
             try:
-                choice = await thinking.pop(key)
+                answer = thinking.pop(key)
+                if answer.done() or not self._budget(bot_name):
+                    choice = await answer
+                else:  # past its budget (the server's workers are all busy): cut off
+                    answer.cancel()
+                    choice = self._quick_answer(seat)
                 await self.act(seat, choice, seq=seq)
             except (IllegalAction, RoomError) as exc:
                 # the table moved on while the bot thought (look again), or the store failed
@@ -582,6 +587,15 @@ class Room:
             except Exception:
                 log.exception("room %s: bot %s failed at seat %d", self.id, bot_name, seat)
                 await asyncio.sleep(1.0)
+
+    def _quick_answer(self, seat: int) -> int:
+        """A quick bot's answer, at once: for a bot cut off at its time, so that the table
+        still hears at that time (a later answer would tell how long it thought)."""
+        state = self.match.state
+        bot = self.thinker.spec(self.game, self.thinker.quick(self.game))
+        seed = self.rng.getrandbits(64)
+        log.info("room %s: a bot at seat %d was cut off at its budget", self.id, seat)
+        return decide(self.game, bot, state.view(seat), state.legal(seat), seed)
 
     def _think(self, seat: int, bot: str) -> asyncio.Future:
         """Ask ``bot`` for ``seat``'s move, off the event loop; the answer, when it comes."""

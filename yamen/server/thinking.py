@@ -7,6 +7,12 @@ never the game's) to a worker process; the workers keep their bot objects betwee
 The pool's size is the server's budget for thinking: a room whose bots think long waits for a
 worker, and the other rooms' event loop does not.
 
+Only bots that think go to the workers: a quick bot (no time budget) answers in microseconds,
+less than a trip to a worker, in a thread here. A thinking bot whose answer is not back by its
+time (the workers are all busy) is cut off: the room plays a quick bot's answer at that time
+instead (yamen/server/rooms.py), so an overloaded server plays weaker, never slower, and the
+time still tells nothing.
+
 The budget of one decision is the server's too: a bot that takes a time budget (a ``seconds``
 argument, see :func:`yamen.bots.thinks`) is always made with ``seconds`` set to the server's
 cap, whatever a room asks; rooms name bots only by their plain names (yamen/server/settings.py).
@@ -28,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from yamen.bots import make_bot, thinks
+from yamen.bots import bot_names, make_bot, thinks
 from yamen.errors import OptionsError
 
 DEFAULT_SECONDS = 0.7  # a budgeted bot's think time per decision, at most
@@ -61,6 +67,12 @@ class Thinker:
         quick: the room's ``bot_delay`` covers them)."""
         return self.seconds + self.slack if thinks(game, name) else 0.0
 
+    def quick(self, game: str) -> str:
+        """A bot of ``game`` with no time budget (it answers in microseconds): "rules" when the
+        game has one, else "random"."""
+        names = bot_names(game)
+        return "rules" if "rules" in names and not thinks(game, "rules") else "random"
+
     def start(self) -> None:
         """Start the worker processes now, not on the first decision (which would be late)."""
         if self.workers and self.pool is None:
@@ -74,7 +86,9 @@ class Thinker:
     ) -> int:
         """The bot's choice for the seat whose ``view`` and ``legal`` these are."""
         args = (game, self.spec(game, name), view, list(legal), seed)
-        if not self.workers:
+        if not self.workers or not thinks(game, name):
+            # A quick bot answers in microseconds, less than a trip to a worker costs; and a
+            # room of quick bots then never waits behind another room's search.
             return await asyncio.to_thread(decide, *args)
         self.start()
         try:
