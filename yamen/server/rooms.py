@@ -7,7 +7,9 @@ game by replaying its log (yamen/records.py).
 
 The room knows no game by name: it drives the protocol of yamen/engine.py. Bots play their
 seats, stand in for a player whose turn timer ran out (one decision) and for a player who has
-been gone longer than ``away_seconds`` (until they come back).
+been gone longer than ``away_seconds`` (until they come back). They think off the event loop
+(yamen/server/thinking.py), and their answers reach the table at a time fixed when they were
+asked, which tells nothing of their hands. Bots play only while a person is at the table.
 """
 
 from __future__ import annotations
