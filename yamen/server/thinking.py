@@ -30,6 +30,7 @@ import multiprocessing
 import os
 import random
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -77,7 +78,9 @@ class Thinker:
         """Start the worker processes now, not on the first decision (which would be late)."""
         if self.workers and self.pool is None:
             context = multiprocessing.get_context("spawn")  # no fork of a running event loop
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self.pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_watch, initargs=(os.getpid(),)
+            )
             for _ in range(self.workers):
                 self.pool.submit(os.getpid)
 
@@ -106,6 +109,18 @@ class Thinker:
 INLINE = Thinker()  # rooms made without a server's thinker think in a thread, at the defaults
 
 _local = threading.local()  # each thread (or worker process) keeps its own bot objects
+
+
+def _watch(server: int) -> None:
+    """In a worker: leave when the server is gone. A server killed outright (SIGKILL) cannot
+    shut its pool down, and its workers would otherwise wait for work for ever."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch the server", daemon=True).start()
 
 
 def decide(game: str, spec: str, view: dict[str, Any], legal: list[int], seed: int) -> int:
