@@ -257,3 +257,27 @@ def test_a_bot_past_its_budget_is_cut_off_and_the_table_hears_at_its_time(tmp_pa
     assert len(gaps) >= 5  # the game went on, a move about every 0.1 s...
     paced = [gap for gap in gaps if gap > 0.05]  # (seats asked together answer together)
     assert len(paced) >= 5 and min(paced) > 0.09  # ... never sooner than the search's time
+
+
+def test_a_bot_asked_late_still_gets_its_budget(tmp_path, caplog):
+    """A room nobody was at comes back after its bot's time has passed: the bot still thinks
+    its whole budget (it is not cut off at once for being late)."""
+    import logging
+
+    async def go():
+        store = await open_store(tmp_path / "s.db")
+        rooms = Rooms(store, Thinker(seconds=0.1, slack=0.1))
+        room = await bots_room(store, bot="search")  # (its own Rooms: the same thinker kind)
+        room.thinker = rooms.thinker
+        await asyncio.sleep(0.5)  # nobody here: its first move waits
+        watcher = Watcher()
+        await room.attach(watcher)
+        await asyncio.sleep(1.0)
+        await room.close()
+        await store.close()
+        return len(room.match.record.actions)
+
+    with caplog.at_level(logging.INFO, logger="yamen.server.rooms"):
+        played = asyncio.run(go())
+    assert played >= 3
+    assert not [r for r in caplog.records if "cut off" in r.getMessage()]

@@ -554,11 +554,13 @@ class Room:
         """Play the bots' moves, each at its time (:meth:`_next_move`). A bot starts thinking
         its budget (or ``bot_delay``) before that time and its answer is held until then, whatever
         it took."""
-        thinking: dict[tuple[int, int, str], asyncio.Future] = {}  # (seq, seat, bot) -> answer
+        # (seq, seat, bot) -> (its answer, when the table hears it)
+        thinking: dict[tuple[int, int, str], tuple[asyncio.Future, float]] = {}
         while self.playing:
             self.changed.clear()
             seq = len(self.match.record.actions)
-            thinking = {k: f for k, f in thinking.items() if k[0] == seq}  # the table moved on
+            for key in [k for k in thinking if k[0] != seq]:  # the table moved on: unasked
+                thinking.pop(key)[0].cancel()  # (a worker not yet at it never starts it)
             move = self._next_move() if self.present else None
             if move is None:
                 await self.changed.wait()
@@ -567,15 +569,15 @@ class Room:
             key = (seq, seat, bot_name)
             now = time.time()
             start = when - max(self._budget(bot_name), self.settings.bot_delay)
-            if key not in thinking and now >= start:
-                thinking[key] = self._think(seat, bot_name)
-            wait = (when if key in thinking else start) - now
+            if key not in thinking and now >= start:  # (late when nobody was here till now)
+                thinking[key] = self._think(seat, bot_name), max(when, now + self._budget(bot_name))
+            wait = (thinking[key][1] if key in thinking else start) - now
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), wait)
                 continue
             try:
-                answer = thinking.pop(key)
+                answer, _ = thinking.pop(key)
                 if answer.done() or not self._budget(bot_name):
                     choice = await answer
                 else:  # past its budget (the server's workers are all busy): cut off
