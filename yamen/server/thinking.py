@@ -26,6 +26,7 @@ uses processes (``--bot-workers``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -39,6 +40,7 @@ from yamen.bots import bot_names, make_bot, thinks
 from yamen.errors import OptionsError
 
 DEFAULT_SECONDS = 0.7  # a budgeted bot's think time per decision, at most
+WORKER_NICE = 10  # a worker's scheduling priority below the server's
 SLACK = 0.1  # what a decision may take beyond its think time: a last playout, the trip here
 MAX_SECONDS = 60.0
 
@@ -79,7 +81,7 @@ class Thinker:
         if self.workers and self.pool is None:
             context = multiprocessing.get_context("spawn")  # no fork of a running event loop
             self.pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_watch, initargs=(os.getpid(),)
+                self.workers, mp_context=context, initializer=_worker, initargs=(os.getpid(),)
             )
             for _ in range(self.workers):
                 self.pool.submit(os.getpid)
@@ -111,9 +113,13 @@ INLINE = Thinker()  # rooms made without a server's thinker think in a thread, a
 _local = threading.local()  # each thread (or worker process) keeps its own bot objects
 
 
-def _watch(server: int) -> None:
-    """In a worker: leave when the server is gone. A server killed outright (SIGKILL) cannot
-    shut its pool down, and its workers would otherwise wait for work for ever."""
+def _worker(server: int) -> None:
+    """A worker starts: below the server in the scheduler's eyes (where cores are short, the
+    rooms' event loop comes before a bot's thinking), and it leaves when the server is gone (a
+    server killed outright, SIGKILL, cannot shut its pool down; its workers would otherwise
+    wait for work for ever)."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
 
     def watch() -> None:
         while os.getppid() == server:
