@@ -183,7 +183,7 @@ def test_a_room_with_no_person_at_its_table_plays_no_bot_move(tmp_path):
         await room.attach(watcher)
         await asyncio.sleep(0.5)
         await room.detach(watcher)
-        await asyncio.sleep(0.1)  # a move already thought of may still land
+        await asyncio.sleep(0.3)  # a move already thought of may still land
         left = len(room.match.record.actions)
         await asyncio.sleep(0.5)
         after = len(room.match.record.actions)
