@@ -281,3 +281,22 @@ def test_a_bot_asked_late_still_gets_its_budget(tmp_path, caplog):
         played = asyncio.run(go())
     assert played >= 3
     assert not [r for r in caplog.records if "cut off" in r.getMessage()]
+
+
+def test_the_servers_bot_workers_stop_with_it(tmp_path):
+    import multiprocessing
+
+    from yamen.server.app import create_app
+
+    before = set(multiprocessing.active_children())
+    app = create_app(f"sqlite:///{tmp_path / 'a.db'}", bot_workers=2)
+
+    async def serve_a_while():
+        async with app.router.lifespan_context(app):
+            return set(multiprocessing.active_children()) - before
+
+    during = asyncio.run(serve_a_while())
+    deadline = time.monotonic() + 10
+    while set(multiprocessing.active_children()) - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(during) >= 2 and not set(multiprocessing.active_children()) - before
