@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.server_helpers import FAST, ServerThread, run
-from yamen.client import Lobby, LobbyError
+from yamen.client import Lobby, LobbyError, Seat
 from yamen.records import Record, replay
 
 
@@ -190,11 +190,13 @@ def test_records_are_published_once_the_game_is_over(server):
         with pytest.raises(LobbyError) as early:
             await host.call("GET", f"/api/games/{info['game_id']}/record")
         await host.call("POST", f"/api/rooms/{rid}/leave")  # a bot plays the host's seat
+        watcher = await Seat.connect(host.ws_url(rid), None)  # (bots play while someone is here)
         for _ in range(600):
             info = await host.call("GET", f"/api/rooms/{rid}")
             if info["status"] == "over":
                 break
             await asyncio.sleep(0.05)
+        await watcher.close()
         record = await host.call("GET", f"/api/games/{info['game_id']}/record")
         last = len(record["actions"])
         shown = await host.call("GET", f"/api/games/{info['game_id']}/replay?step={last}")

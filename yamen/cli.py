@@ -428,8 +428,33 @@ def serve_command(
         str | None,
         typer.Option("--redis", help="Redis URL, to share rooms among several processes."),
     ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--bot-workers",
+            min=0,
+            help="Processes the bots think in (default: one per core but one; 0: a thread).",
+        ),
+    ] = None,
+    bot_seconds: Annotated[
+        float,
+        typer.Option(
+            "--bot-seconds",
+            min=0.01,
+            max=60,
+            help="The most a bot may think per decision, whatever a room asks.",
+        ),
+    ] = 0.7,
 ) -> None:
     """Run the multiplayer server: the lobby over HTTP, live play over WebSockets."""
     from yamen.server.serve import serve
 
-    serve(host, port, db, redis, announce=lambda url: out.print(f"Yamen is serving at {url}"))
+    serve(
+        host,
+        port,
+        db,
+        redis,
+        announce=lambda url: out.print(f"Yamen is serving at {url}"),
+        bot_workers=bot_workers,
+        bot_seconds=bot_seconds,
+    )

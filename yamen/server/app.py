@@ -16,15 +16,25 @@ from yamen.server.lobby import router
 from yamen.server.registry import Rooms
 from yamen.server.replays import Replays
 from yamen.server.storage import StartupError, Store
+from yamen.server.thinking import DEFAULT_SECONDS, Thinker
 
 MAX_BODY = 64 * 1024
 WEB = Path(__file__).parent.parent / "web"
 
 
-def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
+def create_app(
+    db_url: str,
+    redis_url: str | None = None,
+    *,
+    bot_workers: int = 0,
+    bot_seconds: float = DEFAULT_SECONDS,
+) -> FastAPI:
     """The server on the database at ``db_url`` (``sqlite:///file.db`` or
     ``postgresql://...``); the schema is migrated when it starts. ``redis_url`` lets several
-    processes share the rooms (yamen/server/cluster.py)."""
+    processes share the rooms (yamen/server/cluster.py). Bots think in ``bot_workers``
+    processes (0: a thread of this one) for at most ``bot_seconds`` a decision
+    (yamen/server/thinking.py)."""
+    thinker = Thinker(bot_workers, bot_seconds)  # checked now, not when the server starts
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
@@ -32,21 +42,24 @@ def create_app(db_url: str, redis_url: str | None = None) -> FastAPI:
         try:
             if redis_url is None:
                 await store.open()
-                app.state.rooms = Rooms(store)
+                app.state.rooms = Rooms(store, thinker)
             else:
                 from yamen.server.cluster import ClusterRooms
 
                 app.state.rooms = ClusterRooms(store, redis_url)
+                app.state.rooms.thinker = thinker
                 await app.state.rooms.open_store()
         except StartupError as exc:
             app.state.startup_error = str(exc)  # `yamen serve` exits with it
             await store.engine.dispose()
             raise
+        thinker.start()
         await app.state.rooms.resume()
         app.state.replays = Replays()
         yield
         app.state.replays.close()
         await app.state.rooms.close()
+        thinker.close()
         await store.close()
 
     app = FastAPI(title="Yamen", version="1", lifespan=lifespan)

@@ -241,7 +241,7 @@ class ClusterRooms(Rooms):
             room = self.loaded.get(room_id)
             if room is None:
                 try:
-                    room = await Room.load(self.store, room_id)
+                    room = await Room.load(self.store, room_id, self.thinker)
                 except Exception:
                     await self._drop(room_id, release=True)
                     raise

@@ -11,6 +11,7 @@ import uvicorn
 from yamen.server.app import create_app
 from yamen.server.live import MAX_FRAME
 from yamen.server.storage import default_url
+from yamen.server.thinking import DEFAULT_SECONDS, default_workers
 
 
 def serve(
@@ -19,8 +20,11 @@ def serve(
     db: str | None,
     redis: str | None,
     announce: Callable[[str], None] = print,
+    bot_workers: int | None = None,
+    bot_seconds: float = DEFAULT_SECONDS,
 ) -> None:
-    app = create_app(db or default_url(), redis)
+    workers = default_workers() if bot_workers is None else bot_workers
+    app = create_app(db or default_url(), redis, bot_workers=workers, bot_seconds=bot_seconds)
     config = uvicorn.Config(
         app,
         host=host,
