@@ -85,7 +85,7 @@ async def timed_moves(tmp_path, game: str, bot: str) -> list[tuple[float, int]]:
             while sum(len(r.actions) for r in records.values()) < DECISIONS + SKIP:
                 if not room.playing:
                     await room.start("p")
-                    records[room.match.game_id] = room.match.record
+                    records[room.match.public_id] = room.match.record
                 spectator.arrived.clear()
                 await spectator.arrived.wait()
     finally:
