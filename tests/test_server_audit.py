@@ -200,13 +200,21 @@ PLANTED_GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "options"), PLANTED_GAMES)
-@pytest.mark.parametrize("plant", list(PLANTS), ids=lambda p: p.__name__)
+# Every leak planted in every game, but for two that say nothing more: the seed is the same
+# datum in every game (two games suffice), and Bao Qing-tian's offices are public (no role hides).
+PLANTINGS = [
+    (plant, game, options)
+    for plant in PLANTS
+    for game, options in PLANTED_GAMES
+    if not (game == "baohuang" and plant in (seed_in_room_info, seed_in_settings))
+    and not (game == "bao_qingtian" and plant is roles_in_view)
+]
+
+
+@pytest.mark.parametrize(
+    ("plant", "game", "options"), PLANTINGS, ids=lambda p: getattr(p, "__name__", None)
+)
 def test_the_audit_finds_a_planted_leak(server, monkeypatch, plant, game, options):
-    if game == "baohuang" and plant in (seed_in_room_info, seed_in_settings):
-        pytest.skip("the seed is the same in every game: two games suffice")
-    if game == "bao_qingtian" and plant is roles_in_view:
-        pytest.skip("Bao Qing-tian has no hidden roles: its offices are public")
     plant(monkeypatch)
     record, received, answers = run(play(server.url, game, options, 0))
     monkeypatch.undo()

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.server_helpers import FAST, ServerThread, run
-from yamen.client import Lobby
+from yamen.client import Lobby, Seat
 from yamen.records import Record, Recorder
 from yamen.selfplay import play_random
 
@@ -38,11 +38,15 @@ def finished_game(base: str) -> str:
             await host.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "rules"})
         await host.call("POST", f"/api/rooms/{rid}/start")
         await host.call("POST", f"/api/rooms/{rid}/leave")  # a bot plays the host's seat
-        for _ in range(600):
-            info = await host.call("GET", f"/api/rooms/{rid}")
-            if info["status"] == "over":
-                return info["game_id"]
-            await asyncio.sleep(0.05)
+        watcher = await Seat.connect(host.ws_url(rid))  # a room nobody is at does not play
+        try:
+            for _ in range(600):
+                info = await host.call("GET", f"/api/rooms/{rid}")
+                if info["status"] == "over":
+                    return info["game_id"]
+                await asyncio.sleep(0.05)
+        finally:
+            await watcher.close()
         raise AssertionError("the game did not end")
 
     return run(go())
