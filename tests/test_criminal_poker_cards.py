@@ -100,7 +100,7 @@ def set_(path, value):
         ([], "cards: must be an object"),
         ({"evidence": []}, "missing key"),
         (broken(lambda c: c.update(extra=1)), "unknown key.*extra"),
-        (broken(set_(["evidence"], [])), "evidence must be a non-empty list"),
+        (broken(set_(["evidence"], [])), "evidence must be a list of 1 to 100 cards"),
         (broken(set_(["evidence", 0, "type"], "rumour")), r"evidence\[0\]: type must be one of"),
         (broken(set_(["evidence", 1, "innocence"], -1)), r"evidence\[1\]: innocence must be"),
         (broken(set_(["evidence", 1, "innocence"], 1.5)), "innocence must be a whole number"),

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.server_helpers import FAST, ServerThread, run
-from yamen.client import Lobby, LobbyError
+from yamen.client import Lobby, LobbyError, Seat
 from yamen.records import Record, replay
 
 
@@ -37,7 +37,9 @@ def test_a_guest_gets_a_long_secret_token(server):
     assert len(token) >= 43  # 256 bits in URL-safe base64
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 41, "bad\x07name"])
+@pytest.mark.parametrize(
+    "name", ["", "   ", "x" * 41, "bad\x07name", "\u3164", "\u2800 \u2800", "\ufe0f", "a\u202eb"]
+)
 def test_bad_names_are_refused(server, name):
     answer = httpx.post(f"{server.url}/api/guests", json={"name": name})
     assert answer.status_code == 422
@@ -74,6 +76,27 @@ def test_bad_rooms_are_refused(server):
     run(go({"game": "baohuang", "settings": {"turn_seconds": -1}}, "bad_options"))
     run(go({"game": "baohuang", "settings": {"colour": "red"}}, "bad_options"))
     run(go({"game": "baohuang", "public": "yes"}, "invalid"))
+
+
+def test_a_refused_room_is_not_created(server):
+    async def go():
+        lobby = await Lobby.guest(server.url, "Cy")
+        before = [r["id"] for r in await lobby.call("GET", "/api/rooms")]
+        codes = []
+        for body in (
+            {"game": "baohuang", "seat": 99},
+            {"game": "baohuang", "seat": -1},
+            {"game": "baohuang", "settings": {"turn_seconds": -1}, "seat": 0},
+        ):
+            with pytest.raises(LobbyError) as caught:
+                await lobby.call("POST", "/api/rooms", body)
+            codes.append((caught.value.status, caught.value.code))
+        after = [r["id"] for r in await lobby.call("GET", "/api/rooms")]
+        return before, after, codes
+
+    before, after, codes = run(go())
+    assert codes == [(422, "no_seat"), (422, "no_seat"), (422, "bad_options")]
+    assert after == before  # nothing was created, nothing is listed
 
 
 def test_private_rooms_need_their_invite(server):
@@ -167,11 +190,13 @@ def test_records_are_published_once_the_game_is_over(server):
         with pytest.raises(LobbyError) as early:
             await host.call("GET", f"/api/games/{info['game_id']}/record")
         await host.call("POST", f"/api/rooms/{rid}/leave")  # a bot plays the host's seat
+        watcher = await Seat.connect(host.ws_url(rid), None)  # (bots play while someone is here)
         for _ in range(600):
             info = await host.call("GET", f"/api/rooms/{rid}")
             if info["status"] == "over":
                 break
             await asyncio.sleep(0.05)
+        await watcher.close()
         record = await host.call("GET", f"/api/games/{info['game_id']}/record")
         last = len(record["actions"])
         shown = await host.call("GET", f"/api/games/{info['game_id']}/replay?step={last}")
@@ -189,3 +214,77 @@ def test_records_are_published_once_the_game_is_over(server):
     record = Record.from_json(data)
     state = replay(record)  # checks the recorded result too
     assert [str(s) for s in state.result().scores] == [str(s) for s in info["scores"]]
+
+
+async def wait_over(lobby: Lobby, rid: str) -> dict:
+    for _ in range(600):
+        info = await lobby.call("GET", f"/api/rooms/{rid}")
+        if info["status"] == "over":
+            return info
+        await asyncio.sleep(0.05)
+    raise AssertionError("the game did not end")
+
+
+def answer(base: str, path: str, lobby: Lobby | None = None) -> tuple[int, str | None]:
+    headers = {"Authorization": f"Bearer {lobby.token}"} if lobby else {}
+    got = httpx.get(base + path, headers=headers)
+    return got.status_code, got.json()["detail"]["code"] if got.status_code >= 400 else None
+
+
+def test_private_games_are_read_by_their_players_and_invite_holders_only(server):
+    async def go():
+        host = await Lobby.guest(server.url, "Host")
+        guest = await Lobby.guest(server.url, "Guest")
+        stranger = await Lobby.guest(server.url, "Stranger")
+        room = await host.call(
+            "POST",
+            "/api/rooms",
+            {"game": "bao_qingtian", "settings": FAST, "seat": 0, "public": False},
+        )
+        rid, invite = room["id"], room["invite"]
+        await guest.call("POST", f"/api/rooms/{rid}/seats/1", {"invite": invite})
+        for seat in range(2, len(room["seats"])):
+            await host.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "rules"})
+        gid = (await host.call("POST", f"/api/rooms/{rid}/start"))["game_id"]
+        during = {
+            "stranger": answer(server.url, f"/api/games/{gid}/record", stranger),
+            "host": answer(server.url, f"/api/games/{gid}/record", host),
+        }
+        await host.call("POST", f"/api/rooms/{rid}/leave")
+        await guest.call("POST", f"/api/rooms/{rid}/leave")  # sat in the game, then left
+        await wait_over(host, rid)
+        after = {}
+        for path in (f"/api/games/{gid}/record", f"/api/games/{gid}/replay?step=3"):
+            after[path] = {
+                "anyone": answer(server.url, path),
+                "stranger": answer(server.url, path, stranger),
+                "host": answer(server.url, path, host),
+                "guest": answer(server.url, path, guest),
+                "invite": answer(
+                    server.url, path + ("&" if "?" in path else "?") + f"invite={invite}"
+                ),
+                "wrong invite": answer(
+                    server.url, path + ("&" if "?" in path else "?") + "invite=é"
+                ),
+            }
+        return gid, during, after
+
+    gid, during, after = run(go())
+    assert len(gid) >= 12 and not gid.isdigit()  # not guessable, not counted
+    missing = (404, "not_found")
+    assert during == {"stranger": missing, "host": (409, "in_progress")}
+    for answers in after.values():
+        assert answers == {
+            "anyone": missing,
+            "stranger": missing,
+            "host": (200, None),
+            "guest": (200, None),
+            "invite": (200, None),
+            "wrong invite": missing,
+        }
+
+
+@pytest.mark.parametrize("gid", ["1", "2", "99999999999999999999", "x" * 5000, "%00"])
+def test_unknown_games_are_not_found(server, gid):
+    for kind in ("record", "replay"):
+        assert answer(server.url, f"/api/games/{gid}/{kind}") == (404, "not_found")

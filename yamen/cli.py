@@ -444,6 +444,23 @@ def serve_command(
             "address; by default a client's address is its peer's.",
         ),
     ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--bot-workers",
+            min=0,
+            help="Processes the bots think in (default: one per core but one; 0: a thread).",
+        ),
+    ] = None,
+    bot_seconds: Annotated[
+        float,
+        typer.Option(
+            "--bot-seconds",
+            min=0.01,
+            max=60,
+            help="The most a bot may think per decision, whatever a room asks.",
+        ),
+    ] = 0.7,
 ) -> None:
     """Run the multiplayer server: the lobby over HTTP, live play over WebSockets."""
     from yamen.server.limits import Limits
@@ -461,4 +478,6 @@ def serve_command(
         announce=lambda url: out.print(f"Yamen is serving at {url}"),
         limits=limits,
         forwarded_allow_ips=forwarded_allow_ips,
+        bot_workers=bot_workers,
+        bot_seconds=bot_seconds,
     )

@@ -18,6 +18,7 @@ their results, so two budgets of one bot can meet.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import random
 from typing import Any, Protocol
@@ -74,6 +75,24 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         except json.JSONDecodeError:
             params[key.strip()] = text
     return name.strip(), params
+
+
+def bot_class(game: str, name: str) -> type:
+    """The class registered as ``name`` for ``game`` (OptionsError when there is none)."""
+    if name == "random":
+        return RandomBot
+    try:
+        module, attr = REGISTRY[game][name].split(":")
+    except KeyError:
+        known = ", ".join(bot_names(game))
+        raise OptionsError(f"no bot {name!r} for {game}; known: {known}") from None
+    return getattr(importlib.import_module(module), attr)
+
+
+def thinks(game: str, name: str) -> bool:
+    """Whether the bot takes a time budget (a ``seconds`` argument): its decisions cost what
+    it is given, so whoever runs it sets the budget (a server: yamen/server/thinking.py)."""
+    return "seconds" in inspect.signature(bot_class(game, name)).parameters
 
 
 def make_bot(game: str, spec: str) -> Bot:

@@ -13,35 +13,56 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from yamen.server import errors
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
 from yamen.server.registry import Rooms
-from yamen.server.storage import Store
+from yamen.server.replays import Replays
+from yamen.server.storage import StartupError, Store
+from yamen.server.thinking import DEFAULT_SECONDS, Thinker
 
 MAX_BODY = 64 * 1024
 WEB = Path(__file__).parent.parent / "web"
 
 
-def create_app(db_url: str, redis_url: str | None = None, limits: Limits | None = None) -> FastAPI:
+def create_app(
+    db_url: str,
+    redis_url: str | None = None,
+    *,
+    bot_workers: int = 0,
+    bot_seconds: float = DEFAULT_SECONDS,
+    limits: Limits | None = None,
+) -> FastAPI:
     """The server on the database at ``db_url`` (``sqlite:///file.db`` or
     ``postgresql://...``); the schema is migrated when it starts. ``redis_url`` lets several
-    processes share the rooms (yamen/server/cluster.py). ``limits``: those per address and per
-    player (yamen/server/limits.py); the defaults suit a public server."""
+    processes share the rooms (yamen/server/cluster.py). Bots think in ``bot_workers``
+    processes (0: a thread of this one) for at most ``bot_seconds`` a decision
+    (yamen/server/thinking.py). ``limits``: those per address and per player
+    (yamen/server/limits.py); the defaults suit a public server."""
     limits = limits or Limits()
+    thinker = Thinker(bot_workers, bot_seconds)  # checked now, not when the server starts
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         store = Store(db_url)
-        if redis_url is None:
-            await store.open()
-            app.state.rooms = Rooms(store)
-        else:
-            from yamen.server.cluster import ClusterRooms
+        try:
+            if redis_url is None:
+                await store.open()
+                app.state.rooms = Rooms(store, thinker)
+            else:
+                from yamen.server.cluster import ClusterRooms
 
-            app.state.rooms = ClusterRooms(store, redis_url)
-            await app.state.rooms.open_store()
+                app.state.rooms = ClusterRooms(store, redis_url)
+                app.state.rooms.thinker = thinker
+                await app.state.rooms.open_store()
+        except StartupError as exc:
+            app.state.startup_error = str(exc)  # `yamen serve` exits with it
+            await store.engine.dispose()
+            raise
+        thinker.start()
         await app.state.rooms.resume()
+        app.state.replays = Replays()
         unloading = None
         if limits.idle_seconds is not None:
             unloading = asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds))
@@ -50,10 +71,13 @@ def create_app(db_url: str, redis_url: str | None = None, limits: Limits | None 
             unloading.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await unloading
+        app.state.replays.close()
         await app.state.rooms.close()
+        thinker.close()
         await store.close()
 
     app = FastAPI(title="Yamen", version="1", lifespan=lifespan)
+    errors.install(app)
     app.state.limiter = Limiter(limits)
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)

@@ -241,7 +241,7 @@ class ClusterRooms(Rooms):
             room = self.loaded.get(room_id)
             if room is None:
                 try:
-                    room = await Room.load(self.store, room_id)
+                    room = await Room.load(self.store, room_id, self.thinker)
                 except Exception:
                     await self._drop(room_id, release=True)
                     raise
@@ -290,8 +290,12 @@ class ClusterRooms(Rooms):
             link.move_soon()
 
     async def unload(self, room_id: str) -> None:
-        """An idle room is let go of (its lease too), as if this process were stopping."""
+        """An idle room is let go of (its lease too), as if this process were stopping. A game
+        in progress stays: the sweep for unowned games in play would only load it again."""
         self.idle.pop(room_id, None)
+        room = self.loaded.get(room_id)
+        if room is not None and room.playing:
+            return
         link = self.links.get(room_id)
         if link is None or not link.clients:
             self.links.pop(room_id, None)

@@ -7,6 +7,7 @@ and on reconnect; the server stores only its hash (yamen/server/storage.py).
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from dataclasses import dataclass
 
 from yamen.server.storage import Store
@@ -20,15 +21,29 @@ class Player:
     name: str
 
 
+# Letters and symbols that draw nothing: a name made of them looks empty (or like another's).
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
+
+
+def visible(ch: str) -> bool:
+    """Whether a character draws something of its own: not a space or separator (Z*), not a
+    control, format or unassigned code point (C*), not a mark that only decorates the
+    character before it (Mn, Me), and not a known blank letter (Hangul fillers, Braille blank)."""
+    category = unicodedata.category(ch)
+    return category[0] not in "ZC" and category not in ("Mn", "Me") and ch not in BLANKS
+
+
 def clean_name(name: str) -> str:
-    """A display name as shown to others: trimmed, control characters refused."""
+    """A display name as shown to others: trimmed, control and formatting characters refused
+    (bidi overrides and isolates among them: they let a name pose as another), and at least
+    one visible character."""
     name = " ".join(name.split())
-    if not name:
-        raise ValueError("a name must have at least one visible character")
     if len(name) > NAME_LIMIT:
         raise ValueError(f"a name has at most {NAME_LIMIT} characters")
     if any(not ch.isprintable() for ch in name):
-        raise ValueError("a name cannot hold control characters")
+        raise ValueError("a name cannot hold control or formatting characters")
+    if not any(visible(ch) for ch in name):
+        raise ValueError("a name must have at least one visible character")
     return name
 
 

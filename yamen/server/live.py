@@ -110,8 +110,14 @@ def read(raw: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return None, protocol.error("bad_json", f"not JSON: {exc.msg} at column {exc.colno}")
+    except RecursionError:  # arrays or objects nested some 1,000 deep
+        return None, protocol.error("bad_json", "not JSON this server reads: nested too deep")
+    except ValueError:  # an integer of more than 4,300 digits (sys.get_int_max_str_digits)
+        return None, protocol.error("bad_json", "not JSON this server reads: a number too long")
     try:
         return protocol.client_message.validate_python(data), None
+    except RecursionError:
+        return None, protocol.error("bad_message", "frame: nested too deep")
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "frame"

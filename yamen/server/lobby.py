@@ -7,22 +7,26 @@ A seat action needs ``Authorization: Bearer <token>``; refusals are JSON ``{"det
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from yamen.bots import bot_names
 from yamen.engine import game_names, get_game
 from yamen.errors import OptionsError
+from yamen.records import Record
 from yamen.server import protocol
 from yamen.server.identity import Player, new_guest, player_of
 from yamen.server.limits import joins_with_invite, per_address, room_quota
 from yamen.server.registry import Rooms
-from yamen.server.rooms import Room, RoomError
-from yamen.server.storage import StoredGame
+from yamen.server.replays import RETRY_SECONDS, Busy, Replays
+from yamen.server.rooms import Room, RoomError, seat_count
+from yamen.server.storage import Store, StoredGame
 
 router = APIRouter(prefix="/api")
+MAX_GAME_ID = 32  # public game ids are 12 characters; longer ones name no game
 
 
 class Body(BaseModel):
@@ -90,6 +94,7 @@ async def maybe_player(
 
 Me = Annotated[Player, Depends(current_player)]
 Anyone = Annotated[Player | None, Depends(maybe_player)]
+Invite = Annotated[str | None, Query(max_length=64)]
 
 
 async def room_or_404(request: Request, room_id: str) -> Room:
@@ -147,6 +152,11 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
     if body.game not in game_names():
         raise refuse(422, "unknown_game", f"unknown game {body.game!r}; known: {game_names()}")
     try:
+        _, seats = seat_count(body.game, body.options)
+        if body.seat is not None and not 0 <= body.seat < seats:
+            # checked before the room exists: a refused request creates nothing
+            message = f"there is no seat {body.seat}: seats are 0 to {seats - 1}"
+            raise refuse(422, "no_seat", message)
         room = await rooms_of(request).create(
             player.id, body.game, body.options, body.public, body.settings
         )
@@ -218,36 +228,77 @@ async def start(room_id: str, player: Me, request: Request) -> dict[str, Any]:
     return room.info()
 
 
-async def finished_game(request: Request, game_id: int) -> StoredGame:
-    """A finished game; refused while it is played: its seed reveals every hand."""
-    stored = await rooms_of(request).store.game(game_id)
-    if stored is None:
-        raise refuse(404, "not_found", f"no game {game_id}")
+def replays_of(request: Request) -> Replays:
+    return request.app.state.replays
+
+
+async def may_read(
+    store: Store, game: StoredGame, player: Player | None, invite: str | None
+) -> bool:
+    """A public room's games are anyone's; a private room's go to who sat in the game, the
+    room's seated players and host, and holders of its invite code."""
+    found = await store.room(game.room_id)
+    if found is None:
+        return False
+    room, seats = found
+    if room.public or (invite is not None and same_secret(invite, room.invite)):
+        return True
+    who = None if player is None else player.id
+    sat = set(game.players or ()) | {seat.player_id for seat in seats} | {room.host}
+    return who is not None and who in sat
+
+
+def same_secret(given: str, secret: str) -> bool:
+    return secrets.compare_digest(given.encode(), secret.encode())
+
+
+async def finished_game(
+    request: Request, game_id: str, player: Player | None, invite: str | None
+) -> tuple[StoredGame, Record]:
+    """A finished game the caller may read, and its record. Anyone else is told there is no
+    such game, whether it exists, is private or is still played: ids cannot be probed. A game
+    is published only once it is over (its seed reveals every hand): 409 until then, to those
+    who may read it."""
+    store = rooms_of(request).store
+    missing = refuse(404, "not_found", f"no game {game_id[:MAX_GAME_ID]!r}")
+    stored = await store.game_header(game_id) if len(game_id) <= MAX_GAME_ID else None
+    if stored is None or not await may_read(store, stored, player, invite):
+        raise missing
+    if stored.quarantined is not None:
+        raise refuse(409, "quarantined", "this game's log could not be replayed: it is set aside")
     if not stored.finished:
         raise refuse(409, "in_progress", "a game is published once it is over")
-    return stored
+
+    async def load() -> Record:
+        stored.record.actions = await store.game_actions(stored.id)
+        return stored.record
+
+    return stored, await replays_of(request).record(stored.id, load)
 
 
 @router.get("/games/{game_id}/record")
-async def game_record(game_id: int, request: Request) -> dict[str, Any]:
-    """A finished game's record: the file ``yamen replay`` reads."""
-    return (await finished_game(request, game_id)).record.to_json()
+async def game_record(
+    game_id: str, request: Request, player: Anyone, invite: Invite = None
+) -> dict[str, Any]:
+    """A finished game's record: the file ``yamen replay`` reads. ``game_id`` is the game's
+    public id (room info's ``game_id``); a private room's games need a seat in it or its
+    invite code."""
+    _, record = await finished_game(request, game_id, player, invite)
+    return record.to_json()
 
 
 @router.get("/games/{game_id}/replay")
-async def game_replay(game_id: int, request: Request, step: int = 0) -> dict[str, Any]:
+async def game_replay(
+    game_id: str, request: Request, player: Anyone, step: int = 0, invite: Invite = None
+) -> dict[str, Any]:
     """A finished game as it stood after ``step`` actions, every hand shown: each seat's view
-    and the spectators' view, and the action that led there."""
-    record = (await finished_game(request, game_id)).record
+    and the spectators' view, and the action that led there. Computed off the event loop and
+    cached (yamen/server/replays.py); 429 with Retry-After while every replay worker is busy."""
+    stored, record = await finished_game(request, game_id, player, invite)
     if not 0 <= step <= len(record.actions):
         raise refuse(422, "no_step", f"step must be from 0 to {len(record.actions)}")
-    state = record.start()
-    for seat, text in record.actions[:step]:
-        state.apply(seat, state.parse_action(seat, text))
-    return {
-        "step": step,
-        "steps": len(record.actions),
-        "action": list(record.actions[step - 1]) if step else None,
-        "seats": [state.view(seat) for seat in range(state.num_seats)],
-        "table": state.view(None),
-    }
+    try:
+        return await replays_of(request).position(stored.id, record, step)
+    except Busy as exc:
+        retry = {"Retry-After": str(RETRY_SECONDS)}
+        raise HTTPException(429, {"code": "busy", "message": str(exc)}, retry) from None

@@ -23,14 +23,17 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-ClientId = Annotated[StrictStr, Field(max_length=64)] | StrictInt | None
+SafeInt = Annotated[StrictInt, Field(ge=-(2**53), le=2**53)]
+"""Numbers a client sends are integers any JSON reader holds exactly: a 4,000-digit number is
+refused here, not echoed back in an error or compared against a game's actions."""
+ClientId = Annotated[StrictStr, Field(max_length=64)] | SafeInt | None
 
 
 class Hello(Strict):
     """The first frame: who is connecting. Without a token the client is a spectator."""
 
     type: Literal["hello"]
-    v: StrictInt
+    v: SafeInt
     token: Annotated[StrictStr, Field(max_length=128)] | None = None
     invite: Annotated[StrictStr, Field(max_length=64)] | None = None
 
@@ -42,9 +45,9 @@ class Act(Strict):
 
     type: Literal["act"]
     id: ClientId = None
-    action: StrictInt | None = None
+    action: SafeInt | None = None
     text: Annotated[StrictStr, Field(max_length=MAX_TEXT)] | None = None
-    seq: StrictInt | None = None
+    seq: SafeInt | None = None
 
 
 class Chat(Strict):
@@ -84,9 +87,9 @@ class RoomInfo(BaseModel):
     public: bool
     host: str
     seats: list[Seat]
-    status: Literal["open", "playing", "over"]
+    status: Literal["open", "playing", "over", "closed"]  # closed: a game was set aside
     number: int  # games started in this room's match
-    game_id: int | None  # the latest game
+    game_id: str | None  # the latest game's public id
     scores: list[int | str]  # match totals per seat, exact
     settings: dict[str, Any]
 
@@ -94,7 +97,7 @@ class RoomInfo(BaseModel):
 class Table(BaseModel):
     """One game as the receiving seat may see it."""
 
-    game_id: int
+    game_id: str  # the game's public id
     number: int
     seq: int  # actions applied so far
     view: dict[str, Any]

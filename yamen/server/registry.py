@@ -19,8 +19,10 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from yamen.server.rooms import Room, RoomError, Seat, Settings, seat_count
+from yamen.server.rooms import Room, RoomError, Seat, seat_count
+from yamen.server.settings import Settings
 from yamen.server.storage import GameRow, RoomRow, Store
+from yamen.server.thinking import INLINE, Thinker
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +30,9 @@ OPEN_ROOMS_WINDOW = 86400.0  # seconds: a host's rooms created in this time coun
 
 
 class Rooms:
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, thinker: Thinker = INLINE):
         self.store = store
+        self.thinker = thinker  # where the rooms' bots think (yamen/server/thinking.py)
         self.loaded: dict[str, Room] = {}
         self.loading = asyncio.Lock()
         self.idle: dict[str, float] = {}  # a loaded room nobody uses -> since when
@@ -42,7 +45,7 @@ class Rooms:
         async with self.loading:  # one load per room, however many clients ask at once
             room = self.loaded.get(room_id)
             if room is None:
-                room = await Room.load(self.store, room_id)
+                room = await Room.load(self.store, room_id, self.thinker)
                 if room is None:
                     raise RoomError("not_found", f"no room {room_id!r}", 404)
                 self.loaded[room_id] = room
@@ -58,7 +61,7 @@ class Rooms:
     ) -> Room:
         """A new room (OptionsError when the game, its options or the settings are bad)."""
         options, seats = seat_count(game, options)
-        room_settings = Settings.read(settings)
+        room_settings = Settings.read(settings, game)
         row = RoomRow(
             id=secrets.token_urlsafe(6),
             game=game,
@@ -80,6 +83,7 @@ class Rooms:
             host,
             room_settings,
             [Seat() for _ in range(seats)],
+            self.thinker,
         )
         self.loaded[row.id] = room
         return room
@@ -103,8 +107,9 @@ class Rooms:
             return await s.scalar(query)
 
     def in_use(self, room: Room) -> bool:
-        """A connection watches it, or its game is driven (bots, timers), or it is changing."""
-        driven = room.driver is not None and not room.driver.done()
+        """A connection watches it, or its game is driven (bots, timers: only while a person is
+        at the table, Room.present), or it is changing."""
+        driven = room.driver is not None and not room.driver.done() and room.present
         return bool(room.connections) or driven or room.lock.locked()
 
     async def unload_idle(self, seconds: float) -> None:
@@ -138,11 +143,22 @@ class Rooms:
                 await room.close()
 
     async def resume(self) -> int:
-        """Load every room with a game in progress, so its bots and timers run again."""
-        ids = await self.store.rooms_in_play()
-        for room_id in ids:
-            await self.get(room_id)
-        return len(ids)
+        """Load every room with a game in progress and a person seated, so its bots and timers
+        run again. A room of bots alone waits, unloaded, until someone opens it (its driver
+        plays only while a person is at the table: Room.present). One room that cannot load
+        does not keep the others down."""
+        resumed = 0
+        for room_id in await self.store.rooms_in_play():
+            found = await self.store.room(room_id)
+            if found is None or not any(s.player_id for s in found[1]):
+                continue
+            try:
+                await self.get(room_id)
+            except Exception:
+                log.exception("room %s: could not be resumed", room_id)
+                continue
+            resumed += 1
+        return resumed
 
     async def close(self) -> None:
         for room in self.loaded.values():

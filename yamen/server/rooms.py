@@ -7,7 +7,9 @@ game by replaying its log (yamen/records.py).
 
 The room knows no game by name: it drives the protocol of yamen/engine.py. Bots play their
 seats, stand in for a player whose turn timer ran out (one decision) and for a player who has
-been gone longer than ``away_seconds`` (until they come back).
+been gone longer than ``away_seconds`` (until they come back). They think off the event loop
+(yamen/server/thinking.py), and their answers reach the table at a time fixed when they were
+asked, which tells nothing of their hands. Bots play only while a person is at the table.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
-from yamen.bots import bot_names, make_bot
+from yamen.bots import bot_names
 from yamen.engine import Event, State, get_game, new_game, new_seed, score_json, visible_to
-from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, YamenError
+from yamen.errors import IllegalAction, NotationError, NotYourTurn, YamenError
 from yamen.records import Record, plain, replay
 from yamen.server import protocol
-from yamen.server.storage import Store, StoredGame
+from yamen.server.settings import Settings
+from yamen.server.storage import Store, StoredGame, new_public_id
+from yamen.server.thinking import INLINE, Thinker, decide
 
 CHAT_HISTORY = 50
 log = logging.getLogger(__name__)
@@ -76,43 +80,12 @@ class Seat:
 
 
 @dataclass
-class Settings:
-    """A room's own settings (not the game's options)."""
-
-    turn_seconds: float | None = 60.0  # a person's time for one decision; None: no timer
-    bot_delay: float = 0.8  # seconds a bot waits before acting, so people can follow
-    away_seconds: float = 30.0  # a gone player's seat is played by a bot after this
-    stand_in: str | None = None  # the bot for timers and gone players; None: the game's best
-
-    @classmethod
-    def read(cls, data: dict[str, Any] | None) -> Settings:
-        data = dict(data or {})
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise OptionsError(f"unknown room setting(s): {', '.join(sorted(unknown))}")
-        settings = cls(**data)
-        if settings.turn_seconds is not None and not _number(settings.turn_seconds, 1, 86400):
-            raise OptionsError("turn_seconds must be from 1 to 86400 seconds, or null")
-        if not _number(settings.bot_delay, 0, 10):
-            raise OptionsError("bot_delay must be from 0 to 10 seconds")
-        if not _number(settings.away_seconds, 0, 3600):
-            raise OptionsError("away_seconds must be from 0 to 3600 seconds")
-        return settings
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
-
-
-def _number(value: Any, low: float, high: float) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
-
-
-@dataclass
 class Match:
     """The game in progress (or the last one) and the match totals."""
 
     number: int = 0
-    game_id: int | None = None
+    game_id: int | None = None  # internal: the database's
+    public_id: str | None = None  # the game's name outside: URLs, room info, tables
     state: State | None = None
     record: Record | None = None
     scores: list[Fraction] = field(default_factory=list)
@@ -130,6 +103,7 @@ class Room:
         host: str,
         settings: Settings,
         seats: list[Seat],
+        thinker: Thinker = INLINE,
     ):
         self.store = store
         self.id, self.game, self.options = room_id, game, options
@@ -143,12 +117,13 @@ class Room:
         self.asked: dict[int, float] = {}  # pending seat -> when its current question was asked
         self.driver: asyncio.Task | None = None
         self.rng = random.Random(secrets.randbits(64))  # the bots' own chance: never the game's
-        self.bots: dict[str, Any] = {}
+        self.thinker = thinker  # where and with what budget the bots think
+        self.closed: str | None = None  # why no game can be played here (a game set aside)
 
     # ----- loading -----------------------------------------------------------------------
 
     @classmethod
-    async def load(cls, store: Store, room_id: str) -> Room | None:
+    async def load(cls, store: Store, room_id: str, thinker: Thinker = INLINE) -> Room | None:
         """The room as stored; its unfinished game is rebuilt by replaying its log."""
         found = await store.room(room_id)
         if found is None:
@@ -164,11 +139,28 @@ class Room:
             row.public,
             row.invite,
             row.host,
-            Settings.read(row.settings),
+            Settings.stored(row.settings, row.game),
             seats,
+            thinker,
         )
         for game in await store.games(room_id):
-            room._restore(game)
+            if game.quarantined is None:
+                try:
+                    room._restore(game)
+                except Exception as exc:  # one bad log closes its room, not the whole server
+                    game.quarantined = f"{type(exc).__name__}: {exc}"[:1000]
+                    log.error(
+                        "room %s: game %d (%s) cannot be replayed, set aside: %s",
+                        room_id,
+                        game.id,
+                        game.public_id,
+                        game.quarantined,
+                    )
+                    await store.quarantine(game.id, game.quarantined)
+            if game.quarantined is not None:
+                room.closed = f"game {game.number} could not be replayed"
+                room.match.number, room.match.state = game.number, None
+                break
             if room.match.state.over and not game.finished:  # stopped between the two writes
                 await store.finish_game(game.id, room.match.record.result)
         now = time.time()
@@ -183,6 +175,7 @@ class Room:
     def _restore(self, stored: StoredGame) -> None:
         match = self.match
         match.number, match.game_id = stored.number, stored.id
+        match.public_id = stored.public_id
         stored.record.result = None  # a stored result is the replayed one, written by us
         match.state = state = replay(stored.record)
         match.record = stored.record
@@ -206,6 +199,8 @@ class Room:
 
     @property
     def status(self) -> str:
+        if self.closed is not None:
+            return "closed"
         if self.playing:
             return "playing"
         return "open" if self.match.state is None else "over"
@@ -221,7 +216,7 @@ class Room:
             "seats": [s.info(i, self.settings.away_seconds, now) for i, s in enumerate(self.seats)],
             "status": self.status,
             "number": self.match.number,
-            "game_id": self.match.game_id,  # the latest game's (records: /api/games/{id}/record)
+            "game_id": self.match.public_id,  # the latest game's (/api/games/{id}/record)
             "scores": [score_json(s) for s in self.match.scores],
             "settings": self.settings.to_json(),
         }
@@ -236,7 +231,9 @@ class Room:
             self.public
             or player == self.host
             or self.seat_of(player) is not None
-            or (invite is not None and secrets.compare_digest(invite, self.invite))
+            or (
+                invite is not None and secrets.compare_digest(invite.encode(), self.invite.encode())
+            )
         )
 
     def table(self, seat: int | None) -> dict[str, Any] | None:
@@ -247,7 +244,7 @@ class Room:
             return None
         result = state.result()
         return {
-            "game_id": match.game_id,
+            "game_id": match.public_id,
             "number": match.number,
             "seq": len(match.record.actions),
             "view": state.view(seat),
@@ -402,6 +399,8 @@ class Room:
         """Start the room's first game, or the next one of the match (a rematch)."""
         async with self.lock:
             self._check_host(player)
+            if self.closed is not None:
+                raise RoomError("closed", f"this room is closed: {self.closed}")
             if self.playing:
                 raise RoomError("playing", "a game is already in progress")
             empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]
@@ -410,8 +409,10 @@ class Room:
             state = new_game(self.game, self.options, new_seed())
             record = Record(self.game, dict(state.options), state.seed)
             number = self.match.number + 1
-            game_id = await self.store.add_game(self.id, number, record)
+            public_id, players = new_public_id(), [s.player for s in self.seats]
+            game_id = await self.store.add_game(self.id, number, record, public_id, players)
             self.match.number, self.match.game_id = number, game_id
+            self.match.public_id = public_id
             self.match.state, self.match.record = state, record
             now = time.time()
             self.asked = dict.fromkeys(state.pending(), now)
@@ -524,8 +525,13 @@ class Room:
         if conn.player is None:
             raise RoomError("spectator", "spectators cannot chat: join as a player", 403)
         async with self.lock:
-            at = await self.store.add_chat(self.id, conn.player, text)
-            names = await self.store.players([conn.player])
+            try:
+                names = await self.store.players([conn.player])
+                at = await self.store.add_chat(self.id, conn.player, text)
+            except Exception as exc:
+                raise RoomError(
+                    "storage", "your message could not be stored; try again", 503
+                ) from exc
             frame = {
                 "type": "chat",
                 "name": names.get(conn.player, "?"),
@@ -553,9 +559,20 @@ class Room:
         names = bot_names(self.game)
         return "rules" if "rules" in names else "random"
 
+    @property
+    def present(self) -> bool:
+        """Whether a person is at the table: seated (here or away) or connected to watch. A
+        room nobody is at plays no bot move: its game waits for someone to come back."""
+        return bool(self.connections) or any(s.player is not None for s in self.seats)
+
+    def _budget(self, bot: str) -> float:
+        return self.thinker.budget(self.game, bot)
+
     def _next_move(self) -> tuple[int, float, str] | None:
-        """The next seat a bot plays, when, and which bot: a bot's seat after ``bot_delay``, a
-        gone player's seat once they count as away, a person's seat when the timer runs out."""
+        """The next seat a bot plays, when its answer reaches the table, and which bot: a bot's
+        seat after ``bot_delay``, a gone player's seat once they count as away, a person's seat
+        when the timer runs out. Never sooner than the bot's budget after the question: the
+        answer's time then says nothing of what the seat holds (the bot thinks meanwhile)."""
         state, settings = self.match.state, self.settings
         best = None
         for seat in state.pending():
@@ -571,25 +588,44 @@ class Room:
                 continue
             if settings.turn_seconds is not None and info.bot is None:
                 move = (seat, min(move[1], asked + settings.turn_seconds), move[2])
+            move = (seat, max(move[1], asked + self._budget(move[2])), move[2])
             if best is None or move[1] < best[1]:
                 best = move
         return best
 
     async def _drive(self) -> None:
+        """Play the bots' moves, each at its time (:meth:`_next_move`). A bot starts thinking
+        its budget (or ``bot_delay``) before that time and its answer is held until then, whatever
+        it took."""
+        # (seq, seat, bot) -> (its answer, when the table hears it)
+        thinking: dict[tuple[int, int, str], tuple[asyncio.Future, float]] = {}
         while self.playing:
             self.changed.clear()
-            move = self._next_move()
-            wait = None if move is None else move[1] - time.time()
-            if wait is None or wait > 0:
+            seq = len(self.match.record.actions)
+            for key in [k for k in thinking if k[0] != seq]:  # the table moved on: unasked
+                thinking.pop(key)[0].cancel()  # (a worker not yet at it never starts it)
+            move = self._next_move() if self.present else None
+            if move is None:
+                await self.changed.wait()
+                continue
+            seat, when, bot_name = move
+            key = (seq, seat, bot_name)
+            now = time.time()
+            start = when - max(self._budget(bot_name), self.settings.bot_delay)
+            if key not in thinking and now >= start:  # (late when nobody was here till now)
+                thinking[key] = self._think(seat, bot_name), max(when, now + self._budget(bot_name))
+            wait = (thinking[key][1] if key in thinking else start) - now
+            if wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), wait)
                 continue
-            seat, _, bot_name = move
-            state = self.match.state
-            seq = len(self.match.record.actions)
-            view, legal = state.view(seat), state.legal(seat)
             try:
-                choice = await asyncio.to_thread(self._bot(bot_name).choose, view, legal, self.rng)
+                answer, _ = thinking.pop(key)
+                if answer.done() or not self._budget(bot_name):
+                    choice = await answer
+                else:  # past its budget (the server's workers are all busy): cut off
+                    answer.cancel()
+                    choice = self._quick_answer(seat)
                 await self.act(seat, choice, seq=seq)
             except (IllegalAction, RoomError) as exc:
                 # the table moved on while the bot thought (look again), or the store failed
@@ -599,10 +635,29 @@ class Room:
                 log.exception("room %s: bot %s failed at seat %d", self.id, bot_name, seat)
                 await asyncio.sleep(1.0)
 
-    def _bot(self, name: str) -> Any:
-        if name not in self.bots:
-            self.bots[name] = make_bot(self.game, name)
-        return self.bots[name]
+    def _quick_answer(self, seat: int) -> int:
+        """A quick bot's answer, at once: for a bot cut off at its time, so that the table
+        still hears at that time (a later answer would tell how long it thought)."""
+        state = self.match.state
+        bot = self.thinker.spec(self.game, self.thinker.quick(self.game))
+        seed = self.rng.getrandbits(64)
+        log.info("room %s: a bot at seat %d was cut off at its budget", self.id, seat)
+        return decide(self.game, bot, state.view(seat), state.legal(seat), seed)
+
+    def _think(self, seat: int, bot: str) -> asyncio.Future:
+        """Ask ``bot`` for ``seat``'s move, off the event loop; the answer, when it comes."""
+        state = self.match.state
+        seed = self.rng.getrandbits(64)  # the bot's chance is the room's, never the game's
+        answer = asyncio.ensure_future(
+            self.thinker.decide(self.game, bot, state.view(seat), state.legal(seat), seed)
+        )
+        answer.add_done_callback(_retrieved)  # an answer nobody waits for any more
+        return answer
+
+
+def _retrieved(answer: asyncio.Future) -> None:
+    if not answer.cancelled():
+        answer.exception()
 
 
 def _same(frame: dict[str, Any], connections: set[Connection]) -> dict[int | None, dict[str, Any]]:

@@ -16,6 +16,7 @@ from yamen.server.app import MAX_BODY, create_app
 from yamen.server.limits import Limits
 from yamen.server.live import MAX_FRAME
 from yamen.server.storage import default_url
+from yamen.server.thinking import DEFAULT_SECONDS, default_workers
 
 MAX_HEAD = 64 * 1024  # bytes of a request's line and headers (h11; httptools: with MAX_BODY)
 RESERVED_FILES = 128  # file descriptors kept for the database, Redis, logs
@@ -120,9 +121,14 @@ def serve(
     announce: Callable[[str], None] = print,
     limits: Limits | None = None,
     forwarded_allow_ips: str | None = None,
+    bot_workers: int | None = None,
+    bot_seconds: float = DEFAULT_SECONDS,
 ) -> None:
     limits = limits or Limits()
-    app = create_app(db or default_url(), redis, limits)
+    workers = default_workers() if bot_workers is None else bot_workers
+    app = create_app(
+        db or default_url(), redis, bot_workers=workers, bot_seconds=bot_seconds, limits=limits
+    )
     # Never more connections than file descriptors: past the cap a connection is refused at
     # once instead of the process failing to accept ("Too many open files") in a loop. The
     # event loop accepts up to ``backlog`` connections at a time before any is seen, so those
@@ -160,8 +166,11 @@ def serve(
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
 
+    tasks: list[asyncio.Task] = []
+
     async def run() -> None:
         task = asyncio.create_task(server.serve())
+        tasks.append(task)
         while not server.started:
             if task.done():
                 return await task
@@ -171,4 +180,15 @@ def serve(
         announce(f"http://{shown}:{bound}/")
         await task
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    except SystemExit:
+        if server.started:
+            raise
+        # uvicorn exits from inside its task when start-up fails (yamen/server/storage.py
+        # refused the database): say why, last, and exit non-zero
+        for task in tasks:
+            if task.done():
+                task.exception()  # retrieved: no "never retrieved" noise
+        problem = getattr(app.state, "startup_error", "see the log above")
+        raise SystemExit(f"yamen serve: cannot start: {problem}") from None

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
+import secrets
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,10 +35,12 @@ from sqlalchemy import (
     Text,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -76,15 +81,21 @@ class SeatRow(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)  # internal
+    # the game's name in URLs and room info: random, so that no one finds games by counting
+    public_id: Mapped[str] = mapped_column(String(16), unique=True, index=True)
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)  # 1, 2, ... within the room's match
+    # who sat in each seat when the game started (None: a bot): they may read its record
+    players: Mapped[list | None] = mapped_column(JSON, nullable=True)
     game: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     started: Mapped[float] = mapped_column(Float)
     finished: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # why the game could not be replayed; set, it is never replayed again (its room is closed)
+    quarantined: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class ActionRow(Base):
@@ -105,6 +116,30 @@ class ChatRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class StartupError(Exception):
+    """The database cannot serve: the server refuses to start, and says why."""
+
+
+def schema_problems(conn: Any) -> list[str]:
+    """What the models need that the database lacks: missing tables and columns."""
+    inspector = inspect(conn)
+    tables = set(inspector.get_table_names())
+    problems = []
+    for table in Base.metadata.sorted_tables:
+        if table.name not in tables:
+            problems.append(f"table {table.name} is missing")
+            continue
+        have = {column["name"] for column in inspector.get_columns(table.name)}
+        lacking = [column.name for column in table.columns if column.name not in have]
+        if lacking:
+            problems.append(f"table {table.name} lacks column(s) {', '.join(lacking)}")
+    return problems
+
+
+def _reason(exc: Exception) -> str:
+    return str(getattr(exc, "orig", None) or exc).splitlines()[0]
+
+
 def token_hash(token: str) -> str:
     """Tokens are stored hashed: a leaked database does not let anyone act as a player."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -121,6 +156,11 @@ def async_url(url: str) -> str:
     return url
 
 
+def new_public_id() -> str:
+    """A game's public id: 72 random bits, URL-safe."""
+    return secrets.token_urlsafe(9)
+
+
 @dataclass
 class StoredGame:
     id: int
@@ -128,6 +168,9 @@ class StoredGame:
     number: int
     record: Record
     finished: bool
+    public_id: str = ""
+    players: list[str | None] | None = None
+    quarantined: str | None = None
 
 
 class Store:
@@ -151,11 +194,34 @@ class Store:
         self.journal = Journal(self)
 
     async def open(self) -> None:
-        """Create or upgrade the schema (Alembic migrations)."""
+        """Create or upgrade the schema (Alembic migrations), then check that the database has
+        every column the models use and takes writes: a server that could not store would
+        otherwise say it serves and then refuse every write (:class:`StartupError`)."""
+        from alembic.util import CommandError
+
         from yamen.server.migrate import upgrade
 
-        async with self.engine.begin() as conn:
-            await conn.run_sync(upgrade)
+        where = self.engine.url.render_as_string(hide_password=True)
+        try:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(upgrade)
+            async with self.engine.connect() as conn:
+                problems = await conn.run_sync(schema_problems)
+        except (SQLAlchemyError, CommandError) as exc:
+            raise StartupError(f"the database {where} cannot be opened: {_reason(exc)}") from exc
+        if problems:
+            raise StartupError(
+                f"the database {where} does not match this version of Yamen: "
+                f"{'; '.join(problems)} (restore it from a backup, or start on a new database)"
+            )
+        try:
+            async with self.engine.connect() as conn:
+                # a write that changes nothing, rolled back: a read-only file, directory,
+                # user or transaction mode all refuse it
+                await conn.execute(text("UPDATE alembic_version SET version_num = version_num"))
+                await conn.rollback()
+        except SQLAlchemyError as exc:
+            raise StartupError(f"the database {where} takes no writes: {_reason(exc)}") from exc
 
     async def close(self) -> None:
         await self.journal.close()
@@ -222,10 +288,20 @@ class Store:
             )
 
     # games
-    async def add_game(self, room_id: str, number: int, record: Record) -> int:
+    async def add_game(
+        self,
+        room_id: str,
+        number: int,
+        record: Record,
+        public_id: str | None = None,
+        players: list[str | None] | None = None,
+    ) -> int:
+        """Store a new game; its internal id (``public_id`` is drawn when not given)."""
         row = GameRow(
+            public_id=public_id or new_public_id(),
             room_id=room_id,
             number=number,
+            players=players,
             game=record.game,
             options=record.options,
             seed=record.seed,
@@ -256,22 +332,31 @@ class Store:
             row = await s.get(GameRow, game_id)
             return None if row is None else await self._stored(s, row)
 
+    async def game_header(self, public_id: str) -> StoredGame | None:
+        """A game by its public id, without its actions (``record.actions`` is empty)."""
+        async with self.session() as s:
+            row = await s.scalar(select(GameRow).where(GameRow.public_id == public_id))
+            return None if row is None else _stored_game(row, [])
+
+    async def game_actions(self, game_id: int) -> list[tuple[int, str]]:
+        async with self.session() as s:
+            return await _actions(s, game_id)
+
     async def _stored(self, s: Any, row: GameRow) -> StoredGame:
-        actions = await s.execute(
-            select(ActionRow.seat, ActionRow.text)
-            .where(ActionRow.game_id == row.id)
-            .order_by(ActionRow.index)
-        )
-        record = Record(
-            row.game, row.options, row.seed, None, [tuple(a) for a in actions], row.result
-        )
-        return StoredGame(row.id, row.room_id, row.number, record, row.finished is not None)
+        return _stored_game(row, await _actions(s, row.id))
+
+    async def quarantine(self, game_id: int, reason: str) -> None:
+        """Set a game aside: it is not replayed again, and its room stays closed."""
+        async with self.session.begin() as s:
+            await s.execute(update(GameRow).where(GameRow.id == game_id).values(quarantined=reason))
 
     async def rooms_in_play(self) -> list[str]:
         """Rooms with an unfinished game: a restarted server resumes them."""
         async with self.session() as s:
             ids = await s.scalars(
-                select(GameRow.room_id).where(GameRow.finished.is_(None)).distinct()
+                select(GameRow.room_id)
+                .where(GameRow.finished.is_(None), GameRow.quarantined.is_(None))
+                .distinct()
             )
             return list(ids)
 
@@ -294,6 +379,29 @@ class Store:
             return [tuple(r) for r in reversed(rows.all())]
 
 
+async def _actions(s: Any, game_id: int) -> list[tuple[int, str]]:
+    rows = await s.execute(
+        select(ActionRow.seat, ActionRow.text)
+        .where(ActionRow.game_id == game_id)
+        .order_by(ActionRow.index)
+    )
+    return [tuple(a) for a in rows]
+
+
+def _stored_game(row: GameRow, actions: list[tuple[int, str]]) -> StoredGame:
+    record = Record(row.game, row.options, row.seed, None, actions, row.result)
+    return StoredGame(
+        row.id,
+        row.room_id,
+        row.number,
+        record,
+        row.finished is not None,
+        row.public_id,
+        row.players,
+        row.quarantined,
+    )
+
+
 class Journal:
     """Appends actions with group commit: ``await append(...)`` returns once the action is
     durable; actions that arrive while a commit runs go together in the next one. A batch that
@@ -304,10 +412,16 @@ class Journal:
         self.store = store
         self.waiting: list[tuple[dict[str, Any], asyncio.Future]] = []
         self.writer: asyncio.Task | None = None
+        # A test seam: awaited with each action before it joins a batch to be committed.
+        self.before_commit: Callable[[dict[str, Any]], Awaitable[None]] | None = None
+        if os.environ.get(HOLD_ENV):
+            self.before_commit = hold_while(Path(os.environ[HOLD_ENV]))
 
     async def append(self, game_id: int, index: int, seat: int, text: str) -> None:
         future = asyncio.get_running_loop().create_future()
         row = {"game_id": game_id, "index": index, "seat": seat, "text": text, "at": now()}
+        if self.before_commit is not None:
+            await self.before_commit(row)
         self.waiting.append((row, future))
         if self.writer is None or self.writer.done():
             self.writer = asyncio.create_task(self._write())
@@ -343,6 +457,27 @@ class Journal:
     async def close(self) -> None:
         if self.writer is not None:
             await asyncio.gather(self.writer, return_exceptions=True)
+
+
+HOLD_ENV = "YAMEN_TEST_HOLD_COMMITS"
+"""Test seam, read at start-up: the path of a file. While that file exists the journal holds
+every action it is given before committing it, and adds a line ``game_id index`` for it to
+``<file>.held``, so that a test can kill the server between an action's arrival and its
+commit and check that nothing was acknowledged or broadcast for it
+(tests/test_server_recovery.py). Never set in production."""
+
+
+def hold_while(path: Path) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    held = path.with_name(path.name + ".held")
+
+    async def hold(row: dict[str, Any]) -> None:
+        if path.exists():
+            with held.open("a") as out:
+                out.write(f"{row['game_id']} {row['index']}\n")
+        while path.exists():
+            await asyncio.sleep(0.01)
+
+    return hold
 
 
 class SqliteAppender:

@@ -177,14 +177,26 @@ def _expect(tokens: list[str], count: int, usage: str = "this action takes no ar
         raise NotationError(" ".join(tokens) or "(nothing)", usage)
 
 
+def _small(token: str) -> int | None:
+    """A short run of ASCII digits as a number, else None: str.isdigit also takes "²" and
+    "①", which int() refuses, and int() refuses more than 4,300 digits (leading zeros aside,
+    no number of this game has more than three)."""
+    digits = token.lstrip("0") or "0"
+    if not (token.isascii() and token.isdigit()) or len(digits) > 3:
+        return None
+    return int(digits)
+
+
 def _seat(token: str, num_seats: int) -> int:
-    if not (token.isascii() and token.isdigit()) or int(token) >= num_seats:
+    seat = _small(token)
+    if seat is None or seat >= num_seats:
         raise NotationError(token, f"not a seat at this table (0 to {num_seats - 1})")
-    return int(token)
+    return seat
 
 
 def _number(token: str, officer: str) -> int:
     allowed = RANGES[officer]
-    if not (token.isascii() and token.isdigit()) or int(token) not in allowed:
+    n = _small(token)
+    if n is None or n not in allowed:
         raise NotationError(token, f"a whole number from {allowed[0]} to {allowed[-1]}")
-    return int(token)
+    return n

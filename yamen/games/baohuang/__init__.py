@@ -12,10 +12,12 @@ from yamen.games.baohuang import text
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.variants import VARIANTS
-from yamen.options import is_whole, require_bool, with_defaults
+from yamen.options import require_bool, require_whole, with_defaults
 
 DEFAULTS: dict[str, Any] = {"variant": "shandong", "deals": 1, "target": None, "grabbing": True}
-TARGET_DEAL_CAP = 50  # a match played to a target score still ends
+MAX_DEALS = 50  # a match is one game: a game of bots alone must end
+TARGET_DEAL_CAP = MAX_DEALS  # a match played to a target score still ends
+MAX_TARGET = 10_000  # points; far beyond what fifty deals score
 
 
 class Baohuang(Game):
@@ -29,11 +31,8 @@ class Baohuang(Game):
             opts["deals"] = TARGET_DEAL_CAP
         if not isinstance(opts["variant"], str) or opts["variant"] not in VARIANTS:
             raise OptionsError(f"unknown variant {opts['variant']!r}; known: {sorted(VARIANTS)}")
-        if not is_whole(opts["deals"]) or opts["deals"] < 1:
-            raise OptionsError("deals must be a whole number of at least 1")
-        target = opts["target"]
-        if target is not None and (not is_whole(target) or target < 1):
-            raise OptionsError("target must be a positive whole number of points, or null")
+        require_whole(opts, "deals", 1, MAX_DEALS)
+        require_whole(opts, "target", 1, MAX_TARGET, nullable=True)
         require_bool(opts, "grabbing")
         return opts
 

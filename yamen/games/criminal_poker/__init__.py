@@ -81,7 +81,7 @@ def _plain(value: Any) -> Any:
     """A room's card list as plain JSON (so records store exactly what was played)."""
     try:
         return json.loads(json.dumps(value, ensure_ascii=False))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # not JSON, or nested beyond reading
         raise OptionsError(
             "cards: must be plain JSON data (objects, lists, strings, numbers)"
         ) from None

@@ -71,12 +71,14 @@ def _what(head: str) -> str:
 
 
 def _seat(token: str, seats: int) -> int:
-    if not token.isdigit():
+    # ASCII digits only: str.isdigit also takes "²" and "①", which int() refuses; and no
+    # more digits than a seat has (int() refuses 4,301 of them), leading zeros aside
+    digits = token.lstrip("0") or "0"
+    if not (token.isascii() and token.isdigit()):
         raise NotationError(token, "not a seat number")
-    seat = int(token)
-    if seat >= seats:
+    if len(digits) > 2 or int(digits) >= seats:
         raise NotationError(token, f"no such seat; seats are 0 to {seats - 1}")
-    return seat
+    return int(digits)
 
 
 def _card_index(token: str, deck: Sequence[Card]) -> int:

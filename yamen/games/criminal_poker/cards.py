@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from yamen.errors import OptionsError
-from yamen.options import is_whole
+from yamen.options import is_whole, require_text
 
 PHYSICAL, SELF_STATEMENT, WITNESS, WEAPON = "physical", "self-statement", "witness", "weapon"
 EVIDENCE_TYPES = (PHYSICAL, SELF_STATEMENT, WITNESS, WEAPON)
@@ -30,6 +30,13 @@ ROLES = (SHERIFF, DETECTIVE, CITIZEN, MASTERMIND, ANTISOCIAL)
 SPECIAL_ROLES = (MASTERMIND, ANTISOCIAL)
 SUSPECT_COUNTS = (3, 4, 5)
 ID_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")  # one notation token, e.g. "P3", "weapon"
+# A room's own list is stored and shown to everyone who looks at the room: every part is bounded.
+MAX_CARDS = {"evidence": 100, "identities": 50}
+MAX_ID = 32  # characters of a card's id
+MAX_NAME = 80  # characters of a card's name in one language
+MAX_LANGUAGES = 8  # names by language, per card
+MAX_LANGUAGE = 16  # characters of a language's code ("en", "zh-Hant")
+MAX_INNOCENCE = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +126,8 @@ def parse_catalog(data: Any) -> Catalog:
 
 def _list(data: dict, key: str) -> list:
     value = data[key]
-    if not isinstance(value, list) or not value:
-        raise OptionsError(f"cards: {key} must be a non-empty list")
+    if not isinstance(value, list) or not value or len(value) > MAX_CARDS[key]:
+        raise OptionsError(f"cards: {key} must be a list of 1 to {MAX_CARDS[key]} cards")
     return value
 
 
@@ -131,10 +138,10 @@ def _fields(where: str, entry: Any, keys: set[str]) -> None:
         missing, extra = sorted(keys - set(entry)), sorted(set(entry) - keys)
         raise OptionsError(f"cards: {where}: missing key(s) {missing}, unknown key(s) {extra}")
     card_id = entry["id"]
-    if not isinstance(card_id, str) or not ID_PATTERN.match(card_id):
+    if not isinstance(card_id, str) or not ID_PATTERN.match(card_id) or len(card_id) > MAX_ID:
         raise OptionsError(
             f"cards: {where}: id must be one word of letters, digits, '-' or '_' starting "
-            f"with a letter, not {card_id!r}"
+            f"with a letter, at most {MAX_ID} characters, not {str(card_id)[:MAX_ID]!r}"
         )
 
 
@@ -145,11 +152,15 @@ def _name(where: str, name: Any) -> dict[str, str]:
         and name["en"].strip()
         and all(isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in name.items())
     )
-    if not ok:
+    if not ok or len(name) > MAX_LANGUAGES:
         raise OptionsError(
-            f"cards: {where}: name must be an object of non-empty strings by language, "
-            'with at least "en" (e.g. {"en": "Train ticket", "zh": "車票"})'
+            f"cards: {where}: name must be an object of non-empty strings by language "
+            f'(at most {MAX_LANGUAGES}), with at least "en" (e.g. {{"en": "Train ticket", '
+            '"zh": "車票"})'
         )
+    for language, text in name.items():
+        require_text(language, f"cards: {where}: a language code", MAX_LANGUAGE)
+        require_text(text, f"cards: {where}: name[{language!r}]", MAX_NAME)
     return dict(name)
 
 
@@ -163,8 +174,10 @@ def _card(index: int, entry: Any) -> Card:
         if innocence is not None:
             raise OptionsError(f"cards: {where}: the murder weapon has innocence null")
         innocence = 0
-    elif not is_whole(innocence) or innocence < 0:
-        raise OptionsError(f"cards: {where}: innocence must be a whole number of at least 0")
+    elif not is_whole(innocence) or not 0 <= innocence <= MAX_INNOCENCE:
+        raise OptionsError(
+            f"cards: {where}: innocence must be a whole number from 0 to {MAX_INNOCENCE}"
+        )
     return Card(entry["id"], kind, innocence, _name(where, entry["name"]))
 
 

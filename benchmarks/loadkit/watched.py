@@ -1,0 +1,90 @@
+"""A server process that reports its own pauses, window by window: the wrapper the benchmark
+runs ``yamen serve`` (or the bare fan-out server) in. Not part of the ``yamen`` package: the
+server itself is untouched; only callbacks are added around it.
+
+The benchmark signals each measured window: SIGUSR1 when it begins, SIGUSR2 when it ends. At
+each end this process prints one line, ``REPORT`` and a JSON object (``Pauses.summary`` of the
+window), which the benchmark reads from its output. With a profiler, the profiler runs inside
+the windows only, and its profile is written when SIGTERM stops the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from loadkit.pauses import Pauses
+
+REPORT = "LOAD-WINDOW-PAUSES "
+
+
+def profiler(kind: str | None, out: str | None) -> tuple[Callable, Callable, Callable]:
+    """(begin, end, write) of the chosen profiler; nothing at all without one."""
+    if kind is None:
+        return (lambda: None), (lambda: None), (lambda: None)
+    if kind == "cprofile":
+        import cProfile
+
+        prof = cProfile.Profile(time.thread_time)  # CPU time of the event loop's thread
+        return prof.enable, prof.disable, lambda: prof.dump_stats(out)
+    from pyinstrument import Profiler
+
+    wall = Profiler(interval=0.001, async_mode="disabled")
+    return (
+        wall.start,
+        wall.stop,
+        lambda: Path(out).write_text(wall.output_text(unicode=False, show_all=False)),
+    )
+
+
+def run(serve: Callable[[], Any], kind: str | None = None, out: str | None = None) -> None:
+    """Run ``serve()`` (blocking) with the window signals handled. (uvicorn raises SIGTERM again
+    once it has shut down: the handler here turns that into a normal exit.)"""
+    pauses = Pauses()
+    pauses.watch_gc()
+    begin, end, write = profiler(kind, out)
+    window = {"start": 0.0, "watching": False}
+
+    def started(*_: Any) -> None:
+        # The handler runs on the main thread, inside the server's event loop: watch that loop.
+        loop = asyncio._get_running_loop()
+        if loop is not None and not window["watching"]:
+            window["watching"] = True
+            pauses.watch_loop(loop)
+        window["start"] = time.monotonic()
+        begin()
+
+    def ended(*_: Any) -> None:
+        end()
+        summary = pauses.summary(window["start"], time.monotonic())
+        print(REPORT + json.dumps(summary), flush=True)
+
+    def finish(*_: Any) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGUSR1, started)
+    signal.signal(signal.SIGUSR2, ended)
+    signal.signal(signal.SIGTERM, finish)
+    with contextlib.suppress(SystemExit):
+        serve()
+    write()
+
+
+def main(argv: list[str]) -> None:
+    """``[--profile KIND OUT] yamen ARGS...`` or ``bare PORT SAMPLES``."""
+    kind = out = None
+    if argv[:1] == ["--profile"]:
+        kind, out, argv = argv[1], argv[2], argv[3:]
+    if argv[0] == "bare":
+        from loadkit.bare import serve_bare
+
+        return run(lambda: serve_bare(int(argv[1]), argv[2]))
+    from yamen.cli import app
+
+    run(lambda: app(argv[1:]), kind, out)
