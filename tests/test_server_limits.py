@@ -450,3 +450,21 @@ def test_an_idle_room_of_a_cluster_lets_its_lease_go(database, redis_url):  # no
     held, unloaded, after, still, taken = run(go())
     assert held and unloaded == 1 and after is None and not still
     assert isinstance(taken, Room)  # the other process loaded it: the lease was free
+
+
+def test_a_game_nobody_is_at_is_unloaded_and_goes_on_when_someone_comes(tmp_path):
+    with limited_server(tmp_path, idle_seconds=0.4) as server:
+        rooms = server.app.state.rooms
+
+        async def go():
+            rid, (host,) = await room_with(server.url, "baohuang", bot="random")
+            await host.call("POST", f"/api/rooms/{rid}/start")
+            await host.call("POST", f"/api/rooms/{rid}/leave")  # a bot plays the seat; bots wait
+            async with asyncio.timeout(15):
+                while rid in rooms.loaded:
+                    await asyncio.sleep(0.05)
+            watcher = await Seat.connect(host.ws_url(rid))  # someone comes: loaded, played on
+            await watcher.wait(lambda f: f["type"] == "update" and f["table"]["result"], 60)
+            await watcher.close()
+
+        run(go())

@@ -4,8 +4,9 @@ A room lives in exactly one process at a time, so that its lock orders every cha
 process that is simply this registry; with several, yamen/server/cluster.py decides which
 process owns a room and relays to it.
 
-A room nobody uses (no connection, no game being driven by bots or timers) for ``idle_seconds``
-is unloaded from memory; the next call that needs it loads it from the database again.
+A room nobody uses (no connection, no game being driven: bots and timers run only while a
+person is at the table) for ``idle_seconds`` is unloaded from memory; the next call that needs
+it loads it from the database again.
 """
 
 from __future__ import annotations
