@@ -156,3 +156,18 @@ async def play_to_end(
     async with asyncio.timeout(timeout):
         await asyncio.gather(*(player(s) for s in seats))
     return seats[0].table["result"]
+
+
+async def watch_until_over(lobby: Lobby, rid: str, polls: int = 600) -> dict[str, Any]:
+    """The room's info once its game is over, watched meanwhile: a room nobody is at (no one
+    seated, no one connected) plays no bot move, so its bots would wait for ever."""
+    watcher = await Seat.connect(lobby.ws_url(rid), lobby.token)
+    try:
+        for _ in range(polls):
+            info = await lobby.call("GET", f"/api/rooms/{rid}")
+            if info["status"] == "over":
+                return info
+            await asyncio.sleep(0.05)
+    finally:
+        await watcher.close()
+    raise AssertionError("the game did not end")

@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from tests.server_helpers import FAST, ServerThread, run
+from tests.server_helpers import FAST, ServerThread, run, watch_until_over
 from yamen.client import Lobby, LobbyError, Seat
 from yamen.records import Record, replay
 
@@ -216,15 +216,6 @@ def test_records_are_published_once_the_game_is_over(server):
     assert [str(s) for s in state.result().scores] == [str(s) for s in info["scores"]]
 
 
-async def wait_over(lobby: Lobby, rid: str) -> dict:
-    for _ in range(600):
-        info = await lobby.call("GET", f"/api/rooms/{rid}")
-        if info["status"] == "over":
-            return info
-        await asyncio.sleep(0.05)
-    raise AssertionError("the game did not end")
-
-
 def answer(base: str, path: str, lobby: Lobby | None = None) -> tuple[int, str | None]:
     headers = {"Authorization": f"Bearer {lobby.token}"} if lobby else {}
     got = httpx.get(base + path, headers=headers)
@@ -252,7 +243,7 @@ def test_private_games_are_read_by_their_players_and_invite_holders_only(server)
         }
         await host.call("POST", f"/api/rooms/{rid}/leave")
         await guest.call("POST", f"/api/rooms/{rid}/leave")  # sat in the game, then left
-        await wait_over(host, rid)
+        await watch_until_over(host, rid)
         after = {}
         for path in (f"/api/games/{gid}/record", f"/api/games/{gid}/replay?step=3"):
             after[path] = {

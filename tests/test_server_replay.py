@@ -4,7 +4,6 @@ answer."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import threading
@@ -13,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.server_helpers import FAST, ServerThread, run
-from yamen.client import Lobby, Seat
+from tests.server_helpers import FAST, ServerThread, run, watch_until_over
+from yamen.client import Lobby
 from yamen.records import Record, Recorder
 from yamen.selfplay import play_random
 
@@ -38,16 +37,7 @@ def finished_game(base: str) -> str:
             await host.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "rules"})
         await host.call("POST", f"/api/rooms/{rid}/start")
         await host.call("POST", f"/api/rooms/{rid}/leave")  # a bot plays the host's seat
-        watcher = await Seat.connect(host.ws_url(rid))  # a room nobody is at does not play
-        try:
-            for _ in range(600):
-                info = await host.call("GET", f"/api/rooms/{rid}")
-                if info["status"] == "over":
-                    return info["game_id"]
-                await asyncio.sleep(0.05)
-        finally:
-            await watcher.close()
-        raise AssertionError("the game did not end")
+        return (await watch_until_over(host, rid))["game_id"]
 
     return run(go())
 
