@@ -336,6 +336,45 @@ def test_chat_is_limited_across_a_players_connections(tmp_path):
     assert lines == ["line 0", "line 1", "line 2"]
 
 
+def test_a_connection_that_keeps_flooding_is_closed_and_one_refused_a_few_times_is_not(tmp_path):
+    """Answering a flood frame by frame costs as much as the flood: a connection that sends
+    FLOOD frames in a row that are refused for their rate is told so and closed (1008)."""
+    from yamen.server.live import FLOOD
+
+    with limited_server(tmp_path, chat=Rate(2, 600)) as server:
+
+        async def flood(url: str, token: str, lines: int) -> tuple[list[dict], int | None]:
+            frames = []
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello", "v": VERSION, "token": token}))
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    for i in range(lines):
+                        await ws.send(json.dumps({"type": "chat", "text": f"{i}", "id": i}))
+                    await ws.send(json.dumps({"type": "sync", "id": "last"}))
+                    async for text in ws:
+                        frames.append(json.loads(text))
+                        if frames[-1].get("id") == "last" and frames[-1]["type"] == "ack":
+                            break
+            return frames, ws.close_code
+
+        async def go():
+            host = await Lobby.guest(server.url, "Host")
+            other = await Lobby.guest(server.url, "Other")
+            room = await host.call("POST", "/api/rooms", {"game": "baohuang"})
+            url = host.ws_url(room["id"])
+            ignored = await flood(url, host.token, FLOOD + 10)
+            heeded = await flood(url, other.token, FLOOD - 1)  # 2 taken, FLOOD-3 refused
+            return ignored, heeded
+
+        (ignored, ignored_close), (heeded, heeded_close) = run(go())
+    errors = [f for f in ignored if f["type"] == "error"]
+    assert [f["code"] for f in errors] == ["rate_limited"] * (FLOOD - 1) + ["flooding"]
+    assert ignored_close == 1008  # closed: the sync after the flood got no answer
+    assert not any(f["type"] == "ack" and f["id"] == "last" for f in ignored)
+    assert heeded[-1] == {"type": "ack", "id": "last", "seq": None}
+    assert heeded_close is None or heeded_close == 1000  # still open when the client left
+
+
 # ----- memory and connections of the whole server -------------------------------------------------
 
 

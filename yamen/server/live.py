@@ -28,6 +28,10 @@ RATE = 50.0  # frames per second a client may send, on average; a move the game 
 BURST = 100.0  # and at once
 HELLO_SECONDS = 10.0
 QUEUE = 256  # frames waiting for a slow client before it is dropped
+# Frames refused for their rate, in a row, before the connection is closed: answering a flood
+# frame by frame costs the server as much as the flood, and a client that heeds the first
+# ``rate_limited`` (and its ``retry_after``) never comes near this.
+FLOOD = 25
 
 
 class Client:
@@ -39,6 +43,8 @@ class Client:
         self.writer = asyncio.create_task(self._write())
         self.allowance, self.checked = BURST, time.monotonic()
         self.lagging = False
+        self.ignored = 0  # refusals for rate in a row, since the last frame taken
+        self.closing: tuple[int, str | None] = (1000, None)
 
     def send(self, text: str) -> None:
         if self.lagging:
@@ -59,7 +65,7 @@ class Client:
         with contextlib.suppress(Exception):  # a send fails once the client has gone
             while (text := await self.queue.get()) is not None:
                 await self.ws.send_text(text)
-            await self.ws.close(1000)
+            await self.ws.close(*self.closing)
 
     def allowed(self) -> bool:
         """Token bucket: RATE frames a second, BURST at once."""
@@ -70,6 +76,18 @@ class Client:
             return False
         self.allowance -= 1
         return True
+
+    def slow_down(self, refusal: dict[str, Any]) -> bool:
+        """Answer a frame refused for its rate; False when the client has ignored ``FLOOD`` such
+        answers in a row: it is told so and closed (1008)."""
+        self.ignored += 1
+        if self.ignored < FLOOD:
+            self.send(dumps(refusal))
+            return True
+        message = f"{FLOOD} frames in a row were sent too fast after being told to slow down"
+        self.send(dumps(protocol.error("flooding", message, refusal.get("id"))))
+        self.closing = (1008, "flooding")
+        return False
 
     def refund(self) -> None:
         self.allowance = min(BURST, self.allowance + 1)
@@ -189,20 +207,22 @@ async def watch(ws: WebSocket, room: Any, limiter: Limiter, player_id: str | Non
             if raw["type"] == "websocket.disconnect":
                 break
             if not client.allowed():
-                client.send(dumps(protocol.error("rate_limited", "too many frames: slow down")))
-                continue
+                if client.slow_down(protocol.error("rate_limited", "too many frames: slow down")):
+                    continue
+                break
             message, problem = read(raw)
+            if isinstance(message, protocol.Chat) and player_id is not None:
+                try:  # over all of the player's connections
+                    limiter.take("chat", player_id)
+                except Limited as exc:
+                    if client.slow_down(limited(exc, message.id)):
+                        continue
+                    break
+            client.ignored = 0
             if problem is not None:
                 client.send(dumps(problem))
             elif isinstance(message, protocol.Hello):
                 client.send(dumps(protocol.error("bad_message", "hello is sent once", None)))
-            elif isinstance(message, protocol.Chat) and player_id is not None:
-                try:  # over all of the player's connections
-                    limiter.take("chat", player_id)
-                except Limited as exc:
-                    client.send(dumps(limited(exc, message.id)))
-                else:
-                    await room.receive(client, message)
             elif await room.receive(client, message):
                 client.refund()  # a move the game took: a bot may play as fast as it is asked
     except WebSocketDisconnect:
