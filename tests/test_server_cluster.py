@@ -15,11 +15,14 @@ import itertools
 import os
 import random
 import secrets
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
-from tests.server_helpers import FAST, ServerProcess, play_to_end, run
+from tests.server_helpers import FAST, ServerProcess, free_port, play_to_end, run
 from yamen.client import Lobby, LobbyError, Seat
 from yamen.records import Record, replay
 from yamen.server.cluster import cluster_settings
@@ -45,9 +48,10 @@ async def _admin_url() -> str:
     raise ConnectionError("; ".join(problems))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def database():
-    """A fresh PostgreSQL database for this run, dropped afterwards."""
+    """A fresh PostgreSQL database for this test, dropped afterwards (a database belongs to
+    one cluster, i.e. one Redis prefix: each test has its own)."""
     import asyncpg
 
     try:
@@ -398,3 +402,196 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
     refused, actions, fenced = run(go())
     assert refused.code == fenced.code == "storage"
     assert len(actions) == 1  # the stored action, and nothing of the refused ones
+
+
+class Listener:
+    """A client as a room sees it, collecting what it is sent (for in-process tests)."""
+
+    def __init__(self, player: str | None = None):
+        self.player, self.seat = player, None
+        self.frames: list[dict] = []
+        self.ended: str | None = None
+
+    def send(self, text: str) -> None:
+        import json
+
+        self.frames.append(json.loads(text))
+
+    def end(self, code: str, message: str) -> None:
+        self.ended = code
+
+    def kinds(self) -> list[str]:
+        return [f["type"] for f in self.frames]
+
+
+@contextlib.asynccontextmanager
+async def cluster(database: str, redis_url: str, count: int = 2):
+    """``count`` registries of rooms in this process, as ``count`` server processes would be."""
+    from yamen.server.cluster import ClusterRooms
+    from yamen.server.storage import Store
+
+    members = [ClusterRooms(Store(database), redis_url) for _ in range(count)]
+    for rooms in members:
+        await rooms.open_store()
+        await rooms.resume()
+    try:
+        yield members
+    finally:
+        for rooms in members:
+            await rooms.close()
+            await rooms.store.close()
+
+
+async def _eventually(check, seconds: float = 10) -> None:
+    async with asyncio.timeout(seconds):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+def test_a_client_attached_after_a_tick_forgot_its_link_still_hears_the_room(database, redis_url):
+    """The stall after a kill: a client's process found the room's (third) owner only after a
+    wait (the dead owner's lease), and meanwhile its lease tick forgot the link, which had no
+    client yet. The client was then attached through a link nobody could find: the owner's
+    frames for it (welcome, state, answers) were dropped, and it heard nothing, for ever."""
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            handed = await two.get(link.id)  # the owner is the other process
+            await two._check_links()  # a lease tick between the hand-out and the attach
+            first = Listener(host.id)
+            await handed.attach(first)
+            await _eventually(lambda: "state" in first.kinds())
+            # forgotten all the same (it can be): a client attaching through it is not lost
+            two.links.pop(link.id)
+            again = await two.get(link.id)
+            second = Listener(host.id)
+            await handed.attach(second)
+            await _eventually(lambda: "state" in second.kinds())
+            return again, handed, first.kinds(), second.kinds()
+
+    again, handed, first, second = run(go())
+    assert first[:2] == ["welcome", "state"] and second[:2] == ["welcome", "state"]
+    assert handed.home is again or handed is again
+
+
+def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis_url):
+    """A renewal that finds one room's lease gone fences that room before it extends how long
+    the process trusts its other leases: no action of the lost room is stored meanwhile."""
+    from yamen.server.identity import new_guest
+    from yamen.server.rooms import RoomError
+
+    async def go():
+        async with cluster(database, redis_url, 1) as (one,):
+            host, _ = await new_guest(one.store, "host")
+            slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
+            rooms = []
+            for _ in range(2):
+                link = await one.create(host.id, "bao_qingtian", {"players": 3}, True, slow)
+                for seat in range(3):
+                    await link.set_bot(host.id, seat, "random")
+                await link.start(host.id)
+                rooms.append(one.loaded[link.id])
+            lost, kept = rooms
+            await one.redis.delete(one.key(lost.id))  # its lease went to nobody
+            one.safe_until = 0.0  # and the last renewal was long ago
+            tried = []
+            dropping = one._drop
+
+            async def drop(room_id, release=False):
+                if room_id == lost.id:  # the moment the lost room is dropped
+                    seat = lost.match.state.pending()[0]
+                    try:
+                        await lost.act(seat, lost.match.state.legal(seat)[0])
+                        tried.append("stored")
+                    except RoomError as exc:
+                        tried.append(exc.code)
+                await dropping(room_id, release)
+
+            one._drop = drop
+            await one._renew()
+            seat = kept.match.state.pending()[0]
+            await kept.act(seat, kept.match.state.legal(seat)[0])  # the kept room writes
+            return tried, len(lost.match.record.actions), one.metrics.text().decode()
+
+    tried, actions, metrics = run(go())
+    assert tried == ["storage"] and actions == 0
+    assert 'yamen_leases_total{outcome="lost"} 1.0' in metrics
+    assert 'yamen_actions_total{outcome="fenced"} 1.0' in metrics
+
+
+def _metric(text: str, name: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"no {name} in /metrics")
+
+
+def test_a_frozen_owner_writes_nothing_when_it_wakes(database, redis_url):
+    """SIGSTOP a real owner past its lease while another process takes its room over and
+    plays on; on SIGCONT the woken owner stores nothing (its journal refuses before the
+    database is asked: no conflict either), and the game is whole."""
+    import httpx
+
+    async def scrape(url: str) -> str:
+        async with httpx.AsyncClient() as http:
+            return (await http.get(f"{url}/metrics")).text
+
+    async def go(a: ServerProcess, b: ServerProcess):
+        # a person seated and away (played by a stand-in): the room plays by itself
+        settings = {**FAST, "bot_delay": 0.02, "away_seconds": 0}
+        rid, lobbies, _ = await room_across(a.url, b.url, 1, 4, settings)
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
+        async with asyncio.timeout(30):
+            while (await _game_row(database, rid))[0] < 3:
+                await asyncio.sleep(0.05)
+        os.kill(a.proc.pid, signal.SIGSTOP)
+        try:
+            await asyncio.sleep(0.5)  # what it had sent the database is in
+            at_stop = (await _game_row(database, rid))[0]
+            async with asyncio.timeout(60):  # B takes the room over and plays on
+                while (row := await _game_row(database, rid))[0] <= at_stop and not row[1]:
+                    await asyncio.sleep(0.1)
+        finally:
+            os.kill(a.proc.pid, signal.SIGCONT)
+        await asyncio.sleep(3 * LEASE)  # awake, its drivers and journal run again
+        woken = await scrape(a.url)
+        async with asyncio.timeout(60):
+            while (row := await _game_row(database, rid))[1] is None:
+                await asyncio.sleep(0.1)
+        info = await lobbies[0].call("GET", f"/api/rooms/{rid}")
+        record = await lobbies[0].call("GET", f"/api/games/{info['game_id']}/record")
+        return at_stop, woken, row, record, await scrape(b.url)
+
+    with processes(database, redis_url) as (a, b):
+        at_stop, woken, (actions, _), record, taker = run(go(a, b))
+    stored = _metric(woken, 'yamen_actions_total{outcome="stored"}')
+    assert stored <= at_stop  # nothing stored by the woken owner
+    assert _metric(woken, 'yamen_actions_total{outcome="conflict"}') == 0
+    assert _metric(woken, 'yamen_leases_total{outcome="lost"}') >= 1
+    assert _metric(taker, 'yamen_actions_total{outcome="stored"}') >= actions - at_stop
+    replay(Record.from_json(record))
+    assert len(record["actions"]) == actions
+
+
+def test_a_second_cluster_on_the_same_database_is_refused(database, redis_url):
+    """Two clusters (two Redis prefixes) on one database would both run its rooms: the second
+    one's ``yamen serve`` exits, saying why; so does a lone process without Redis."""
+    other = redis_url.replace("prefix=yamen-test-", "prefix=other-")
+
+    def refused(args: list[str]) -> tuple[int, str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "yamen", "serve", "--port", str(free_port()), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return done.returncode, done.stdout + done.stderr
+
+    with processes(database, redis_url, 1):
+        code, said = refused(["--db", database, "--redis", other])
+        lone, lone_said = refused(["--db", database])
+    assert code != 0 and "prefix" in said and "own" in said
+    assert lone != 0 and "--redis" in lone_said
