@@ -121,7 +121,7 @@ def test_a_sync_reads_no_chat_from_the_database(tmp_path):
 def test_metrics_are_served_without_the_lobby_limit_and_name_no_room(tmp_path):
     from yamen.server.limits import Limits, Rate
 
-    limits = replace(Limits.off(), lobby=Rate(4, 600)  # room_with's four calls)
+    limits = replace(Limits.off(), lobby=Rate(4, 600))  # room_with makes four calls
     with ServerThread(f"sqlite:///{tmp_path / 'm.db'}", limits) as server:
 
         async def go():
