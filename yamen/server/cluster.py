@@ -913,10 +913,17 @@ class Relayed:
         self.rooms.outbox.put_nowait((self.channel, self.head + text))
 
     def stop(self) -> None:
-        """The room was dropped here: nothing more is done for this connection."""
+        """The room was dropped here: nothing more is done for this connection. Its frames
+        not yet begun are answered (they changed nothing); the one under way, if any, is
+        answered by the table the client gets from the new owner."""
         self.rooms.relayed.pop((self.origin, self.cid), None)
         self.room = None
         self.worker.cancel()
+        text = "the room is moving to another server: nothing changed"
+        while not self.inbox.empty():
+            kind, data = self.inbox.get_nowait()
+            if kind == "recv":
+                self.send(dumps(protocol.error("moving", text, (data or {}).get("id"))))
 
     def _moved(self) -> None:
         message = {"k": "moved", "room": self.room_id, "from": self.rooms.node}
