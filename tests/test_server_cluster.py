@@ -495,6 +495,9 @@ def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis
                 await link.start(host.id)
                 rooms.append(one.loaded[link.id])
             lost, kept = rooms
+            for task in one.tasks:  # from now on only this test renews the leases
+                if task.get_name() == "cluster leases":
+                    task.cancel()
             await one.redis.delete(one.key(lost.id))  # its lease went to nobody
             one.safe_until = 0.0  # and the last renewal was long ago
             tried = []
