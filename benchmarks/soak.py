@@ -53,6 +53,10 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's yamen, as its servers run it
+
+from yamen.server.protocol import VERSION  # noqa: E402
+
 POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
 GAMES = (("baohuang", {}), ("criminal_poker", {}), ("bao_qingtian", {"players": 5}))
@@ -157,7 +161,7 @@ class Person:
 
     async def session(self, ws: Any) -> None:
         soak, tally = self.soak, self.soak.tally
-        hello = {"type": "hello", "v": 1, "token": self.token}
+        hello = {"type": "hello", "v": VERSION, "token": self.token}
         await ws.send(json.dumps(hello))
         tally.hellos += 1
         deadline = time.monotonic() + soak.bound
@@ -191,13 +195,12 @@ class Person:
                 frame = json.loads(text)
                 kind = frame["type"]
                 if kind == "welcome":
+                    # (Again, when the room moved: frames still unanswered may have been lost
+                    # with the old owner; a client looks at the new table and acts again, with
+                    # seq so that nothing lands twice: docs/server.md.)
                     welcomed = True
-                elif kind == "state":
-                    # A fresh table (the room moved): frames still unanswered may have been
-                    # lost with the old owner; a client looks again (docs/server.md).
-                    table = frame["table"]
                     sent.clear()
-                    acted = None  # (with seq, an action sent again cannot land twice)
+                    acted = None
                 elif kind == "error" and not welcomed and frame.get("id") is None:
                     welcomed = True  # a refusal is an answer too (the close follows)
                 elif kind in ("state", "update") and frame.get("table"):

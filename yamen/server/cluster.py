@@ -746,6 +746,10 @@ class Link:
         except OwnerGone:
             self.move_soon()
             return
+        except Exception as exc:  # Redis failed: the next tick finds the owner again
+            log.warning("room %s: attach failed: %s", self.id, exc, extra={"room": self.id})
+            self.move_soon()
+            return
         if client not in self.clients:  # it left while being attached
             await target.detach(client)
 
@@ -779,8 +783,12 @@ class Link:
         target = self.current()
         if isinstance(target, Room):
             return await target.receive(client, message)
-        if isinstance(target, Remote) and await target.relay(client, message):
-            return
+        if isinstance(target, Remote):
+            try:
+                if await target.relay(client, message):
+                    return
+            except Exception as exc:  # Redis failed: answered below, and the owner looked for
+                log.warning("room %s: relay failed: %s", self.id, exc, extra={"room": self.id})
         text = "the room is moving to another server: nothing changed; the table follows"
         client.send(dumps(protocol.error("moving", text, message.id)))
         self.move_soon()

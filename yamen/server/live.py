@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,8 @@ from yamen.server import protocol
 from yamen.server.identity import player_of
 from yamen.server.limits import Limited, Limiter, address
 from yamen.server.rooms import RoomError, dumps
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME = 8 * 1024  # bytes of one client frame
 RATE = 50.0  # frames per second a client may send, on average; a move the game takes is free
@@ -190,6 +193,9 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
         room = await rooms.get(room_id)
     except RoomError as exc:
         return await refuse(ws, exc.code, str(exc))
+    except Exception:  # the database or Redis failed: said, not a bare close
+        log.exception("room %s: could not be reached", room_id, extra={"room": room_id})
+        return await refuse(ws, "unavailable", "the room cannot be reached now: try again", 1013)
     player_id = None if player is None else player.id
     if not room.may_watch(player_id, hello.invite):
         return await refuse(ws, "not_found", f"no room {room_id!r}")
