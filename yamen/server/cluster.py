@@ -117,6 +117,13 @@ class Moved(Exception):
     """The process asked no longer owns the room."""
 
 
+class NoAnswer(RoomError):
+    """The owner did not answer a request in time (it may be frozen, its lease running out)."""
+
+    def __init__(self) -> None:
+        super().__init__("unavailable", "the room's server did not answer in time: try again", 503)
+
+
 class LeaseLost(Exception):
     """This process cannot be sure it still owns its rooms (Redis did not confirm in time)."""
 
@@ -498,8 +505,11 @@ class ClusterRooms(Rooms):
         """Publish now; how many processes heard it (0: the node is gone)."""
         return await self.redis.publish(self.channel_of(node), json.dumps(data))
 
-    async def request(self, owner: str, room_id: str, op: str, args: list[Any]) -> dict[str, Any]:
-        """A lobby call, done by the room's owner; the room's snapshot after it."""
+    async def request(
+        self, owner: str, room_id: str, op: str, args: list[Any], seconds: float = REQUEST_SECONDS
+    ) -> dict[str, Any]:
+        """A lobby call, done by the room's owner; the room's snapshot after it (NoAnswer when
+        none came within ``seconds``)."""
         request_id = str(next(self.counter))
         future = asyncio.get_running_loop().create_future()
         self.pending[request_id] = future
@@ -508,11 +518,9 @@ class ClusterRooms(Rooms):
             if not await self.send(owner, {**message, "op": op, "args": args}):
                 raise OwnerGone
             try:
-                answer = await asyncio.wait_for(future, REQUEST_SECONDS)
+                answer = await asyncio.wait_for(future, seconds)
             except TimeoutError:
-                raise RoomError(
-                    "unavailable", "the room's server did not answer in time: try again", 503
-                ) from None
+                raise NoAnswer from None
         finally:
             self.pending.pop(request_id, None)
         if "moved" in answer:
@@ -699,7 +707,7 @@ class Link:
                             target = Remote(rooms, self.id, owner)
                         await target.describe()
                     break
-                except (OwnerGone, Moved):
+                except (OwnerGone, Moved, NoAnswer):  # (a frozen owner's lease runs out too)
                     if time.monotonic() > deadline:
                         raise RoomError(
                             "unavailable", "the room's server is gone: try again soon", 503
@@ -848,7 +856,9 @@ class Remote:
         self.seen: dict[str, Any] = {}  # the owner's latest snapshot of the room
 
     async def describe(self) -> None:
-        self.seen = await self.rooms.request(self.owner, self.id, "describe", [])
+        # A read: asked again (of whoever then holds the lease) rather than waited on long.
+        wait = max(1.0, self.rooms.lease)
+        self.seen = await self.rooms.request(self.owner, self.id, "describe", [], wait)
 
     async def call(self, op: str, *args: Any) -> None:
         self.seen = await self.rooms.request(self.owner, self.id, op, list(args))
