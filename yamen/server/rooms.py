@@ -588,12 +588,18 @@ class Room:
         move = self._next_move()
         return None if move is None else move[1]
 
-    async def restart(self) -> None:
-        """Start the bots' driver again (the watchdog: it stopped, or stopped moving)."""
-        await self.close()
+    async def restart(self) -> bool:
+        """Start the bots' driver again (the watchdog: it stopped, or stopped moving); False
+        when the room is in the middle of a change (a driver cancelled while it stores an
+        action could leave the room unaware of a stored action: the next look tries again)."""
+        if self.driver is not None and not self.driver.done():
+            if self.lock.locked():
+                return False
+            await self.close()
         self.changed.set()
         if self.playing:
             self._start_driver()
+        return True
 
     def _budget(self, bot: str) -> float:
         return self.thinker.budget(self.game, bot)
