@@ -387,6 +387,34 @@ class Soak:
         await self.call("POST", f"/api/rooms/{rid}/start", guest["token"])
         return persons
 
+    async def make_paused(self, n: int) -> str:
+        """A room nobody is at: its host starts it and leaves (a bot takes the seat), so its
+        bots wait (Room.present) until someone connects."""
+        game, options = GAMES[n % len(GAMES)]
+        settings = {"bot_delay": self.args.bot_delay, "turn_seconds": None, "away_seconds": 30}
+        guest = (await self.call("POST", "/api/guests", None, {"name": f"gone{n}"})).json()
+        body = {"game": game, "options": options, "settings": settings, "seat": 0}
+        room = (await self.call("POST", "/api/rooms", guest["token"], body)).json()
+        rid = room["id"]
+        for seat in range(1, len(room["seats"])):
+            path = f"/api/rooms/{rid}/seats/{seat}/bot"
+            await self.call("PUT", path, guest["token"], {"bot": "random"})
+        await self.call("POST", f"/api/rooms/{rid}/start", guest["token"])
+        await self.call("POST", f"/api/rooms/{rid}/leave", guest["token"])
+        return rid
+
+    async def watch(self, room: str) -> None:
+        """Someone comes to watch a room nobody was at (its game must go on), and stays."""
+        while True:
+            process = self.rng.choice(self.live())
+            url = f"ws://127.0.0.1:{process.port}/ws/rooms/{room}"
+            with contextlib.suppress(OSError, websockets.WebSocketException, TimeoutError):
+                async with websockets.connect(url, max_size=2**24, open_timeout=10) as ws:
+                    await ws.send(json.dumps({"type": "hello", "v": VERSION}))
+                    async for _ in ws:
+                        pass
+            await asyncio.sleep(0.5)
+
     async def run(self, db: str, redis_url: str, prefix: str, logs: Path) -> dict[str, Any]:
         import redis.asyncio as aioredis
 
@@ -400,6 +428,7 @@ class Soak:
             persons = []
             for n in range(args.rooms):
                 persons += await self.make_room(n)
+            paused = [await self.make_paused(n) for n in range(args.paused)]
             playing = [asyncio.ensure_future(person.run()) for person in persons]
             await self.poll_totals(db)
             rooms = list(self.totals)
@@ -417,9 +446,14 @@ class Soak:
             # Every room must be moving (or its game over) in the window: nobody restarts
             # finished games from now on.
             self.playing = False
+            await self.poll_totals(db)
             before = dict(self.totals)
+            quiet = sum(before.get(r, 0) for r in paused)  # (moves while nobody was there)
+            watchers = [asyncio.ensure_future(self.watch(room)) for room in paused]
             await asyncio.sleep(args.window)
             await self.poll_totals(db)
+            for watcher in watchers:
+                watcher.cancel()
             stalled = [
                 r for r in rooms if r in self.unfinished and self.totals.get(r) == before.get(r)
             ]
@@ -440,6 +474,8 @@ class Soak:
         tally = self.tally
         return {
             "rooms": args.rooms,
+            "rooms_nobody_at": args.paused,
+            "their_actions_before_someone_came": quiet,
             "processes": args.processes,
             "lease_s": self.lease,
             "faults": {k: sum(f["kind"] == k for f in self.faults) for k in KINDS},
@@ -553,6 +589,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--rooms", type=int, default=100)
     p.add_argument("--faults", type=int, default=30)
     p.add_argument("--processes", type=int, default=3)
+    p.add_argument("--paused", type=int, default=2, help="rooms nobody is at till the end")
     p.add_argument("--lease", type=float, default=2.0, help="seconds (the Redis URL's lease)")
     p.add_argument("--every", type=float, default=8.0, help="seconds between faults, about")
     p.add_argument("--stop-extra", type=float, default=1.0, help="a SIGSTOP lasts 2 leases + this")

@@ -3,7 +3,8 @@
 each at a random moment, while people connected to different processes play rooms with bots.
 It ends with every room finished or still moving, every hello and frame answered (never
 silence), and every acknowledged action stored. Skipped, saying why, without PostgreSQL or
-Redis; about two minutes."""
+Redis; about two minutes. A room nobody is at waits on purpose (its bots play only while
+someone is at the table): it is not stalled, and it must move once someone comes to watch."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ def test_random_faults_strand_no_room_and_no_client(database, redis_url):  # noq
     args = soak.parser().parse_args(
         [
             "--rooms", "6",
+            "--paused", "1",
             "--faults", "8",
             "--lease", "1.5",
             "--every", "5",
