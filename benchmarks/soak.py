@@ -552,7 +552,9 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
 
 
 def rerun(args: argparse.Namespace) -> str:
-    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items()))
+    flags = " ".join(
+        f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items()) if v != ""
+    )
     return f"python benchmarks/soak.py {flags}"
 
 
