@@ -377,6 +377,12 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
                 await link.set_bot(host.id, seat, "random")
             await link.start(host.id)
             stale = one.loaded[link.id]
+            # The first process does not renew meanwhile (it would find the lease gone and
+            # fence the room) and trusts its leases: a stale owner that has not noticed yet.
+            for task in one.tasks:
+                if task.get_name() == "cluster leases":
+                    task.cancel()
+            one.safe_until = time.monotonic() + 60
             await one.redis.delete(one.key(link.id))  # Redis forgot the lease
             fresh = (await two.get(link.id)).target
             assert isinstance(fresh, Room) and fresh is not stale
@@ -385,6 +391,7 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
             seat = fresh.match.state.pending()[0]
             with pytest.raises(RoomError) as refused:
                 await fresh.act(seat, fresh.match.state.legal(seat)[0])
+            await one._renew()  # now it notices, and drops the room
             async with asyncio.timeout(5):
                 while two.loaded.get(link.id) in (None, fresh) or link.id in one.loaded:
                     await asyncio.sleep(0.05)
