@@ -332,7 +332,11 @@ class ClusterRooms(Rooms):
         database (if this process still owns it) so it sees what was really stored."""
         for room_id, room in list(self.loaded.items()):
             if room.match.game_id == game_id:
-                log.warning("room %s: its action log moved on elsewhere; reloading", room_id)
+                log.warning(
+                    "room %s: its action log moved on elsewhere; reloading",
+                    room_id,
+                    extra={"room": room_id},
+                )
                 self.spawn(self._reload(room_id))
 
     async def _reload(self, room_id: str) -> None:
@@ -641,7 +645,10 @@ class ClusterRooms(Rooms):
         except RoomError as exc:
             answer = {"error": [exc.code, str(exc), exc.status]}
         except Exception:
-            log.exception("room %s: relayed %s failed", message.get("room"), message.get("op"))
+            room_id = message.get("room")
+            log.exception(
+                "room %s: relayed %s failed", room_id, message.get("op"), extra={"room": room_id}
+            )
             answer = {"error": ["internal", "the room's server failed: try again", 500]}
         self.post(message["from"], json.dumps({"k": "reply", "id": message["id"], **answer}))
 

@@ -160,7 +160,7 @@ class Rooms:
             try:
                 await self.get(room_id)
             except Exception:
-                log.exception("room %s: could not be resumed", room_id)
+                log.exception("room %s: could not be resumed", room_id, extra={"room": room_id})
                 continue
             resumed += 1
         return resumed

@@ -160,6 +160,7 @@ class Room:
                         game.id,
                         game.public_id,
                         game.quarantined,
+                        extra={"room": room_id},
                     )
                     await store.quarantine(game.id, game.quarantined)
             if game.quarantined is not None:
@@ -668,7 +669,13 @@ class Room:
                 if getattr(exc, "code", None) == "storage":
                     await asyncio.sleep(1.0)
             except Exception:
-                log.exception("room %s: bot %s failed at seat %d", self.id, bot_name, seat)
+                log.exception(
+                    "room %s: bot %s failed at seat %d",
+                    self.id,
+                    bot_name,
+                    seat,
+                    extra={"room": self.id},
+                )
                 await asyncio.sleep(1.0)
 
     def _quick_answer(self, seat: int) -> int:
@@ -677,7 +684,12 @@ class Room:
         state = self.match.state
         bot = self.thinker.spec(self.game, self.thinker.quick(self.game))
         seed = self.rng.getrandbits(64)
-        log.info("room %s: a bot at seat %d was cut off at its budget", self.id, seat)
+        log.info(
+            "room %s: a bot at seat %d was cut off at its budget",
+            self.id,
+            seat,
+            extra={"room": self.id},
+        )
         return decide(self.game, bot, state.view(seat), state.legal(seat), seed)
 
     def _think(self, seat: int, bot: str) -> asyncio.Future:
