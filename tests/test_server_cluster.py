@@ -605,3 +605,62 @@ def test_a_second_cluster_on_the_same_database_is_refused(database, redis_url):
         lone, lone_said = refused(["--db", database])
     assert code != 0 and "prefix" in said and "own" in said
     assert lone != 0 and "--redis" in lone_said
+
+
+def test_a_frame_for_a_connection_the_owner_forgot_is_answered(database, redis_url):
+    """The owner no longer knows a relayed client (it dropped the room and loaded it again,
+    say): the client's frame gets an error (nothing changed) and the client a fresh welcome,
+    instead of silence."""
+    from yamen.server import protocol
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            listener = Listener(host.id)
+            await (await two.get(link.id)).attach(listener)
+            await _eventually(lambda: "state" in listener.kinds())
+            for conn in list(one.relayed.values()):  # forgotten
+                one.relayed.clear()
+                conn.worker.cancel()
+            mark = len(listener.frames)
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s1"))
+            await _eventually(lambda: "welcome" in listener.kinds()[mark:])
+            return listener.frames[mark:]
+
+    frames = run(go())
+    errors = [f for f in frames if f["type"] == "error"]
+    assert errors and errors[0]["id"] == "s1" and errors[0]["code"] == "moving"
+    assert [f["type"] for f in frames].index("welcome") > frames.index(errors[0])
+
+
+def test_a_client_its_owner_never_answers_is_rerouted_then_told(database, redis_url):
+    """An owner that takes a client's frames and answers nothing (a bug, a lost message):
+    the client's process attaches it again after ``welcome_seconds``; still nothing, it tells
+    the client and closes it with a reason. Counted in /metrics."""
+    from yamen.server import protocol
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            two.welcome_seconds = 0.5
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            listener = Listener(host.id)
+            await (await two.get(link.id)).attach(listener)
+            await _eventually(lambda: "state" in listener.kinds())
+            dispatch = one._dispatch
+            one._dispatch = lambda data: None if '"k": "recv"' in data else dispatch(data)
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s1"))
+            await _eventually(lambda: listener.kinds().count("welcome") == 2)  # rerouted
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s2"))
+            one._dispatch = lambda data: None  # now it hears nothing at all
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s3"))
+            await _eventually(lambda: listener.ended is not None)
+            return listener.ended, two.metrics.text().decode()
+
+    ended, metrics = run(go())
+    assert ended == "unavailable"
+    assert 'yamen_stalled_connections_total{outcome="rerouted"}' in metrics
+    assert 'yamen_stalled_connections_total{outcome="closed"} 1.0' in metrics
