@@ -464,7 +464,7 @@ class Soak:
             async with asyncio.timeout(self.bound + 10):
                 await asyncio.gather(*playing)
             poller.cancel()
-            lost = await self.lost()
+            lost = await self.lost(db)
             metrics = await self.watchdogs()
         finally:
             for process in self.processes:
@@ -503,26 +503,42 @@ class Soak:
                 await self.poll_totals(db)
             await asyncio.sleep(0.2)
 
-    async def lost(self) -> int:
-        """Acknowledged actions missing from their stored record (or stored otherwise)."""
+    async def lost(self, db: str) -> int:
+        """Acknowledged actions missing from their stored log (or stored otherwise), read
+        from the database (a game's record is published only once it is over)."""
+        import asyncpg
+
         from yamen.records import Record
 
         lost = 0
         by_game: dict[str, list[tuple[int, int, int]]] = {}
         for game, seq, seat, action in self.tally.acked:
             by_game.setdefault(game, []).append((seq, seat, action))
-        for game, acked in by_game.items():
-            answer = await self.call("GET", f"/api/games/{game}/record", None)
-            record = Record.from_json(answer.json())
-            state, stored = record.start(), []
-            for seat, text in record.actions:
-                action = state.parse_action(seat, text)
-                stored.append((seat, action))
-                state.apply(seat, action)
-            for seq, seat, action in acked:
-                if seq > len(stored) or stored[seq - 1] != (seat, action):
-                    lost += 1
-                    self.note(f"game {game}: acknowledged action {seq} is not stored")
+        conn = await asyncpg.connect(db)
+        try:
+            for game, acked in by_game.items():
+                row = await conn.fetchrow(
+                    "SELECT id, game, options, seed FROM games WHERE public_id = $1", game
+                )
+                actions = await conn.fetch(
+                    'SELECT seat, text FROM actions WHERE game_id = $1 ORDER BY "index"', row["id"]
+                )
+                options = row["options"]
+                options = json.loads(options) if isinstance(options, str) else options
+                record = Record(
+                    row["game"], options, row["seed"], None, [tuple(a) for a in actions]
+                )
+                state, stored = record.start(), []
+                for seat, text in record.actions:
+                    action = state.parse_action(seat, text)
+                    stored.append((seat, action))
+                    state.apply(seat, action)
+                for seq, seat, action in acked:
+                    if seq > len(stored) or stored[seq - 1] != (seat, action):
+                        lost += 1
+                        self.note(f"game {game}: acknowledged action {seq} is not stored")
+        finally:
+            await conn.close()
         return lost
 
     async def watchdogs(self) -> dict[str, float]:
