@@ -47,7 +47,7 @@ def test_a_room_whose_driver_died_is_found_and_moves_again(tmp_path):
     driver again, and counts it recovered once the game has moved."""
 
     async def go():
-        store, rooms, room = await bot_room(tmp_path / "w.db", {**FAST, "bot_delay": 3600})
+        store, rooms, room = await bot_room(tmp_path / "w.db", {**FAST, "bot_delay": 10})
         watcher = Listener("p")
         await room.attach(watcher)  # someone is at the table: its bots should play
         room.driver.cancel()  # the driver dies (a bug, say) with a move to come
@@ -92,7 +92,7 @@ def test_a_sync_reads_no_chat_from_the_database(tmp_path):
     its room back)."""
 
     async def go():
-        store, rooms, room = await bot_room(tmp_path / "c.db", {**FAST, "bot_delay": 3600})
+        store, rooms, room = await bot_room(tmp_path / "c.db", {**FAST, "bot_delay": 10})
         await store.add_player("q", "Q", "token-q")
         reads = []
         chat = store.chat
