@@ -533,8 +533,8 @@ class Soak:
                     action = state.parse_action(seat, text)
                     stored.append((seat, action))
                     state.apply(seat, action)
-                for seq, seat, action in acked:
-                    if seq > len(stored) or stored[seq - 1] != (seat, action):
+                for seq, seat, action in acked:  # (seq: the actions before this one)
+                    if seq >= len(stored) or stored[seq] != (seat, action):
                         lost += 1
                         self.note(f"game {game}: acknowledged action {seq} is not stored")
         finally:
