@@ -540,50 +540,60 @@ def _metric(text: str, name: str) -> float:
 
 
 def test_a_frozen_owner_writes_nothing_when_it_wakes(database, redis_url):
-    """SIGSTOP a real owner past its lease while another process takes its room over and
-    plays on; on SIGCONT the woken owner stores nothing (its journal refuses before the
-    database is asked: no conflict either), and the game is whole."""
+    """SIGSTOP a real owner past its lease, with a person's action waiting in its socket; the
+    other process takes the room over. On SIGCONT (Redis holding the owner's renewal back a
+    moment, so that the action is handled first) the woken owner stores nothing: its journal
+    refuses the action before the database is asked (counted as fenced). Without the fence
+    that action would be stored, by an owner that no longer is one."""
     import httpx
+    import redis.asyncio as aioredis
 
     async def scrape(url: str) -> str:
         async with httpx.AsyncClient() as http:
             return (await http.get(f"{url}/metrics")).text
 
     async def go(a: ServerProcess, b: ServerProcess):
-        # a person seated and away (played by a stand-in): the room plays by itself
-        settings = {**FAST, "bot_delay": 0.02, "away_seconds": 0}
-        rid, lobbies, _ = await room_across(a.url, b.url, 1, 4, settings)
+        _, prefix, _ = cluster_settings(redis_url)
+        rid, lobbies, _ = await room_across(a.url, b.url, 1, 4, {**FAST, "bot_delay": 0.02})
+        person = await Seat.connect(Lobby(a.url).ws_url(rid), lobbies[0].token)  # on the owner
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
         async with asyncio.timeout(30):
-            while (await _game_row(database, rid))[0] < 3:
-                await asyncio.sleep(0.05)
-        os.kill(a.proc.pid, signal.SIGSTOP)
+            while not person.my_turn():
+                person.arrived.clear()
+                await person.arrived.wait()
+        text = await scrape(a.url)
+        node = text.split('yamen_node_info{node="', 1)[1].split('"', 1)[0]
+        redis = aioredis.from_url(REDIS, decode_responses=True)
         try:
-            await asyncio.sleep(0.5)  # what it had sent the database is in
-            at_stop = (await _game_row(database, rid))[0]
-            async with asyncio.timeout(60):  # B takes the room over and plays on
-                while (row := await _game_row(database, rid))[0] <= at_stop and not row[1]:
-                    await asyncio.sleep(0.1)
+            os.kill(a.proc.pid, signal.SIGSTOP)
+            try:
+                await asyncio.sleep(0.5)  # what it had sent the database is in
+                at_stop = (await _game_row(database, rid))[0]
+                table = person.table
+                await person.send(type="act", id="late", action=table["legal"][0], seq=table["seq"])
+                async with asyncio.timeout(30):  # B takes the room over (its sweep)
+                    while await redis.get(f"{prefix}room:{rid}") in (None, node):
+                        await asyncio.sleep(0.1)
+                await redis.client_pause(1500, all=False)  # A's renewal waits on waking
+            finally:
+                os.kill(a.proc.pid, signal.SIGCONT)
+            await asyncio.sleep(3 * LEASE)  # awake: the action handled, the room dropped
+            woken = await scrape(a.url)
+            after = (await _game_row(database, rid))[0]
         finally:
-            os.kill(a.proc.pid, signal.SIGCONT)
-        await asyncio.sleep(3 * LEASE)  # awake, its drivers and journal run again
-        woken = await scrape(a.url)
-        async with asyncio.timeout(60):
-            while (row := await _game_row(database, rid))[1] is None:
-                await asyncio.sleep(0.1)
-        info = await lobbies[0].call("GET", f"/api/rooms/{rid}")
-        record = await lobbies[0].call("GET", f"/api/games/{info['game_id']}/record")
-        return at_stop, woken, row, record, await scrape(b.url)
+            await redis.aclose()
+        answer = next((f for f in person.frames if f.get("id") == "late"), None)
+        await person.close()
+        return at_stop, woken, after, answer
 
     with processes(database, redis_url) as (a, b):
-        at_stop, woken, (actions, _), record, taker = run(go(a, b))
-    stored = _metric(woken, 'yamen_actions_total{outcome="stored"}')
-    assert stored <= at_stop  # nothing stored by the woken owner
+        at_stop, woken, after, answer = run(go(a, b))
+    assert _metric(woken, 'yamen_actions_total{outcome="stored"}') == at_stop  # none since
+    assert _metric(woken, 'yamen_actions_total{outcome="fenced"}') >= 1
     assert _metric(woken, 'yamen_actions_total{outcome="conflict"}') == 0
     assert _metric(woken, 'yamen_leases_total{outcome="lost"}') >= 1
-    assert _metric(taker, 'yamen_actions_total{outcome="stored"}') >= actions - at_stop
-    replay(Record.from_json(record))
-    assert len(record["actions"]) == actions
+    assert after == at_stop  # nothing was stored for the waiting action
+    assert answer is not None and answer["type"] == "error"  # and its sender was told
 
 
 def test_a_second_cluster_on_the_same_database_is_refused(database, redis_url):
