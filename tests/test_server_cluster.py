@@ -15,11 +15,14 @@ import itertools
 import os
 import random
 import secrets
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
-from tests.server_helpers import FAST, ServerProcess, play_to_end, run
+from tests.server_helpers import FAST, ServerProcess, free_port, play_to_end, run
 from yamen.client import Lobby, LobbyError, Seat
 from yamen.records import Record, replay
 from yamen.server.cluster import cluster_settings
@@ -45,9 +48,10 @@ async def _admin_url() -> str:
     raise ConnectionError("; ".join(problems))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def database():
-    """A fresh PostgreSQL database for this run, dropped afterwards."""
+    """A fresh PostgreSQL database for this test, dropped afterwards (a database belongs to
+    one cluster, i.e. one Redis prefix: each test has its own)."""
     import asyncpg
 
     try:
@@ -373,6 +377,12 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
                 await link.set_bot(host.id, seat, "random")
             await link.start(host.id)
             stale = one.loaded[link.id]
+            # The first process does not renew meanwhile (it would find the lease gone and
+            # fence the room) and trusts its leases: a stale owner that has not noticed yet.
+            for task in one.tasks:
+                if task.get_name() == "cluster leases":
+                    task.cancel()
+            one.safe_until = time.monotonic() + 60
             await one.redis.delete(one.key(link.id))  # Redis forgot the lease
             fresh = (await two.get(link.id)).target
             assert isinstance(fresh, Room) and fresh is not stale
@@ -381,6 +391,7 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
             seat = fresh.match.state.pending()[0]
             with pytest.raises(RoomError) as refused:
                 await fresh.act(seat, fresh.match.state.legal(seat)[0])
+            await one._renew()  # now it notices, and drops the room
             async with asyncio.timeout(5):
                 while two.loaded.get(link.id) in (None, fresh) or link.id in one.loaded:
                     await asyncio.sleep(0.05)
@@ -398,3 +409,268 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
     refused, actions, fenced = run(go())
     assert refused.code == fenced.code == "storage"
     assert len(actions) == 1  # the stored action, and nothing of the refused ones
+
+
+class Listener:
+    """A client as a room sees it, collecting what it is sent (for in-process tests)."""
+
+    def __init__(self, player: str | None = None):
+        self.player, self.seat = player, None
+        self.frames: list[dict] = []
+        self.ended: str | None = None
+
+    def send(self, text: str) -> None:
+        import json
+
+        self.frames.append(json.loads(text))
+
+    def end(self, code: str, message: str) -> None:
+        self.ended = code
+
+    def kinds(self) -> list[str]:
+        return [f["type"] for f in self.frames]
+
+
+@contextlib.asynccontextmanager
+async def cluster(database: str, redis_url: str, count: int = 2):
+    """``count`` registries of rooms in this process, as ``count`` server processes would be."""
+    from yamen.server.cluster import ClusterRooms
+    from yamen.server.storage import Store
+
+    members = [ClusterRooms(Store(database), redis_url) for _ in range(count)]
+    for rooms in members:
+        await rooms.open_store()
+        await rooms.resume()
+    try:
+        yield members
+    finally:
+        for rooms in members:
+            await rooms.close()
+            await rooms.store.close()
+
+
+async def _eventually(check, seconds: float = 10) -> None:
+    async with asyncio.timeout(seconds):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+def test_a_client_attached_after_a_tick_forgot_its_link_still_hears_the_room(database, redis_url):
+    """The stall after a kill: a client's process found the room's (third) owner only after a
+    wait (the dead owner's lease), and meanwhile its lease tick forgot the link, which had no
+    client yet. The client was then attached through a link nobody could find: the owner's
+    frames for it (welcome, state, answers) were dropped, and it heard nothing, for ever."""
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            handed = await two.get(link.id)  # the owner is the other process
+            await two._check_links()  # a lease tick between the hand-out and the attach
+            first = Listener(host.id)
+            await handed.attach(first)
+            await _eventually(lambda: "state" in first.kinds())
+            # forgotten all the same (it can be): a client attaching through it is not lost
+            two.links.pop(link.id)
+            again = await two.get(link.id)
+            second = Listener(host.id)
+            await handed.attach(second)
+            await _eventually(lambda: "state" in second.kinds())
+            return again, handed, first.kinds(), second.kinds()
+
+    again, handed, first, second = run(go())
+    assert first[:2] == ["welcome", "state"] and second[:2] == ["welcome", "state"]
+    assert handed.home is again or handed is again
+
+
+def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis_url):
+    """A renewal that finds one room's lease gone fences that room before it extends how long
+    the process trusts its other leases: no action of the lost room is stored meanwhile."""
+    from yamen.server.identity import new_guest
+    from yamen.server.rooms import RoomError
+
+    async def go():
+        async with cluster(database, redis_url, 1) as (one,):
+            host, _ = await new_guest(one.store, "host")
+            slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
+            rooms = []
+            for _ in range(2):
+                link = await one.create(host.id, "bao_qingtian", {"players": 3}, True, slow)
+                for seat in range(3):
+                    await link.set_bot(host.id, seat, "random")
+                await link.start(host.id)
+                rooms.append(one.loaded[link.id])
+            lost, kept = rooms
+            for task in one.tasks:  # from now on only this test renews the leases
+                if task.get_name() == "cluster leases":
+                    task.cancel()
+            await one.redis.delete(one.key(lost.id))  # its lease went to nobody
+            one.safe_until = 0.0  # and the last renewal was long ago
+            tried = []
+            dropping = one._drop
+
+            async def drop(room_id, release=False):
+                if room_id == lost.id:  # the moment the lost room is dropped
+                    seat = lost.match.state.pending()[0]
+                    try:
+                        await lost.act(seat, lost.match.state.legal(seat)[0])
+                        tried.append("stored")
+                    except RoomError as exc:
+                        tried.append(exc.code)
+                await dropping(room_id, release)
+
+            one._drop = drop
+            await one._renew()
+            seat = kept.match.state.pending()[0]
+            await kept.act(seat, kept.match.state.legal(seat)[0])  # the kept room writes
+            return tried, len(lost.match.record.actions), one.metrics.text().decode()
+
+    tried, actions, metrics = run(go())
+    assert tried == ["storage"] and actions == 0
+    assert 'yamen_leases_total{outcome="lost"} 1.0' in metrics
+    assert 'yamen_actions_total{outcome="fenced"} 1.0' in metrics
+
+
+def _metric(text: str, name: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"no {name} in /metrics")
+
+
+def test_a_frozen_owner_writes_nothing_when_it_wakes(database, redis_url):
+    """SIGSTOP a real owner past its lease, with a person's action waiting in its socket; the
+    other process takes the room over. On SIGCONT (Redis holding the owner's renewal back a
+    moment, so that the action is handled first) the woken owner stores nothing: its journal
+    refuses the action before the database is asked (counted as fenced). Without the fence
+    that action would be stored, by an owner that no longer is one."""
+    import httpx
+    import redis.asyncio as aioredis
+
+    async def scrape(url: str) -> str:
+        async with httpx.AsyncClient() as http:
+            return (await http.get(f"{url}/metrics")).text
+
+    async def go(a: ServerProcess, b: ServerProcess):
+        _, prefix, _ = cluster_settings(redis_url)
+        rid, lobbies, _ = await room_across(a.url, b.url, 1, 4, {**FAST, "bot_delay": 0.02})
+        person = await Seat.connect(Lobby(a.url).ws_url(rid), lobbies[0].token)  # on the owner
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
+        async with asyncio.timeout(30):
+            while not person.my_turn():
+                person.arrived.clear()
+                await person.arrived.wait()
+        text = await scrape(a.url)
+        node = text.split('yamen_node_info{node="', 1)[1].split('"', 1)[0]
+        redis = aioredis.from_url(REDIS, decode_responses=True)
+        try:
+            os.kill(a.proc.pid, signal.SIGSTOP)
+            try:
+                await asyncio.sleep(0.5)  # what it had sent the database is in
+                at_stop = (await _game_row(database, rid))[0]
+                table = person.table
+                await person.send(type="act", id="late", action=table["legal"][0], seq=table["seq"])
+                async with asyncio.timeout(30):  # B takes the room over (its sweep)
+                    while await redis.get(f"{prefix}room:{rid}") in (None, node):
+                        await asyncio.sleep(0.1)
+                await redis.client_pause(1500, all=False)  # A's renewal waits on waking
+            finally:
+                os.kill(a.proc.pid, signal.SIGCONT)
+            await asyncio.sleep(3 * LEASE)  # awake: the action handled, the room dropped
+            woken = await scrape(a.url)
+            after = (await _game_row(database, rid))[0]
+        finally:
+            await redis.aclose()
+        answer = next((f for f in person.frames if f.get("id") == "late"), None)
+        await person.close()
+        return at_stop, woken, after, answer
+
+    with processes(database, redis_url) as (a, b):
+        at_stop, woken, after, answer = run(go(a, b))
+    assert _metric(woken, 'yamen_actions_total{outcome="stored"}') == at_stop  # none since
+    assert _metric(woken, 'yamen_actions_total{outcome="fenced"}') >= 1
+    assert _metric(woken, 'yamen_actions_total{outcome="conflict"}') == 0
+    assert _metric(woken, 'yamen_leases_total{outcome="lost"}') >= 1
+    assert after == at_stop  # nothing was stored for the waiting action
+    assert answer is not None and answer["type"] == "error"  # and its sender was told
+
+
+def test_a_second_cluster_on_the_same_database_is_refused(database, redis_url):
+    """Two clusters (two Redis prefixes) on one database would both run its rooms: the second
+    one's ``yamen serve`` exits, saying why; so does a lone process without Redis."""
+    other = redis_url.replace("prefix=yamen-test-", "prefix=other-")
+
+    def refused(args: list[str]) -> tuple[int, str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "yamen", "serve", "--port", str(free_port()), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return done.returncode, done.stdout + done.stderr
+
+    with processes(database, redis_url, 1):
+        code, said = refused(["--db", database, "--redis", other])
+        lone, lone_said = refused(["--db", database])
+    assert code != 0 and "prefix" in said and "own" in said
+    assert lone != 0 and "--redis" in lone_said
+
+
+def test_a_frame_for_a_connection_the_owner_forgot_is_answered(database, redis_url):
+    """The owner no longer knows a relayed client (it dropped the room and loaded it again,
+    say): the client's frame gets an error (nothing changed) and the client a fresh welcome,
+    instead of silence."""
+    from yamen.server import protocol
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            listener = Listener(host.id)
+            await (await two.get(link.id)).attach(listener)
+            await _eventually(lambda: "state" in listener.kinds())
+            for conn in list(one.relayed.values()):  # forgotten
+                one.relayed.clear()
+                conn.worker.cancel()
+            mark = len(listener.frames)
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s1"))
+            await _eventually(lambda: "welcome" in listener.kinds()[mark:])
+            return listener.frames[mark:]
+
+    frames = run(go())
+    errors = [f for f in frames if f["type"] == "error"]
+    assert errors and errors[0]["id"] == "s1" and errors[0]["code"] == "moving"
+    assert [f["type"] for f in frames].index("welcome") > frames.index(errors[0])
+
+
+def test_a_client_its_owner_never_answers_is_rerouted_then_told(database, redis_url):
+    """An owner that takes a client's frames and answers nothing (a bug, a lost message):
+    the client's process attaches it again after ``welcome_seconds``; still nothing, it tells
+    the client and closes it with a reason. Counted in /metrics."""
+    from yamen.server import protocol
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            two.welcome_seconds = 0.5
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            listener = Listener(host.id)
+            await (await two.get(link.id)).attach(listener)
+            await _eventually(lambda: "state" in listener.kinds())
+            dispatch = one._dispatch
+            one._dispatch = lambda data: None if '"k": "recv"' in data else dispatch(data)
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s1"))
+            await _eventually(lambda: listener.kinds().count("welcome") == 2)  # rerouted
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s2"))
+            one._dispatch = lambda data: None  # now it hears nothing at all
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s3"))
+            await _eventually(lambda: listener.ended is not None)
+            return listener.ended, two.metrics.text().decode()
+
+    ended, metrics = run(go())
+    assert ended == "unavailable"
+    assert 'yamen_stalled_connections_total{outcome="rerouted"}' in metrics
+    assert 'yamen_stalled_connections_total{outcome="closed"} 1.0' in metrics

@@ -461,6 +461,14 @@ def serve_command(
             help="The most a bot may think per decision, whatever a room asks.",
         ),
     ] = 0.7,
+    log_format: Annotated[
+        str,
+        typer.Option(
+            "--log-format",
+            help="How the log (stderr) is written: text, or json (one object a line, with the "
+            "room's id where there is one).",
+        ),
+    ] = "text",
 ) -> None:
     """Run the multiplayer server: the lobby over HTTP, live play over WebSockets."""
     from yamen.server.limits import Limits
@@ -470,6 +478,8 @@ def serve_command(
         limits = Limits().set(limit or [])
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--limit") from None
+    if log_format not in ("text", "json"):
+        raise typer.BadParameter("text or json", param_hint="--log-format")
     serve(
         host,
         port,
@@ -480,4 +490,5 @@ def serve_command(
         forwarded_allow_ips=forwarded_allow_ips,
         bot_workers=bot_workers,
         bot_seconds=bot_seconds,
+        log_format=log_format,
     )

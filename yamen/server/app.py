@@ -8,8 +8,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import Depends, FastAPI
-from fastapi.responses import JSONResponse
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -17,10 +17,12 @@ from yamen.server import errors
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
+from yamen.server.metrics import CONTENT_TYPE
 from yamen.server.registry import Rooms
 from yamen.server.replays import Replays
 from yamen.server.storage import StartupError, Store
 from yamen.server.thinking import DEFAULT_SECONDS, Thinker
+from yamen.server.watchdog import Watchdog
 
 MAX_BODY = 64 * 1024
 WEB = Path(__file__).parent.parent / "web"
@@ -49,6 +51,7 @@ def create_app(
         try:
             if redis_url is None:
                 await store.open()
+                await store.check_lone()
                 app.state.rooms = Rooms(store, thinker)
             else:
                 from yamen.server.cluster import ClusterRooms
@@ -63,14 +66,14 @@ def create_app(
         thinker.start()
         await app.state.rooms.resume()
         app.state.replays = Replays()
-        unloading = None
+        background = [asyncio.create_task(Watchdog(app.state.rooms).run())]
         if limits.idle_seconds is not None:
-            unloading = asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds))
+            background.append(asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds)))
         yield
-        if unloading is not None:
-            unloading.cancel()
+        for task in background:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await unloading
+                await task
         app.state.replays.close()
         await app.state.rooms.close()
         thinker.close()
@@ -81,11 +84,21 @@ def create_app(
     app.state.limiter = Limiter(limits)
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
+    # Outside /api: a scrape is not a lobby call, and the lobby's rate limit does not count it.
+    app.add_api_route("/metrics", metrics, include_in_schema=False)
     # The browser client: plain files, no build step (yamen/web/). Mounted last: routes first.
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app
+
+
+async def metrics(request: Request) -> Response:
+    """This process's counters in the Prometheus text format (yamen/server/metrics.py)."""
+    rooms = getattr(request.app.state, "rooms", None)
+    if rooms is None:
+        return Response("starting\n", 503, media_type="text/plain")
+    return Response(rooms.metrics.text(), media_type=CONTENT_TYPE)
 
 
 class BodyLimit:

@@ -48,7 +48,7 @@ from sqlalchemy.exc import IntegrityError
 from yamen.server import protocol
 from yamen.server.registry import Rooms
 from yamen.server.rooms import Room, RoomError, dumps
-from yamen.server.storage import Journal, Store
+from yamen.server.storage import CLUSTER_PREFIX, Journal, StartupError, Store
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +117,13 @@ class Moved(Exception):
     """The process asked no longer owns the room."""
 
 
+class NoAnswer(RoomError):
+    """The owner did not answer a request in time (it may be frozen, its lease running out)."""
+
+    def __init__(self) -> None:
+        super().__init__("unavailable", "the room's server did not answer in time: try again", 503)
+
+
 class LeaseLost(Exception):
     """This process cannot be sure it still owns its rooms (Redis did not confirm in time)."""
 
@@ -156,7 +163,17 @@ class ClusterRooms(Rooms):
         self.closing = False
         self.tasks: list[asyncio.Task] = []
         self.background: set[asyncio.Task] = set()
+        self.games: dict[int, str] = {}  # game id -> its room's id (the fence asks)
+        # A client relayed to an owner -> when the oldest of its frames nothing has answered
+        # yet was relayed; and those rerouted for it (the owner seemed to have forgotten them).
+        self.asked: dict[Any, float] = {}
+        self.rerouted: dict[Any, float] = {}
+        # how long a client may wait for its room's owner: to hear its welcome after hello,
+        # an answer to a frame, a new owner after the old one went (then it is told, and closed)
+        self.welcome_seconds = 2 * self.lease + 10
         store.journal = FencedJournal(store, self)
+        self.metrics.watch(self.metrics.rooms_owned, lambda: len(self.held))
+        self.metrics.node.info({"node": self.node})
 
     # ----- names -----------------------------------------------------------------------------
 
@@ -176,6 +193,15 @@ class ClusterRooms(Rooms):
         """Create or upgrade the schema, one process at a time (several may start at once)."""
         async with self.redis.lock(f"{self.prefix}migrate", timeout=300, blocking_timeout=300):
             await self.store.open()
+        # One cluster a database: another prefix means other leases, so two owners a room.
+        claimed = await self.store.claim(CLUSTER_PREFIX, self.prefix)
+        if claimed != self.prefix:
+            where = self.store.engine.url.render_as_string(hide_password=True)
+            raise StartupError(
+                f"the database {where} is run by the cluster whose Redis prefix is "
+                f"{claimed!r}, not {self.prefix!r}: two clusters would both run its rooms. Use "
+                f"prefix={claimed} in the Redis URL, or a database of its own"
+            )
 
     async def resume(self) -> int:
         """Join the cluster: listen on this process's channel, keep its leases, and take over
@@ -306,12 +332,21 @@ class ClusterRooms(Rooms):
         database (if this process still owns it) so it sees what was really stored."""
         for room_id, room in list(self.loaded.items()):
             if room.match.game_id == game_id:
-                log.warning("room %s: its action log moved on elsewhere; reloading", room_id)
+                log.warning(
+                    "room %s: its action log moved on elsewhere; reloading",
+                    room_id,
+                    extra={"room": room_id},
+                )
                 self.spawn(self._reload(room_id))
 
     async def _reload(self, room_id: str) -> None:
         await self._drop(room_id)
         await self.owned(room_id)  # loaded again from the database, if the lease is still ours
+
+    async def recover(self, room_id: str) -> None:
+        """A stalled room (yamen/server/watchdog.py) is loaded again from the database; its
+        clients, here and relayed, get the table again from the room as loaded."""
+        await self._reload(room_id)
 
     async def _tick(self) -> None:
         ticks = 0
@@ -332,10 +367,14 @@ class ClusterRooms(Rooms):
                 log.warning(
                     "cluster: leases not confirmed in time: dropping %d rooms", len(self.held)
                 )
-                for room_id in list(self.held):
-                    await self._drop(room_id)
+                dropped = list(self.held)
+                self.held.clear()
+                await asyncio.gather(*(self._drop(r) for r in dropped), return_exceptions=True)
 
     async def _renew(self) -> None:
+        """Renew every lease held. The rooms whose lease is lost stop writing *before* the
+        others' time is extended (they leave ``held`` at once: the fence asks it), then are
+        dropped, all together."""
         held = sorted(self.held)
         sent = time.monotonic()
         if held:
@@ -345,11 +384,26 @@ class ClusterRooms(Rooms):
         else:
             await self.redis.ping()
             kept = []
+        lost = [room_id for room_id, ok in zip(held, kept, strict=True) if not ok]
+        self.held.difference_update(lost)
+        self.metrics.leases.labels("renewed").inc(len(held) - len(lost))
+        self.metrics.leases.labels("lost").inc(len(lost))
         self.safe_until = sent + SAFE * self.lease
-        for room_id, ok in zip(held, kept, strict=True):
-            if not ok:
-                log.warning("room %s: lease lost: dropped here", room_id)
-                await self._drop(room_id)
+        for room_id in lost:
+            log.warning("room %s: lease lost: dropped here", room_id, extra={"room": room_id})
+        await asyncio.gather(*(self._drop(room_id) for room_id in lost), return_exceptions=True)
+
+    def writable(self, game_id: int) -> bool:
+        """Whether this process may store an action of ``game_id``: its room's lease is held
+        and was confirmed recently enough (three quarters of a lease)."""
+        if time.monotonic() > self.safe_until:
+            return False
+        room_id = self.games.get(game_id)
+        room = None if room_id is None else self.loaded.get(room_id)
+        if room is None or room.match.game_id != game_id:
+            self.games = {r.match.game_id: i for i, r in self.loaded.items() if r.match.game_id}
+            room_id = self.games.get(game_id)
+        return room_id is not None and room_id in self.held
 
     async def _check_origins(self) -> None:
         """Connections relayed from a process that is gone are detached."""
@@ -361,14 +415,22 @@ class ClusterRooms(Rooms):
                     self.origin_gone(channel.removeprefix(f"{self.prefix}node:"))
 
     async def _check_links(self) -> None:
-        """Links whose owner changed (or whose room was dropped) move their clients."""
+        """Links whose owner changed (or whose room was dropped) move their clients; a link
+        nobody has used for a lease is forgotten; a client left unanswered is rerouted, then
+        told and closed (:meth:`_check_clients`)."""
         remote = []
+        now = time.monotonic()
         for link in list(self.links.values()):
             if not link.clients:
-                if not isinstance(link.target, Room):
+                if link.idle(now, self.lease):
                     self.links.pop(link.id, None)
-            elif isinstance(link.target, Remote):
+                continue
+            if link.lost_since is not None and now - link.lost_since > self.welcome_seconds:
+                link.strand("no server could take the room over in time: connect again")
+                continue
+            if isinstance(link.target, Remote):
                 remote.append(link)
+                self._check_clients(link, now)
             elif link.current() is None:
                 link.move_soon()
         if remote:
@@ -376,6 +438,31 @@ class ClusterRooms(Rooms):
             for link, owner in zip(remote, owners, strict=True):
                 if owner != link.target.owner:
                     link.move_soon()
+
+    def _check_clients(self, link: Link, now: float) -> None:
+        """A client whose relayed frame the owner has not answered for ``welcome_seconds``
+        (every frame gets an ``ack`` or an ``error``) is attached to the owner again, which
+        sends it the table; still nothing as long after that, it is told and closed."""
+        bound = self.welcome_seconds
+        for client in list(link.clients):
+            asked = self.asked.get(client)
+            if asked is None or now - asked <= bound:
+                continue
+            rerouted = self.rerouted.get(client)
+            if rerouted is None:
+                self.rerouted[client] = now
+                self.metrics.stalled_connections.labels("rerouted").inc()
+                log.warning(
+                    "room %s: a client's frame went unanswered: attached again",
+                    link.id,
+                    extra={"room": link.id},
+                )
+                link.move_soon()
+            elif now - rerouted > bound:
+                self.metrics.stalled_connections.labels("closed").inc()
+                self.asked.pop(client, None)
+                self.rerouted.pop(client, None)
+                client.end("unavailable", "the room's server does not answer: connect again")
 
     async def _sweep(self) -> int:
         """Take over the unowned rooms with a game in progress, so their bots and timers run."""
@@ -399,12 +486,9 @@ class ClusterRooms(Rooms):
 
     async def get(self, room_id: str) -> Link:  # type: ignore[override]
         link = self.link(room_id)
-        try:
-            await link.route()
-        except RoomError:
-            if not link.clients:
-                self.links.pop(room_id, None)
-            raise
+        link.used = time.monotonic()
+        await link.route()
+        link.used = time.monotonic()
         return link
 
     async def create(self, *args: Any, **kwargs: Any) -> Link:  # type: ignore[override]
@@ -425,8 +509,11 @@ class ClusterRooms(Rooms):
         """Publish now; how many processes heard it (0: the node is gone)."""
         return await self.redis.publish(self.channel_of(node), json.dumps(data))
 
-    async def request(self, owner: str, room_id: str, op: str, args: list[Any]) -> dict[str, Any]:
-        """A lobby call, done by the room's owner; the room's snapshot after it."""
+    async def request(
+        self, owner: str, room_id: str, op: str, args: list[Any], seconds: float = REQUEST_SECONDS
+    ) -> dict[str, Any]:
+        """A lobby call, done by the room's owner; the room's snapshot after it (NoAnswer when
+        none came within ``seconds``)."""
         request_id = str(next(self.counter))
         future = asyncio.get_running_loop().create_future()
         self.pending[request_id] = future
@@ -435,11 +522,9 @@ class ClusterRooms(Rooms):
             if not await self.send(owner, {**message, "op": op, "args": args}):
                 raise OwnerGone
             try:
-                answer = await asyncio.wait_for(future, REQUEST_SECONDS)
+                answer = await asyncio.wait_for(future, seconds)
             except TimeoutError:
-                raise RoomError(
-                    "unavailable", "the room's server did not answer in time: try again", 503
-                ) from None
+                raise NoAnswer from None
         finally:
             self.pending.pop(request_id, None)
         if "moved" in answer:
@@ -457,6 +542,8 @@ class ClusterRooms(Rooms):
         return cid
 
     def forget(self, client: Any) -> None:
+        self.asked.pop(client, None)
+        self.rerouted.pop(client, None)
         cid = self.cids.pop(client, None)
         if cid is not None:
             self.by_cid.pop(cid, None)
@@ -506,6 +593,8 @@ class ClusterRooms(Rooms):
                 link = self.links.get(room_id)
                 target = None if link is None else link.target
                 if isinstance(target, Remote) and target.owner == head[1:]:
+                    self.asked.pop(client, None)  # the owner answers it
+                    self.rerouted.pop(client, None)
                     client.send(text)
             return
         message = json.loads(data)
@@ -530,6 +619,9 @@ class ClusterRooms(Rooms):
             if conn is not None:
                 conn.inbox.put_nowait((kind, message.get("m")))
             elif kind == "recv":  # this process forgot the connection: attach it again
+                text = "the room is moving to another server: nothing changed"
+                error = dumps(protocol.error("moving", text, (message.get("m") or {}).get("id")))
+                self.post(message["from"], f"F{self.node} {message['c']} {error}")  # answered
                 moved = {"k": "moved", "room": message["room"], "from": self.node}
                 self.post(message["from"], json.dumps(moved))
         elif kind == "moved":
@@ -553,7 +645,10 @@ class ClusterRooms(Rooms):
         except RoomError as exc:
             answer = {"error": [exc.code, str(exc), exc.status]}
         except Exception:
-            log.exception("room %s: relayed %s failed", message.get("room"), message.get("op"))
+            room_id = message.get("room")
+            log.exception(
+                "room %s: relayed %s failed", room_id, message.get("op"), extra={"room": room_id}
+            )
             answer = {"error": ["internal", "the room's server failed: try again", 500]}
         self.post(message["from"], json.dumps({"k": "reply", "id": message["id"], **answer}))
 
@@ -575,6 +670,22 @@ class Link:
         self.clients: set[Any] = set()  # local WebSocket clients attached through this link
         self.lock = asyncio.Lock()
         self.moving: asyncio.Task | None = None
+        self.used = time.monotonic()  # last handed out by ClusterRooms.get
+        self.lost_since: float | None = None  # when it last failed to find an owner, if it did
+        # The room's link in the registry, when this one was forgotten while its caller still
+        # held it (a client attaching through it goes through that one instead).
+        self.home: Link | None = None
+
+    def idle(self, now: float, lease: float) -> bool:
+        """No client, nobody finding its owner, none handed out for a lease: it may go (the
+        frames for a client find its link in the registry: one with clients always stays)."""
+        return (
+            not self.clients
+            and not self.lock.locked()
+            and (self.moving is None or self.moving.done())
+            and now - self.used > lease
+            and not isinstance(self.target, Room)
+        )
 
     def current(self) -> Room | Remote | None:
         """The target, unless it is a room this process no longer owns."""
@@ -603,12 +714,14 @@ class Link:
                             target = Remote(rooms, self.id, owner)
                         await target.describe()
                     break
-                except (OwnerGone, Moved):
+                except (OwnerGone, Moved, NoAnswer):  # (a frozen owner's lease runs out too)
                     if time.monotonic() > deadline:
                         raise RoomError(
                             "unavailable", "the room's server is gone: try again soon", 503
                         ) from None
                     await asyncio.sleep(rooms.lease / 10)  # until its lease runs out
+            self.lost_since = None
+            self.used = time.monotonic()
             if target is self.target and not (again and isinstance(target, Remote)):
                 return
             old, self.target = self.target, target
@@ -629,12 +742,27 @@ class Link:
         try:
             await self.route(force=True, again=True)
         except Exception as exc:  # the next tick tries again
-            log.warning("room %s: no owner found yet: %s", self.id, exc)
+            if self.lost_since is None:
+                self.lost_since = time.monotonic()
+            log.warning("room %s: no owner found yet: %s", self.id, exc, extra={"room": self.id})
+
+    def strand(self, why: str) -> None:
+        """Tell each client why the room cannot be reached here, and close it (it connects
+        again, to this process or another)."""
+        log.warning("room %s: %s", self.id, why, extra={"room": self.id})
+        for client in list(self.clients):
+            self.rooms.metrics.stalled_connections.labels("closed").inc()
+            client.end("unavailable", why)
+        self.lost_since = None
 
     async def _attach(self, target: Room | Remote, client: Any) -> None:
         try:
             await target.attach(client)
         except OwnerGone:
+            self.move_soon()
+            return
+        except Exception as exc:  # Redis failed: the next tick finds the owner again
+            log.warning("room %s: attach failed: %s", self.id, exc, extra={"room": self.id})
             self.move_soon()
             return
         if client not in self.clients:  # it left while being attached
@@ -643,6 +771,10 @@ class Link:
     # what live play uses
 
     async def attach(self, client: Any) -> None:
+        home = self.rooms.links.setdefault(self.id, self)
+        if home is not self:  # forgotten meanwhile: frames for its clients would find no link
+            self.home = home
+            return await home.attach(client)
         async with self.lock:
             self.clients.add(client)
             target = self.current()
@@ -652,6 +784,8 @@ class Link:
                 await self._attach(target, client)
 
     async def detach(self, client: Any) -> None:
+        if self.home is not None:
+            return await self.home.detach(client)
         self.clients.discard(client)
         target = self.target
         if target is not None:
@@ -659,11 +793,17 @@ class Link:
         self.rooms.forget(client)
 
     async def receive(self, client: Any, message: Any) -> None:
+        if self.home is not None:
+            return await self.home.receive(client, message)
         target = self.current()
         if isinstance(target, Room):
             return await target.receive(client, message)
-        if isinstance(target, Remote) and await target.relay(client, message):
-            return
+        if isinstance(target, Remote):
+            try:
+                if await target.relay(client, message):
+                    return
+            except Exception as exc:  # Redis failed: answered below, and the owner looked for
+                log.warning("room %s: relay failed: %s", self.id, exc, extra={"room": self.id})
         text = "the room is moving to another server: nothing changed; the table follows"
         client.send(dumps(protocol.error("moving", text, message.id)))
         self.move_soon()
@@ -723,7 +863,9 @@ class Remote:
         self.seen: dict[str, Any] = {}  # the owner's latest snapshot of the room
 
     async def describe(self) -> None:
-        self.seen = await self.rooms.request(self.owner, self.id, "describe", [])
+        # A read: asked again (of whoever then holds the lease) rather than waited on long.
+        wait = max(1.0, self.rooms.lease)
+        self.seen = await self.rooms.request(self.owner, self.id, "describe", [], wait)
 
     async def call(self, op: str, *args: Any) -> None:
         self.seen = await self.rooms.request(self.owner, self.id, op, list(args))
@@ -747,7 +889,11 @@ class Remote:
         if cid is None:
             return False
         data = {"k": "recv", "from": self.rooms.node, "c": cid, "room": self.id}
-        return bool(await self.rooms.send(self.owner, {**data, "m": message.model_dump()}))
+        heard = bool(await self.rooms.send(self.owner, {**data, "m": message.model_dump()}))
+        if heard:
+            self.rooms.metrics.relayed.labels("in").inc()
+            self.rooms.asked.setdefault(client, time.monotonic())
+        return heard
 
     def info(self) -> dict[str, Any]:
         return self.seen["info"]
@@ -788,13 +934,21 @@ class Relayed:
         self.worker = rooms.spawn(self._work())
 
     def send(self, text: str) -> None:
+        self.rooms.metrics.relayed.labels("out").inc()
         self.rooms.outbox.put_nowait((self.channel, self.head + text))
 
     def stop(self) -> None:
-        """The room was dropped here: nothing more is done for this connection."""
+        """The room was dropped here: nothing more is done for this connection. Its frames
+        not yet begun are answered (they changed nothing); the one under way, if any, is
+        answered by the table the client gets from the new owner."""
         self.rooms.relayed.pop((self.origin, self.cid), None)
         self.room = None
         self.worker.cancel()
+        text = "the room is moving to another server: nothing changed"
+        while not self.inbox.empty():
+            kind, data = self.inbox.get_nowait()
+            if kind == "recv":
+                self.send(dumps(protocol.error("moving", text, (data or {}).get("id"))))
 
     def _moved(self) -> None:
         message = {"k": "moved", "room": self.room_id, "from": self.rooms.node}
@@ -813,6 +967,9 @@ class Relayed:
                     await self.room.attach(self)
                 elif kind == "recv":
                     if self.room is None or rooms.loaded.get(self.room_id) is not self.room:
+                        # answered (never silence), and the client's process finds the owner
+                        text = "the room is moving to another server: nothing changed"
+                        self.send(dumps(protocol.error("moving", text, data.get("id"))))
                         self._moved()
                         continue
                     message = protocol.client_message.validate_python(data)
@@ -824,7 +981,15 @@ class Relayed:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("room %s: relayed %s failed", self.room_id, kind)
+                log.exception(
+                    "room %s: relayed %s failed", self.room_id, kind, extra={"room": self.room_id}
+                )
+                if kind == "recv":  # every frame gets an answer
+                    text = "the room's server failed on this frame: nothing changed, try again"
+                    self.send(dumps(protocol.error("internal", text, (data or {}).get("id"))))
+                elif kind == "attach":  # the client's process looks for the owner again
+                    rooms.relayed.pop((self.origin, self.cid), None)
+                    return self._moved()
 
 
 class FencedJournal(Journal):
@@ -836,10 +1001,18 @@ class FencedJournal(Journal):
         self.rooms = rooms
 
     async def append(self, game_id: int, index: int, seat: int, text: str) -> None:
-        if time.monotonic() > self.rooms.safe_until:
-            raise LeaseLost("this process cannot confirm that it still owns its rooms")
+        if not self.rooms.writable(game_id):
+            self.count("fenced")
+            raise LeaseLost("this process cannot confirm that it still owns this room")
         try:
             await super().append(game_id, index, seat, text)
         except IntegrityError:
             self.rooms.conflict(game_id)
             raise
+
+    async def _insert(self, rows: list[dict[str, Any]]) -> None:
+        # Asked again just before the write: the process may have been frozen (SIGSTOP) or
+        # slow since the action was taken, and its lease may have moved meanwhile.
+        if not all(self.rooms.writable(row["game_id"]) for row in rows):
+            raise LeaseLost("this process cannot confirm that it still owns this room")
+        await super()._insert(rows)

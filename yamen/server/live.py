@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -23,32 +25,44 @@ from yamen.server.identity import player_of
 from yamen.server.limits import Limited, Limiter, address
 from yamen.server.rooms import RoomError, dumps
 
+log = logging.getLogger(__name__)
+
 MAX_FRAME = 8 * 1024  # bytes of one client frame
 RATE = 50.0  # frames per second a client may send, on average; a move the game takes is free
 BURST = 100.0  # and at once
 HELLO_SECONDS = 10.0
+WELCOME_SECONDS = 20.0  # from hello to welcome, at most: else an error and a close (1013)
 QUEUE = 256  # frames waiting for a slow client before it is dropped
 # Frames refused for their rate, in a row, before the connection is closed: answering a flood
 # frame by frame costs the server as much as the flood, and a client that heeds the first
 # ``rate_limited`` (and its ``retry_after``) never comes near this.
 FLOOD = 25
+WELCOME = '{"type":"welcome"'  # how a welcome frame starts (rooms.dumps)
 
 
 class Client:
     """One WebSocket, as the room sees it: a seat (or none) and a queue of frames."""
 
-    def __init__(self, ws: WebSocket, player: str | None):
+    def __init__(
+        self, ws: WebSocket, player: str | None, welcomed: Callable[[], None] | None = None
+    ):
         self.ws, self.player, self.seat = ws, player, None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         self.writer = asyncio.create_task(self._write())
         self.allowance, self.checked = BURST, time.monotonic()
         self.lagging = False
         self.ignored = 0  # refusals for rate in a row, since the last frame taken
-        self.closing: tuple[int, str | None] = (1000, None)
+        self.welcomed = False  # its room has sent it a welcome
+        self.on_welcome = welcomed
+        self.ending: tuple[int, str] = (1000, "")  # the close code and reason, once it ends
 
     def send(self, text: str) -> None:
         if self.lagging:
             return
+        if not self.welcomed and text.startswith(WELCOME):
+            self.welcomed = True
+            if self.on_welcome is not None:
+                self.on_welcome()
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -65,7 +79,17 @@ class Client:
         with contextlib.suppress(Exception):  # a send fails once the client has gone
             while (text := await self.queue.get()) is not None:
                 await self.ws.send_text(text)
-            await self.ws.close(*self.closing)
+            await self.ws.close(*self.ending)
+
+    def end(self, code: str, message: str) -> None:
+        """Tell the client why, then close (1013, ``code`` as the reason): its room cannot
+        answer it here now, and it should connect again."""
+        if self.lagging:
+            return
+        self.send(dumps(protocol.error(code, message)))
+        self.ending = (1013, code)
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
 
     def allowed(self) -> bool:
         """Token bucket: RATE frames a second, BURST at once."""
@@ -86,7 +110,7 @@ class Client:
             return True
         message = f"{FLOOD} frames in a row were sent too fast after being told to slow down"
         self.send(dumps(protocol.error("flooding", message, refusal.get("id"))))
-        self.closing = (1008, "flooding")
+        self.ending = (1008, "flooding")
         return False
 
     def refund(self) -> None:
@@ -171,6 +195,7 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
         return await refuse(ws, "no_hello", "say hello first")
     if raw.get("type") == "websocket.disconnect":
         return
+    hello_at = time.monotonic()
     hello, problem = read(raw)
     if problem is not None or not isinstance(hello, protocol.Hello):
         return await refuse(ws, "no_hello", "the first frame must be a valid hello")
@@ -185,22 +210,44 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
         room = await rooms.get(room_id)
     except RoomError as exc:
         return await refuse(ws, exc.code, str(exc))
+    except Exception:  # the database or Redis failed: said, not a bare close
+        log.exception("room %s: could not be reached", room_id, extra={"room": room_id})
+        return await refuse(ws, "unavailable", "the room cannot be reached now: try again", 1013)
     player_id = None if player is None else player.id
     if not room.may_watch(player_id, hello.invite):
         return await refuse(ws, "not_found", f"no room {room_id!r}")
     if player_id is None:
-        return await watch(ws, room, limiter, None)
+        return await watch(ws, room, limiter, None, hello_at)
     limiter.hold("sockets_per_player", player_id)
     try:
-        await watch(ws, room, limiter, player_id)
+        await watch(ws, room, limiter, player_id, hello_at)
     finally:
         limiter.release("sockets_per_player", player_id)
 
 
-async def watch(ws: WebSocket, room: Any, limiter: Limiter, player_id: str | None) -> None:
-    """The connection's life in its room: frames in, until it goes."""
-    client = Client(ws, player_id)
-    await room.attach(client)
+async def watch(
+    ws: WebSocket, room: Any, limiter: Limiter, player_id: str | None, hello_at: float
+) -> None:
+    """The connection's life in its room: frames in, until it goes. Its welcome must come
+    within ``welcome_seconds`` of its hello (in a cluster it comes from the room's owner), or it
+    is told why and closed (``unanswered``): never left waiting in silence."""
+    rooms = ws.app.state.rooms
+    metrics = rooms.metrics
+    client = Client(ws, player_id, lambda: metrics.hello.observe(time.monotonic() - hello_at))
+    metrics.connections.inc()
+    deadline = hello_at + getattr(rooms, "welcome_seconds", WELCOME_SECONDS)
+    guard = asyncio.create_task(unanswered(client, deadline, metrics))
+    try:
+        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+            await room.attach(client)
+    except TimeoutError:
+        guard.cancel()
+        client.end("unavailable", "the room did not answer in time: connect again")
+        metrics.stalled_connections.labels("closed").inc()
+        metrics.connections.dec()
+        with contextlib.suppress(Exception):
+            await room.detach(client)
+        return await client.close()
     try:
         while True:
             raw = await ws.receive()
@@ -228,5 +275,16 @@ async def watch(ws: WebSocket, room: Any, limiter: Limiter, player_id: str | Non
     except WebSocketDisconnect:
         pass
     finally:
+        guard.cancel()
+        metrics.connections.dec()
         await room.detach(client)
         await client.close()
+
+
+async def unanswered(client: Client, deadline: float, metrics: Any) -> None:
+    """The hello watchdog: no welcome by ``deadline`` (``time.monotonic()``): an error frame
+    and a close with a reason, so that the client connects again (to another process, say)."""
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    if not client.welcomed:
+        metrics.stalled_connections.labels("closed").inc()
+        client.end("unavailable", "the room did not answer in time: connect again")

@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 
+from yamen.server.metrics import Metrics
 from yamen.server.rooms import Room, RoomError, Seat, seat_count
 from yamen.server.settings import Settings
 from yamen.server.storage import GameRow, RoomRow, Store
@@ -37,6 +38,9 @@ class Rooms:
         self.loaded: dict[str, Room] = {}
         self.loading = asyncio.Lock()
         self.idle: dict[str, float] = {}  # a loaded room nobody uses -> since when
+        self.metrics = Metrics()  # what GET /metrics shows (yamen/server/metrics.py)
+        self.metrics.watch(self.metrics.rooms_loaded, lambda: len(self.loaded))
+        store.metrics = self.metrics  # the journal counts the actions it stores
 
     async def get(self, room_id: str) -> Room:
         room = self.loaded.get(room_id)
@@ -156,10 +160,16 @@ class Rooms:
             try:
                 await self.get(room_id)
             except Exception:
-                log.exception("room %s: could not be resumed", room_id)
+                log.exception("room %s: could not be resumed", room_id, extra={"room": room_id})
                 continue
             resumed += 1
         return resumed
+
+    async def recover(self, room_id: str) -> None:
+        """A stalled room (yamen/server/watchdog.py): its driver starts again."""
+        room = self.loaded.get(room_id)
+        if room is not None:
+            await room.restart()
 
     async def close(self) -> None:
         for room in self.loaded.values():

@@ -21,6 +21,7 @@ import logging
 import random
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
@@ -119,6 +120,10 @@ class Room:
         self.rng = random.Random(secrets.randbits(64))  # the bots' own chance: never the game's
         self.thinker = thinker  # where and with what budget the bots think
         self.closed: str | None = None  # why no game can be played here (a game set aside)
+        # The latest chat lines (player, name, text, at), read from the database once and then
+        # kept here: every line goes through this room's lock, and a sync must not cost a read.
+        self.recent: deque[tuple[str, str, str, float]] | None = None
+        self.moved = time.monotonic()  # when its game last changed (the watchdog reads it)
 
     # ----- loading -----------------------------------------------------------------------
 
@@ -155,6 +160,7 @@ class Room:
                         game.id,
                         game.public_id,
                         game.quarantined,
+                        extra={"room": room_id},
                     )
                     await store.quarantine(game.id, game.quarantined)
             if game.quarantined is not None:
@@ -268,11 +274,16 @@ class Room:
         return self._state_frame(seat, await self._recent_chat())
 
     async def _recent_chat(self) -> list[dict[str, Any]]:
-        lines = await self.store.chat(self.id, CHAT_HISTORY)
-        names = await self.store.players(list({p for p, _, _ in lines}))
+        if self.recent is None:
+            lines = await self.store.chat(self.id, CHAT_HISTORY)
+            names = await self.store.players(list({p for p, _, _ in lines}))
+            if self.recent is None:  # (another caller may have read them meanwhile)
+                self.recent = deque(
+                    ((p, names.get(p, "?"), t, at) for p, t, at in lines), CHAT_HISTORY
+                )
         return [
-            {"name": names.get(p, "?"), "seat": self.seat_of(p), "text": t, "at": at}
-            for p, t, at in lines
+            {"name": name, "seat": self.seat_of(p), "text": t, "at": at}
+            for p, name, t, at in self.recent
         ]
 
     def _state_frame(self, seat: int | None, chat: list[dict[str, Any]]) -> dict[str, Any]:
@@ -416,6 +427,7 @@ class Room:
             self.match.state, self.match.record = state, record
             now = time.time()
             self.asked = dict.fromkeys(state.pending(), now)
+            self.moved = time.monotonic()
             await self._broadcast_update(state.opening_events)
             self._broadcast_room()  # the status is now "playing"
             self._start_driver()
@@ -497,6 +509,7 @@ class Room:
         before = set(state.pending())
         events = state.apply(seat, action)
         match.record.actions.append((seat, text))
+        self.moved = time.monotonic()
         now = time.time()
         self.asked = {
             s: (self.asked[s] if s in before and s != seat and s in self.asked else now)
@@ -532,6 +545,8 @@ class Room:
                 raise RoomError(
                     "storage", "your message could not be stored; try again", 503
                 ) from exc
+            if self.recent is not None:
+                self.recent.append((conn.player, names.get(conn.player, "?"), text, at))
             frame = {
                 "type": "chat",
                 "name": names.get(conn.player, "?"),
@@ -564,6 +579,28 @@ class Room:
         """Whether a person is at the table: seated (here or away) or connected to watch. A
         room nobody is at plays no bot move: its game waits for someone to come back."""
         return bool(self.connections) or any(s.player is not None for s in self.seats)
+
+    def due(self) -> float | None:
+        """When (``time.time()``) the next bot or timer move should reach the table; None when
+        no move is to come by itself: no game, nobody at the table (its bots wait), or only
+        people to play and no turn timer."""
+        if not self.playing or not self.present or self.closed is not None:
+            return None
+        move = self._next_move()
+        return None if move is None else move[1]
+
+    async def restart(self) -> bool:
+        """Start the bots' driver again (the watchdog: it stopped, or stopped moving); False
+        when the room is in the middle of a change (a driver cancelled while it stores an
+        action could leave the room unaware of a stored action: the next look tries again)."""
+        if self.driver is not None and not self.driver.done():
+            if self.lock.locked():
+                return False
+            await self.close()
+        self.changed.set()
+        if self.playing:
+            self._start_driver()
+        return True
 
     def _budget(self, bot: str) -> float:
         return self.thinker.budget(self.game, bot)
@@ -632,7 +669,13 @@ class Room:
                 if getattr(exc, "code", None) == "storage":
                     await asyncio.sleep(1.0)
             except Exception:
-                log.exception("room %s: bot %s failed at seat %d", self.id, bot_name, seat)
+                log.exception(
+                    "room %s: bot %s failed at seat %d",
+                    self.id,
+                    bot_name,
+                    seat,
+                    extra={"room": self.id},
+                )
                 await asyncio.sleep(1.0)
 
     def _quick_answer(self, seat: int) -> int:
@@ -641,7 +684,12 @@ class Room:
         state = self.match.state
         bot = self.thinker.spec(self.game, self.thinker.quick(self.game))
         seed = self.rng.getrandbits(64)
-        log.info("room %s: a bot at seat %d was cut off at its budget", self.id, seat)
+        log.info(
+            "room %s: a bot at seat %d was cut off at its budget",
+            self.id,
+            seat,
+            extra={"room": self.id},
+        )
         return decide(self.game, bot, state.view(seat), state.legal(seat), seed)
 
     def _think(self, seat: int, bot: str) -> asyncio.Future:

@@ -15,6 +15,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from yamen.server.app import MAX_BODY, create_app
 from yamen.server.limits import Limits
 from yamen.server.live import MAX_FRAME
+from yamen.server.logs import configure
 from yamen.server.storage import default_url
 from yamen.server.thinking import DEFAULT_SECONDS, default_workers
 
@@ -123,7 +124,9 @@ def serve(
     forwarded_allow_ips: str | None = None,
     bot_workers: int | None = None,
     bot_seconds: float = DEFAULT_SECONDS,
+    log_format: str = "text",
 ) -> None:
+    configure(log_format)  # warnings and errors on stderr, with their rooms' ids
     limits = limits or Limits()
     workers = default_workers() if bot_workers is None else bot_workers
     app = create_app(

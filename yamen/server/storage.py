@@ -116,6 +116,18 @@ class ChatRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class SiteRow(Base):
+    """Facts about the whole database: ``cluster_prefix``, the Redis prefix of the cluster of
+    processes that runs its rooms (one cluster a database: yamen/server/cluster.py)."""
+
+    __tablename__ = "site"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+CLUSTER_PREFIX = "cluster_prefix"
+
+
 class StartupError(Exception):
     """The database cannot serve: the server refuses to start, and says why."""
 
@@ -192,6 +204,7 @@ class Store:
         file = self.engine.url.database if self.url.startswith("sqlite") else None
         self.appender = SqliteAppender(file) if file and file != ":memory:" else None
         self.journal = Journal(self)
+        self.metrics: Any = None  # yamen/server/metrics.py, when a registry of rooms has one
 
     async def open(self) -> None:
         """Create or upgrade the schema (Alembic migrations), then check that the database has
@@ -222,6 +235,38 @@ class Store:
                 await conn.rollback()
         except SQLAlchemyError as exc:
             raise StartupError(f"the database {where} takes no writes: {_reason(exc)}") from exc
+
+    async def claim(self, name: str, value: str) -> str:
+        """The site fact ``name``: set to ``value`` when it has none yet; what it is now."""
+        async with self.session() as s:
+            found = await s.get(SiteRow, name)
+            if found is not None:
+                return found.value
+            s.add(SiteRow(name=name, value=value))
+            try:
+                await s.commit()
+            except IntegrityError:  # another process claimed it first
+                await s.rollback()
+                found = await s.get(SiteRow, name, populate_existing=True)
+                return found.value
+        return value
+
+    async def site(self, name: str) -> str | None:
+        async with self.session() as s:
+            found = await s.get(SiteRow, name)
+            return None if found is None else found.value
+
+    async def check_lone(self) -> None:
+        """A lone process (no Redis) refuses a database a cluster runs: both would run its
+        rooms (:class:`StartupError`)."""
+        prefix = await self.site(CLUSTER_PREFIX)
+        if prefix is not None:
+            where = self.engine.url.render_as_string(hide_password=True)
+            raise StartupError(
+                f"the database {where} is run by a cluster of processes (Redis prefix "
+                f"{prefix!r}): start this one with --redis and that prefix, or give it a "
+                f"database of its own (docs/server.md, Several processes)"
+            )
 
     async def close(self) -> None:
         await self.journal.close()
@@ -425,7 +470,16 @@ class Journal:
         self.waiting.append((row, future))
         if self.writer is None or self.writer.done():
             self.writer = asyncio.create_task(self._write())
-        await future
+        try:
+            await future
+        except Exception as exc:
+            self.count(outcome(exc))
+            raise
+        self.count("stored")
+
+    def count(self, what: str) -> None:
+        if self.store.metrics is not None:
+            self.store.metrics.actions.labels(what).inc()
 
     async def _write(self) -> None:
         while self.waiting:
@@ -514,6 +568,14 @@ class SqliteAppender:
     def close(self) -> None:
         self.thread.submit(lambda: self.conn and self.conn.close())
         self.thread.shutdown(wait=True)
+
+
+def outcome(exc: Exception) -> str:
+    """How a refused action is counted: conflict (another writer had stored that action: the
+    log's primary key), fenced (a cluster's process unsure it owns the room), failed."""
+    if isinstance(exc, IntegrityError):
+        return "conflict"
+    return "fenced" if type(exc).__name__ == "LeaseLost" else "failed"
 
 
 def _settle(future: asyncio.Future, error: Exception | None) -> None:

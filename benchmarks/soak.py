@@ -1,0 +1,631 @@
+"""Soak: random faults over several ``yamen serve`` processes sharing PostgreSQL and Redis.
+
+Rooms of five seats (one or two people, bots in the rest; Baohuang, Criminal Poker and Bao
+Qing-tian) are played by clients spread over the processes, each person's client connected to
+a different process and moving to the next one when its connection drops. Meanwhile, at random
+moments, one fault at a time: ``kill -9`` of a process (started again a moment later),
+``SIGTERM`` (the same), ``SIGSTOP`` past the lease (then ``SIGCONT``), or a Redis ``CLIENT PAUSE
+WRITE``. A host starts the next game of its room whenever one ends, until the faults stop.
+
+It then checks, and prints as one JSON object:
+
+- ``rooms_stalled``: rooms whose game neither moved nor finished in a window after the faults
+  (every room has a person seated: none waits on purpose);
+- ``hellos_unanswered`` and ``frames_unanswered``: a client's hello with no welcome, error or
+  close, or a frame with no ack or error, within the bound (never silence);
+- ``takeover_s``: after a kill or a freeze, for each room its victim owned, the seconds until
+  its game moved again (percentiles);
+- ``actions_acked`` and ``actions_lost``: every acknowledged action must be in the stored
+  record, where and as it was acknowledged;
+- the watchdogs' counts from each process's ``/metrics``, and the command to run it again.
+
+Needs PostgreSQL and Redis (``YAMEN_TEST_POSTGRES``, ``YAMEN_TEST_REDIS``)::
+
+    python benchmarks/soak.py --rooms 100 --faults 30 --lease 2 --seed 1
+
+tests/test_server_soak.py runs a small one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's yamen, as its servers run it
+
+from yamen.server.protocol import VERSION  # noqa: E402
+
+POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
+GAMES = (("baohuang", {}), ("criminal_poker", {}), ("bao_qingtian", {"players": 5}))
+KINDS = ("kill", "term", "stop", "pause")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Process:
+    """One ``yamen serve``, on a port of its own that it keeps when started again."""
+
+    def __init__(self, db: str, redis: str, logs: Path, n: int):
+        self.port, self.n, self.logs = free_port(), n, logs
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.args = [sys.executable, "-m", "yamen", "serve", "--port", str(self.port)]
+        self.args += ["--db", db, "--redis", redis, "--limit", "all=off", "--bot-workers", "0"]
+        self.args += ["--log-format", "json"]
+        self.proc: subprocess.Popen | None = None
+        self.node: str | None = None
+        self.up = False
+
+    def start(self) -> None:
+        log = open(self.logs / f"serve-{self.n}.log", "a")  # noqa: SIM115 (the child's)
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            self.args, stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=ROOT
+        )
+        line = self.proc.stdout.readline()
+        if "serving at http://" not in line:
+            self.proc.kill()
+            raise RuntimeError(f"yamen serve did not start: {line!r} (see {log.name})")
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+        text = httpx.get(f"{self.url}/metrics", timeout=10).text
+        self.node = re.search(r'yamen_node_info\{node="(\w+)"\}', text).group(1)
+        self.up = True
+
+    def signal(self, sig: int) -> None:
+        os.kill(self.proc.pid, sig)
+
+    def kill(self) -> None:
+        self.up = False
+        self.signal(signal.SIGKILL)
+        self.proc.wait(30)
+
+    def term(self) -> None:
+        self.up = False
+        self.signal(signal.SIGTERM)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            if not self.up:
+                with contextlib.suppress(OSError):
+                    self.signal(signal.SIGCONT)
+            self.term()
+
+
+@dataclass
+class Tally:
+    hellos: int = 0
+    hellos_unanswered: int = 0
+    frames: int = 0
+    frames_unanswered: int = 0
+    closes: int = 0
+    closes_with_reason: int = 0
+    bad_acks: int = 0
+    acked: list[tuple[str, int, int, int]] = field(default_factory=list)  # game, seq, seat, act
+
+
+class Person:
+    """A seated person's client: plays its seat, syncs now and then, and moves to the next
+    process when its connection drops or stays silent past the bound."""
+
+    def __init__(self, soak: Soak, room: str, seat: int, token: str, first: int, host: bool):
+        self.soak, self.room, self.seat, self.token = soak, room, seat, token
+        self.at, self.host = first, host
+        self.rng = random.Random(soak.rng.random())
+        self.ids = itertools.count()
+        self.done = False
+
+    async def run(self) -> None:
+        while not self.done:
+            process = self.soak.processes[self.at % len(self.soak.processes)]
+            self.at += 1
+            if not process.up:
+                await asyncio.sleep(0.2)
+                continue
+            url = f"ws://127.0.0.1:{process.port}/ws/rooms/{self.room}"
+            try:
+                async with websockets.connect(url, max_size=2**24, open_timeout=10) as ws:
+                    await self.session(ws)
+            except (OSError, websockets.WebSocketException, TimeoutError):
+                pass
+            await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+
+    async def session(self, ws: Any) -> None:
+        soak, tally = self.soak, self.soak.tally
+        hello = {"type": "hello", "v": VERSION, "token": self.token}
+        await ws.send(json.dumps(hello))
+        tally.hellos += 1
+        deadline = time.monotonic() + soak.bound
+        welcomed = False
+        sent: dict[str, tuple[float, Any]] = {}  # frame id -> (when, what)
+        acted = None
+        next_sync = time.monotonic() + soak.sync_every * self.rng.random()
+        table: dict[str, Any] | None = None
+        while True:
+            now = time.monotonic()
+            if not welcomed and now > deadline:
+                tally.hellos_unanswered += 1
+                soak.note(f"room {self.room}: no welcome within {soak.bound} s")
+                return
+            late = [i for i, (t, _) in sent.items() if now - t > soak.bound]
+            if late:
+                tally.frames_unanswered += len(late)
+                soak.note(f"room {self.room}: frames {late} unanswered for {soak.bound} s")
+                return
+            if self.done and not sent:
+                return
+            try:
+                text = await asyncio.wait_for(ws.recv(), 0.25)
+            except TimeoutError:
+                text = None
+            except websockets.ConnectionClosed as closed:
+                tally.closes += 1
+                tally.closes_with_reason += bool(closed.rcvd and closed.rcvd.reason)
+                return
+            if text is not None:
+                frame = json.loads(text)
+                kind = frame["type"]
+                if kind == "welcome":
+                    # (Again, when the room moved: frames still unanswered may have been lost
+                    # with the old owner; a client looks at the new table and acts again, with
+                    # seq so that nothing lands twice: docs/server.md.)
+                    welcomed = True
+                    sent.clear()
+                    acted = None
+                elif kind == "error" and not welcomed and frame.get("id") is None:
+                    welcomed = True  # a refusal is an answer too (the close follows)
+                elif kind in ("state", "update") and frame.get("table"):
+                    table = frame["table"]
+                elif kind in ("ack", "error") and frame.get("id") in sent:
+                    _, what = sent.pop(frame["id"])
+                    if kind == "error" and what is not None:
+                        acted = None  # refused (moving, storage, stale): look and try again
+                    if kind == "ack" and what is not None:
+                        tally.acked.append((*what[:2], self.seat, what[2]))
+                        if frame["seq"] != what[1] + 1:
+                            tally.bad_acks += 1
+                            soak.note(f"room {self.room}: ack {frame} for an action at {what}")
+            if not welcomed or table is None:
+                continue
+            mine = self.seat in table["pending"] and table["legal"] and not table["result"]
+            key = (table["game_id"], table["seq"])
+            if mine and acted != key and not self.done:
+                acted = key
+                await asyncio.sleep(self.rng.random() * soak.think)
+                action = self.rng.choice(table["legal"])
+                frame_id = f"a{next(self.ids)}"
+                sent[frame_id] = (time.monotonic(), (table["game_id"], table["seq"], action))
+                await ws.send(
+                    json.dumps({"type": "act", "id": frame_id, "action": action, "seq": key[1]})
+                )
+                tally.frames += 1
+            if table["result"] is not None and self.host and soak.playing:
+                table = None  # (the next game's frames bring the new table)
+                soak.spawn(soak.start_next(self.room, self.token))
+            if time.monotonic() > next_sync and not self.done:
+                next_sync = time.monotonic() + soak.sync_every
+                frame_id = f"s{next(self.ids)}"
+                sent[frame_id] = (time.monotonic(), None)
+                await ws.send(json.dumps({"type": "sync", "id": frame_id}))
+                tally.frames += 1
+
+
+class Soak:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.lease = args.lease
+        # what a client waits before it calls a hello or a frame unanswered: the server's own
+        # bound (welcome_seconds: 2 leases and 10 s), plus a SIGSTOP'd process's freeze
+        self.bound = 2 * self.lease + 10 + args.stop_extra + 5
+        self.sync_every = 3.0
+        self.think = 0.3
+        self.playing = True
+        self.tally = Tally()
+        self.notes: list[str] = []
+        self.tasks: set[asyncio.Task] = set()
+        self.processes: list[Process] = []
+        self.faults: list[dict[str, Any]] = []
+        self.takeovers: list[float] = []
+        self.totals: dict[str, int] = {}  # room -> actions stored, all its games
+        self.unfinished: set[str] = set()
+        self.paused: list[str] = []  # rooms nobody is at until the end
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def live(self) -> list[Process]:
+        return [p for p in self.processes if p.up]
+
+    async def call(self, method: str, path: str, token: str | None, body: Any = None) -> Any:
+        """A lobby call through any live process, tried again while the room moves."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        problem = None
+        for _ in range(40):
+            live = self.live()
+            if live:
+                process = self.rng.choice(live)
+                try:
+                    async with httpx.AsyncClient(timeout=30) as http:
+                        answer = await http.request(
+                            method, process.url + path, json=body, headers=headers
+                        )
+                    if answer.status_code < 500:
+                        return answer
+                    problem = answer.text
+                except httpx.HTTPError as exc:
+                    problem = repr(exc)
+            await asyncio.sleep(0.25)
+        raise RuntimeError(f"{method} {path}: {problem}")
+
+    async def start_next(self, room: str, token: str) -> None:
+        with contextlib.suppress(RuntimeError):
+            await self.call("POST", f"/api/rooms/{room}/start", token)
+
+    # ----- the database ----------------------------------------------------------------------
+
+    async def poll_totals(self, db: str) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(db)
+        try:
+            rows = await conn.fetch(
+                "SELECT g.room_id, count(a.index) AS n,"
+                " bool_or(g.finished IS NULL AND g.quarantined IS NULL) AS open"
+                " FROM games g LEFT JOIN actions a ON a.game_id = g.id GROUP BY g.room_id"
+            )
+        finally:
+            await conn.close()
+        self.totals = {r["room_id"]: r["n"] for r in rows}
+        self.unfinished = {r["room_id"] for r in rows if r["open"]}
+
+    # ----- faults ------------------------------------------------------------------------------
+
+    async def fault(self, kind: str, redis: Any, prefix: str) -> None:
+        victim = self.rng.choice(self.live())
+        owned = []
+        if kind in ("kill", "stop"):
+            async for key in redis.scan_iter(match=f"{prefix}room:*"):
+                if await redis.get(key) == victim.node:
+                    owned.append(key.removeprefix(f"{prefix}room:"))
+        # (a room nobody is at waits on purpose: not a takeover to time)
+        marks = {room: self.totals.get(room, 0) for room in owned if room not in self.paused}
+        started = time.monotonic()
+        record = {"kind": kind, "process": victim.n, "rooms": len(owned)}
+        self.faults.append(record)
+        if kind == "kill":
+            await asyncio.to_thread(victim.kill)
+            self.spawn(self.restart(victim, 1.0))
+        elif kind == "term":
+            await asyncio.to_thread(victim.term)
+            self.spawn(self.restart(victim, 1.0))
+        elif kind == "stop":
+            victim.up = False
+            victim.signal(signal.SIGSTOP)
+            self.spawn(self.wake(victim, self.lease * 2 + self.args.stop_extra))
+        else:
+            pause = self.rng.uniform(1.0, 2.5)
+            record["seconds"] = round(pause, 1)
+            await redis.client_pause(int(pause * 1000), all=False)
+        if marks:
+            self.spawn(self.measure(marks, started))
+
+    async def restart(self, process: Process, after: float) -> None:
+        await asyncio.sleep(after)
+        await asyncio.to_thread(process.start)
+
+    async def wake(self, process: Process, after: float) -> None:
+        await asyncio.sleep(after)
+        process.signal(signal.SIGCONT)
+        process.up = True
+
+    async def measure(self, marks: dict[str, int], started: float) -> None:
+        """Seconds until each of the victim's rooms moved again."""
+        waiting = dict(marks)
+        deadline = started + 120
+        while waiting and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+            for room, mark in list(waiting.items()):
+                if self.totals.get(room, 0) > mark or room not in self.unfinished:
+                    self.takeovers.append(time.monotonic() - started)
+                    del waiting[room]
+        for room in waiting:
+            self.note(f"room {room}: did not move within 120 s of a fault")
+
+    # ----- the run ---------------------------------------------------------------------------
+
+    async def make_room(self, n: int) -> list[Person]:
+        game, options = GAMES[n % len(GAMES)]
+        people = 1 + (self.rng.random() < self.args.second_person)
+        settings = {"bot_delay": self.args.bot_delay, "turn_seconds": None, "away_seconds": 30}
+        first = n % len(self.processes)
+        guest = (await self.call("POST", "/api/guests", None, {"name": f"host{n}"})).json()
+        body = {"game": game, "options": options, "settings": settings, "seat": 0}
+        room = (await self.call("POST", "/api/rooms", guest["token"], body)).json()
+        rid = room["id"]
+        persons = [Person(self, rid, 0, guest["token"], first, True)]
+        for seat in range(1, len(room["seats"])):
+            if seat < people:
+                other = (await self.call("POST", "/api/guests", None, {"name": f"p{n}"})).json()
+                await self.call("POST", f"/api/rooms/{rid}/seats/{seat}", other["token"], {})
+                persons.append(Person(self, rid, seat, other["token"], first + seat, False))
+            else:
+                path = f"/api/rooms/{rid}/seats/{seat}/bot"
+                await self.call("PUT", path, guest["token"], {"bot": "random"})
+        await self.call("POST", f"/api/rooms/{rid}/start", guest["token"])
+        return persons
+
+    async def make_paused(self, n: int) -> str:
+        """A room nobody is at: its host starts it and leaves (a bot takes the seat), so its
+        bots wait (Room.present) until someone connects."""
+        game, options = GAMES[n % len(GAMES)]
+        settings = {"bot_delay": self.args.bot_delay, "turn_seconds": None, "away_seconds": 30}
+        guest = (await self.call("POST", "/api/guests", None, {"name": f"gone{n}"})).json()
+        body = {"game": game, "options": options, "settings": settings, "seat": 0}
+        room = (await self.call("POST", "/api/rooms", guest["token"], body)).json()
+        rid = room["id"]
+        for seat in range(1, len(room["seats"])):
+            path = f"/api/rooms/{rid}/seats/{seat}/bot"
+            await self.call("PUT", path, guest["token"], {"bot": "random"})
+        await self.call("POST", f"/api/rooms/{rid}/start", guest["token"])
+        await self.call("POST", f"/api/rooms/{rid}/leave", guest["token"])
+        return rid
+
+    async def watch(self, room: str) -> None:
+        """Someone comes to watch a room nobody was at (its game must go on), and stays."""
+        while True:
+            process = self.rng.choice(self.live())
+            url = f"ws://127.0.0.1:{process.port}/ws/rooms/{room}"
+            with contextlib.suppress(OSError, websockets.WebSocketException, TimeoutError):
+                async with websockets.connect(url, max_size=2**24, open_timeout=10) as ws:
+                    await ws.send(json.dumps({"type": "hello", "v": VERSION}))
+                    async for _ in ws:
+                        pass
+            await asyncio.sleep(0.5)
+
+    async def run(self, db: str, redis_url: str, prefix: str, logs: Path) -> dict[str, Any]:
+        import redis.asyncio as aioredis
+
+        args = self.args
+        self.processes = [Process(db, redis_url, logs, n) for n in range(args.processes)]
+        for process in self.processes:
+            await asyncio.to_thread(process.start)
+        redis = aioredis.from_url(REDIS, decode_responses=True)
+        began = time.monotonic()
+        try:
+            persons = []
+            for n in range(args.rooms):
+                persons += await self.make_room(n)
+            paused = self.paused = [await self.make_paused(n) for n in range(args.paused)]
+            playing = [asyncio.ensure_future(person.run()) for person in persons]
+            await self.poll_totals(db)
+            rooms = list(self.totals)
+            poller = asyncio.ensure_future(self.poll_forever(db))
+            kinds = [KINDS[i % len(KINDS)] for i in range(args.faults)]  # each kind alike
+            self.rng.shuffle(kinds)
+            for kind in kinds:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * args.every)
+                while len(self.live()) < len(self.processes):  # one fault at a time
+                    await asyncio.sleep(0.2)
+                await self.fault(kind, redis, prefix)
+            while len(self.live()) < len(self.processes):
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(args.settle)
+            # Every room must be moving (or its game over) in the window: nobody restarts
+            # finished games from now on.
+            self.playing = False
+            await self.poll_totals(db)
+            before = dict(self.totals)
+            quiet = sum(before.get(r, 0) for r in paused)  # (moves while nobody was there)
+            watchers = [asyncio.ensure_future(self.watch(room)) for room in paused]
+            await asyncio.sleep(args.window)
+            await self.poll_totals(db)
+            for watcher in watchers:
+                watcher.cancel()
+            stalled = [
+                r for r in rooms if r in self.unfinished and self.totals.get(r) == before.get(r)
+            ]
+            for room in stalled:
+                self.note(f"room {room}: stalled at {self.totals.get(room)} actions")
+            for person in persons:
+                person.done = True
+            async with asyncio.timeout(self.bound + 10):
+                await asyncio.gather(*playing)
+            poller.cancel()
+            lost = await self.lost(db)
+            metrics = await self.watchdogs()
+        finally:
+            for process in self.processes:
+                await asyncio.to_thread(process.stop)
+            await redis.aclose()
+        takeovers = sorted(self.takeovers)
+        tally = self.tally
+        return {
+            "rooms": args.rooms,
+            "rooms_nobody_at": args.paused,
+            "their_actions_before_someone_came": quiet,
+            "processes": args.processes,
+            "lease_s": self.lease,
+            "faults": {k: sum(f["kind"] == k for f in self.faults) for k in KINDS},
+            "rooms_stalled": len(stalled),
+            "hellos": tally.hellos,
+            "hellos_unanswered": tally.hellos_unanswered,
+            "frames": tally.frames,
+            "frames_unanswered": tally.frames_unanswered,
+            "closes": tally.closes,
+            "closes_with_reason": tally.closes_with_reason,
+            "bad_acks": tally.bad_acks,
+            "actions_acked": len(tally.acked),
+            "actions_lost": lost,
+            "actions_stored": sum(self.totals.values()),
+            "takeover_s": percentiles(takeovers),
+            "watchdogs": metrics,
+            "seconds": round(time.monotonic() - began, 1),
+            "notes": self.notes[:20],
+            "rerun": rerun(args),
+        }
+
+    async def poll_forever(self, db: str) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                await self.poll_totals(db)
+            await asyncio.sleep(0.2)
+
+    async def lost(self, db: str) -> int:
+        """Acknowledged actions missing from their stored log (or stored otherwise), read
+        from the database (a game's record is published only once it is over)."""
+        import asyncpg
+
+        from yamen.records import Record
+
+        lost = 0
+        by_game: dict[str, list[tuple[int, int, int]]] = {}
+        for game, seq, seat, action in self.tally.acked:
+            by_game.setdefault(game, []).append((seq, seat, action))
+        conn = await asyncpg.connect(db)
+        try:
+            for game, acked in by_game.items():
+                row = await conn.fetchrow(
+                    "SELECT id, game, options, seed FROM games WHERE public_id = $1", game
+                )
+                actions = await conn.fetch(
+                    'SELECT seat, text FROM actions WHERE game_id = $1 ORDER BY "index"', row["id"]
+                )
+                options = row["options"]
+                options = json.loads(options) if isinstance(options, str) else options
+                record = Record(
+                    row["game"], options, row["seed"], None, [tuple(a) for a in actions]
+                )
+                state, stored = record.start(), []
+                for seat, text in record.actions:
+                    action = state.parse_action(seat, text)
+                    stored.append((seat, action))
+                    state.apply(seat, action)
+                for seq, seat, action in acked:  # (seq: the actions before this one)
+                    if seq >= len(stored) or stored[seq] != (seat, action):
+                        lost += 1
+                        self.note(f"game {game}: acknowledged action {seq} is not stored")
+        finally:
+            await conn.close()
+        return lost
+
+    async def watchdogs(self) -> dict[str, float]:
+        """The watchdogs' counts, summed over the processes (each since its last start)."""
+        wanted = ("yamen_stalled_rooms_total", "yamen_stalled_connections_total")
+        sums: dict[str, float] = {}
+        for process in self.live():
+            async with httpx.AsyncClient(timeout=10) as http:
+                text = (await http.get(f"{process.url}/metrics")).text
+            for line in text.splitlines():
+                if line.startswith(wanted):
+                    name, value = line.rsplit(" ", 1)
+                    sums[name] = sums.get(name, 0) + float(value)
+        return sums
+
+
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"n": 0, "p50": None, "p90": None, "max": None}
+    cuts = statistics.quantiles(values, n=10, method="inclusive") if len(values) > 1 else values
+    return {
+        "n": len(values),
+        "p50": round(statistics.median(values), 2),
+        "p90": round(cuts[-1], 2),
+        "max": round(max(values), 2),
+    }
+
+
+def rerun(args: argparse.Namespace) -> str:
+    flags = " ".join(
+        f"--{k.replace('_', '-')} {v}" for k, v in sorted(vars(args).items()) if v != ""
+    )
+    return f"python benchmarks/soak.py {flags}"
+
+
+async def soak(args: argparse.Namespace) -> dict[str, Any]:
+    """The whole run on a fresh database and Redis prefix (both removed afterwards)."""
+    import asyncpg
+    import redis.asyncio as aioredis
+
+    name = f"yamen_soak_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(POSTGRES)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    prefix = f"yamen-soak-{secrets.token_hex(4)}:"
+    db = f"{POSTGRES.rpartition('/')[0]}/{name}"
+    try:
+        with tempfile.TemporaryDirectory() as logs:
+            if args.logs:
+                logs = args.logs
+                Path(logs).mkdir(parents=True, exist_ok=True)
+            redis_url = f"{REDIS}/0?prefix={prefix}&lease={args.lease}"
+            return await Soak(args).run(db, redis_url, prefix, Path(logs))
+    finally:
+        admin = await asyncpg.connect(POSTGRES)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+        client = aioredis.from_url(REDIS)
+        async for key in client.scan_iter(match=f"{prefix}*"):
+            await client.delete(key)
+        await client.aclose()
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rooms", type=int, default=100)
+    p.add_argument("--faults", type=int, default=30)
+    p.add_argument("--processes", type=int, default=3)
+    p.add_argument("--paused", type=int, default=2, help="rooms nobody is at till the end")
+    p.add_argument("--lease", type=float, default=2.0, help="seconds (the Redis URL's lease)")
+    p.add_argument("--every", type=float, default=8.0, help="seconds between faults, about")
+    p.add_argument("--stop-extra", type=float, default=1.0, help="a SIGSTOP lasts 2 leases + this")
+    p.add_argument("--settle", type=float, default=10.0, help="seconds after the last fault")
+    p.add_argument("--window", type=float, default=15.0, help="seconds every room must move in")
+    p.add_argument("--bot-delay", type=float, default=0.3)
+    p.add_argument("--second-person", type=float, default=0.3, help="share of rooms with two")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--logs", default="", help="keep the servers' JSON logs in this folder")
+    return p
+
+
+def main() -> None:
+    args = parser().parse_args()
+    print(json.dumps(asyncio.run(soak(args)), indent=1))
+
+
+if __name__ == "__main__":
+    main()
