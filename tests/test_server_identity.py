@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yamen.server.identity import NAME_LIMIT, clean_name
+from yamen.server.identity import NAME_LIMIT, clean_name, same_secret
 
 # Characters that draw nothing, chosen by hand (not by the code under test): spaces, zero-width
 # and format characters, variation selectors, combining marks, and blank letters.
@@ -78,3 +78,15 @@ def test_every_accepted_name_shows_something(name):
 @pytest.mark.parametrize("name", ["Ann", "李白", "Zoë", "O'Neil 2", "😀"])
 def test_ordinary_names_are_accepted(name):
     assert clean_name(name) == name
+
+
+@pytest.mark.parametrize("invite", ["é", "招待", "abc\u0000", "", "x" * 64])
+def test_any_invite_text_is_compared_and_only_the_code_opens_a_private_room(invite):
+    """Local rooms and rooms owned by another process of a cluster read invites alike: any text
+    is a wrong code (``compare_digest`` alone raises on non-ASCII text: a 500)."""
+    from yamen.server.cluster import Remote
+
+    remote = Remote(None, "room", "owner")
+    remote.seen = {"public": False, "host": "h", "players": ["p"], "invite": "the-code"}
+    assert not same_secret(invite, "the-code") and not remote.may_watch(None, invite)
+    assert remote.may_watch(None, "the-code") and remote.may_watch("p", None)

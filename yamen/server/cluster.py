@@ -46,6 +46,7 @@ import redis.asyncio as aioredis
 from sqlalchemy.exc import IntegrityError
 
 from yamen.server import protocol
+from yamen.server.identity import same_secret
 from yamen.server.registry import Rooms
 from yamen.server.rooms import Room, RoomError, dumps
 from yamen.server.storage import CLUSTER_PREFIX, Journal, StartupError, Store
@@ -903,7 +904,7 @@ class Remote:
             self.public
             or player == self.host
             or (player is not None and player in self.seen["players"])
-            or (invite is not None and secrets.compare_digest(invite, self.invite))
+            or (invite is not None and same_secret(invite, self.invite))
         )
 
     @property

@@ -47,6 +47,12 @@ def clean_name(name: str) -> str:
     return name
 
 
+def same_secret(given: str, secret: str) -> bool:
+    """Whether ``given`` is ``secret`` (an invite code), in constant time; any text may be
+    given (``compare_digest`` refuses non-ASCII strings, so both are compared as bytes)."""
+    return secrets.compare_digest(given.encode(), secret.encode())
+
+
 async def new_guest(store: Store, name: str) -> tuple[Player, str]:
     player = Player(secrets.token_hex(16), clean_name(name))
     token = secrets.token_urlsafe(32)

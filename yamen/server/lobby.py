@@ -7,7 +7,6 @@ A seat action needs ``Authorization: Bearer <token>``; refusals are JSON ``{"det
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
@@ -18,7 +17,7 @@ from yamen.engine import game_names, get_game
 from yamen.errors import OptionsError
 from yamen.records import Record
 from yamen.server import protocol
-from yamen.server.identity import Player, new_guest, player_of
+from yamen.server.identity import Player, new_guest, player_of, same_secret
 from yamen.server.limits import joins_with_invite, per_address, room_quota
 from yamen.server.registry import Rooms
 from yamen.server.replays import RETRY_SECONDS, Busy, Replays
@@ -246,10 +245,6 @@ async def may_read(
     who = None if player is None else player.id
     sat = set(game.players or ()) | {seat.player_id for seat in seats} | {room.host}
     return who is not None and who in sat
-
-
-def same_secret(given: str, secret: str) -> bool:
-    return secrets.compare_digest(given.encode(), secret.encode())
 
 
 async def finished_game(

@@ -31,6 +31,7 @@ from yamen.engine import Event, State, get_game, new_game, new_seed, score_json,
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, YamenError
 from yamen.records import Record, plain, replay
 from yamen.server import protocol
+from yamen.server.identity import same_secret
 from yamen.server.settings import Settings
 from yamen.server.storage import Store, StoredGame, new_public_id
 from yamen.server.thinking import INLINE, Thinker, decide
@@ -237,9 +238,7 @@ class Room:
             self.public
             or player == self.host
             or self.seat_of(player) is not None
-            or (
-                invite is not None and secrets.compare_digest(invite.encode(), self.invite.encode())
-            )
+            or (invite is not None and same_secret(invite, self.invite))
         )
 
     def table(self, seat: int | None) -> dict[str, Any] | None:
