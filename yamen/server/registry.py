@@ -18,12 +18,10 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import func, or_, select
-
 from yamen.server.metrics import Metrics
 from yamen.server.rooms import Room, RoomError, Seat, seat_count
 from yamen.server.settings import Settings
-from yamen.server.storage import GameRow, RoomRow, Store
+from yamen.server.storage import RoomRow, Store
 from yamen.server.thinking import INLINE, Thinker
 
 log = logging.getLogger(__name__)
@@ -97,19 +95,7 @@ class Rooms:
         """How many of the rooms ``host`` created in the last ``within`` seconds are open (no
         game yet) or have a game in progress. (Older ones do not count: a room cannot be
         closed, and one forgotten long ago should not keep its host from making another.)"""
-        played = select(GameRow.room_id)
-        unfinished = select(GameRow.room_id).where(GameRow.finished.is_(None))
-        query = (
-            select(func.count())
-            .select_from(RoomRow)
-            .where(
-                RoomRow.host == host,
-                RoomRow.created >= time.time() - within,
-                or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)),
-            )
-        )
-        async with self.store.session() as s:
-            return await s.scalar(query)
+        return await self.store.open_rooms(host, time.time() - within)
 
     def in_use(self, room: Room) -> bool:
         """A connection watches it, or its game is driven (bots, timers: only while a person is
@@ -149,14 +135,10 @@ class Rooms:
 
     async def resume(self) -> int:
         """Load every room with a game in progress and a person seated, so its bots and timers
-        run again. A room of bots alone waits, unloaded, until someone opens it (its driver
-        plays only while a person is at the table: Room.present). One room that cannot load
-        does not keep the others down."""
+        run again (Store.rooms_in_play). One room that cannot load does not keep the others
+        down."""
         resumed = 0
         for room_id in await self.store.rooms_in_play():
-            found = await self.store.room(room_id)
-            if found is None or not any(s.player_id for s in found[1]):
-                continue
             try:
                 await self.get(room_id)
             except Exception:

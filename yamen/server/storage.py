@@ -34,8 +34,10 @@ from sqlalchemy import (
     String,
     Text,
     event,
+    func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
@@ -396,14 +398,38 @@ class Store:
             await s.execute(update(GameRow).where(GameRow.id == game_id).values(quarantined=reason))
 
     async def rooms_in_play(self) -> list[str]:
-        """Rooms with an unfinished game: a restarted server resumes them."""
+        """Rooms with an unfinished game and a person seated: a restarted server resumes them
+        (a cluster takes them over). A room of bots alone plays only while someone watches
+        (Room.present): it is loaded when someone opens it."""
+        seated = select(SeatRow.room_id).where(SeatRow.player_id.is_not(None))
         async with self.session() as s:
             ids = await s.scalars(
                 select(GameRow.room_id)
-                .where(GameRow.finished.is_(None), GameRow.quarantined.is_(None))
+                .where(
+                    GameRow.finished.is_(None),
+                    GameRow.quarantined.is_(None),
+                    GameRow.room_id.in_(seated),
+                )
                 .distinct()
             )
             return list(ids)
+
+    async def open_rooms(self, host: str, since: float) -> int:
+        """How many of the rooms ``host`` created since ``since`` have no game yet or one in
+        progress."""
+        played = select(GameRow.room_id)
+        unfinished = select(GameRow.room_id).where(GameRow.finished.is_(None))
+        query = (
+            select(func.count())
+            .select_from(RoomRow)
+            .where(
+                RoomRow.host == host,
+                RoomRow.created >= since,
+                or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)),
+            )
+        )
+        async with self.session() as s:
+            return await s.scalar(query)
 
     # chat
     async def add_chat(self, room_id: str, player_id: str, text: str) -> float:
