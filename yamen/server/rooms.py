@@ -568,10 +568,8 @@ class Room:
                 await self.driver
 
     def _stand_in(self) -> str:
-        if self.settings.stand_in is not None:
-            return self.settings.stand_in
-        names = bot_names(self.game)
-        return "rules" if "rules" in names else "random"
+        """The room's stand-in, else the game's quick bot (it answers at once)."""
+        return self.settings.stand_in or self.thinker.quick(self.game)
 
     @property
     def present(self) -> bool:
