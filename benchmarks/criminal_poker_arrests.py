@@ -28,8 +28,8 @@ import time
 from collections import defaultdict
 
 from yamen.bots import RandomBot
-from yamen.bots.criminal_poker import CriminalPokerRules
-from yamen.bots.criminal_poker_posterior import deck_of
+from yamen.bots.criminal_poker.posterior import deck_of
+from yamen.bots.criminal_poker.rules import CriminalPokerRules
 from yamen.engine import new_game
 from yamen.games.criminal_poker.actions import ARREST_BASE
 from yamen.games.criminal_poker.culprit import judge

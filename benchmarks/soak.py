@@ -23,7 +23,7 @@ Needs PostgreSQL and Redis (``YAMEN_TEST_POSTGRES``, ``YAMEN_TEST_REDIS``)::
 
     python benchmarks/soak.py --rooms 100 --faults 30 --lease 2 --seed 1
 
-tests/test_server_soak.py runs a small one.
+tests/server/test_soak.py runs a small one.
 """
 
 from __future__ import annotations

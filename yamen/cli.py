@@ -409,10 +409,6 @@ def cell(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-if __name__ == "__main__":
-    app()
-
-
 @app.command("serve")
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
@@ -492,3 +488,7 @@ def serve_command(
         bot_seconds=bot_seconds,
         log_format=log_format,
     )
+
+
+if __name__ == "__main__":
+    app()

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import websockets
 
-from yamen.server.protocol import VERSION
+from yamen.wire import VERSION
 
 
 class Lobby:

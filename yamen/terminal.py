@@ -31,7 +31,7 @@ from yamen.engine import (
     visible_to,
 )
 from yamen.errors import IllegalAction, NotationError
-from yamen.games.text import table
+from yamen.plaintext import table
 
 QUIT = {"quit", "exit"}  # never "q": Q is a queen in Baohuang's notation
 HELP = {"?", "help"}

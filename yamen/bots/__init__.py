@@ -1,9 +1,10 @@
 """Bots: players that see exactly what their seat sees.
 
 A bot is handed a seat's ``view`` (``state.view(seat)``, JSON-ready data) and that seat's legal
-actions, and returns one of them. It never receives the state, so it cannot see a hidden card;
-game-specific bots may import their game's pure helpers (notation, set tables) to read the
-view and the action ids, never a state.
+actions, and returns one of them. It never receives the game's state, so it cannot see a hidden
+card; game-specific bots may import their game's pure helpers (notation, set tables) to read the
+view and the action ids, and a search bot may build states of its own from the view (sampled
+deals consistent with it, bots/baohuang/determinize.py), never the real one.
 
 Bots are registered by game and name; ``random`` serves every game. The CLI, tournaments, the
 server and the RL layer only use :func:`make_bot` and :func:`bot_names`.
@@ -46,14 +47,14 @@ class RandomBot:
 # game -> bot name -> "module:Class"; "random" is available for every game.
 REGISTRY: dict[str, dict[str, str]] = {
     "baohuang": {
-        "rules": "yamen.bots.baohuang:RulesBot",
-        "search": "yamen.bots.baohuang_search:SearchBot",
+        "rules": "yamen.bots.baohuang.rules:RulesBot",
+        "search": "yamen.bots.baohuang.search:SearchBot",
     },
     "criminal_poker": {
-        "rules": "yamen.bots.criminal_poker:CriminalPokerRules",
+        "rules": "yamen.bots.criminal_poker.rules:CriminalPokerRules",
     },
     "bao_qingtian": {
-        "rules": "yamen.bots.bao_qingtian:BaoQingtianRules",
+        "rules": "yamen.bots.bao_qingtian.rules:BaoQingtianRules",
     },
 }
 

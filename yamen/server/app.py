@@ -1,4 +1,5 @@
-"""The ASGI app: the lobby (HTTP), live play (WebSocket) and, later, the browser client."""
+"""The ASGI app: the lobby (HTTP), live play (WebSocket), the browser client's static files,
+metrics and the limits around them."""
 
 from __future__ import annotations
 

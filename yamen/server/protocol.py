@@ -13,8 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
-VERSION = 1
-"""The protocol version; a client says which it speaks in ``hello``."""
+from yamen.wire import VERSION as VERSION  # the protocol's version, re-exported for the server
 
 MAX_TEXT = 500
 

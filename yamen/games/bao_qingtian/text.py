@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from yamen.games.bao_qingtian.cards import CARD_TYPES
-from yamen.games.text import seat_name, table, words
+from yamen.plaintext import seat_name, table, words
 
 NAMES = {t.code: f"{t.english} {t.chinese}" for t in CARD_TYPES}
 PHASES = {

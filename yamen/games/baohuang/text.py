@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Any
 
-from yamen.games.text import seat_name, table, words
+from yamen.plaintext import seat_name, table, words
 
 PHASES = {
     "grab": "grab window: does anyone grab the emperor's seat (搶莊)?",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yamen.games.text import seat_name, table, words
+from yamen.plaintext import seat_name, table, words
 
 PHASES = {
     "opening": "the opening: every suspect reveals one of its two cards (sealed)",

@@ -1,0 +1,19 @@
+"""The code stays ruff-clean (lint and format), so CI catches what a pre-commit hook would."""
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.paths import ROOT
+
+
+@pytest.mark.parametrize("args", [["check"], ["format", "--check"]])
+def test_ruff(args):
+    ruff = shutil.which("ruff")
+    command = [ruff] if ruff else [sys.executable, "-m", "ruff"]
+    done = subprocess.run(
+        [*command, *args, "yamen", "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -1,0 +1,215 @@
+"""Servers for tests: the real app on uvicorn, in a thread or in a process of its own; and
+databases for them: a SQLite file always, a fresh PostgreSQL database when a server is reachable
+(as on the CI machine), else a skip that says why."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import uvicorn
+
+from yamen.client import Lobby, Seat
+from yamen.server.app import create_app
+from yamen.server.limits import Limits
+
+FAST = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600}
+
+
+class ServerThread:
+    """The app on uvicorn in a background thread, on a free port of 127.0.0.1. Tests make many
+    guests and rooms from this one address: no limits per address or player unless given."""
+
+    def __init__(self, db_url: str, limits: Limits | None = None):
+        self.app = create_app(db_url, limits=limits or Limits.off())
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """``yamen serve`` as a process of its own, to be killed with SIGKILL."""
+
+    def __init__(
+        self,
+        db_url: str,
+        port: int | None = None,
+        redis_url: str | None = None,
+        limits: tuple[str, ...] = ("all=off",),  # --limit NAME=VALUE for each
+    ):
+        self.port = port or free_port()
+        self.args = [sys.executable, "-m", "yamen", "serve", "--port", str(self.port)]
+        self.args += ["--db", db_url]
+        for limit in limits:
+            self.args += ["--limit", limit]
+        if redis_url:
+            self.args += ["--redis", redis_url]
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        self.proc = subprocess.Popen(
+            self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        line = self.proc.stdout.readline()
+        if not re.search(r"serving at http://", line):
+            self.proc.kill()
+            raise RuntimeError(f"yamen serve did not start: {line}{self.proc.stdout.read()}")
+        # keep reading what it logs, so that a full pipe never blocks the server
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+        return self
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(30)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def room_with(
+    base: str,
+    game: str,
+    options: dict[str, Any] | None = None,
+    people: int = 1,
+    bot: str = "random",
+    settings: dict[str, Any] | None = None,
+) -> tuple[str, list[Lobby]]:
+    """A room whose first ``people`` seats are guests (the first one hosts) and the rest bots."""
+    host = await Lobby.guest(base, "host")
+    room = await host.call(
+        "POST",
+        "/api/rooms",
+        {"game": game, "options": options or {}, "settings": settings or FAST, "seat": 0},
+    )
+    lobbies = [host]
+    for seat in range(1, len(room["seats"])):
+        if seat < people:
+            guest = await Lobby.guest(base, f"p{seat}")
+            await guest.call(
+                "POST", f"/api/rooms/{room['id']}/seats/{seat}", {"invite": room["invite"]}
+            )
+            lobbies.append(guest)
+        else:
+            await host.call("PUT", f"/api/rooms/{room['id']}/seats/{seat}/bot", {"bot": bot})
+    return room["id"], lobbies
+
+
+async def play_to_end(
+    seats: list[Seat], choose: Callable[[Seat], int] | None = None, timeout: float = 120
+) -> dict[str, Any]:
+    """Every connected seat acts whenever it is asked, until the game is over; the result."""
+
+    async def player(seat: Seat) -> None:
+        acted = -1
+        while True:
+            table = seat.table
+            if table is not None and table["result"] is not None:
+                return
+            if seat.my_turn() and table["seq"] != acted:
+                acted = table["seq"]
+                action = choose(seat) if choose else table["legal"][0]
+                await seat.send(type="act", action=action, seq=table["seq"])
+            seat.arrived.clear()
+            if seat.closed:
+                raise ConnectionError("closed")
+            await seat.arrived.wait()
+
+    async with asyncio.timeout(timeout):
+        await asyncio.gather(*(player(s) for s in seats))
+    return seats[0].table["result"]
+
+
+async def watch_until_over(lobby: Lobby, rid: str, polls: int = 600) -> dict[str, Any]:
+    """The room's info once its game is over, watched meanwhile: a room nobody is at (no one
+    seated, no one connected) plays no bot move, so its bots would wait for ever."""
+    watcher = await Seat.connect(lobby.ws_url(rid), lobby.token)
+    try:
+        for _ in range(polls):
+            info = await lobby.call("GET", f"/api/rooms/{rid}")
+            if info["status"] == "over":
+                return info
+            await asyncio.sleep(0.05)
+    finally:
+        await watcher.close()
+    raise AssertionError("the game did not end")
+
+
+POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+async def _admin(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(POSTGRES, timeout=5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """The URL of a new, empty database on the PostgreSQL server, dropped afterwards."""
+    name = f"yamen_test_{secrets.token_hex(6)}"
+    try:
+        asyncio.run(_admin(f"CREATE DATABASE {name}"))
+    except (TimeoutError, OSError, ImportError) as exc:
+        pytest.skip(f"no PostgreSQL at {POSTGRES} ({type(exc).__name__}: {exc})")
+    base = POSTGRES.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        asyncio.run(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+@contextmanager
+def database(kind: str, tmp_path) -> Iterator[str]:
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'yamen.db'}"
+    else:
+        with fresh_postgres() as url:
+            yield url

@@ -1,0 +1,223 @@
+"""The leak audit: every frame the server sent to every seat and spectator, and every lobby
+answer given during the game, checked against what each receiver may know, rebuilt from the
+game's record and each game's rules of visibility (tests/server/leak_audit.py), not from the
+engine's ``visible_to`` the server itself uses.
+
+The audit is tested too: leaks planted in the running server (the seed in room info, hands in a
+table frame, roles in the view, private events sent to all) must each be found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from typing import Any
+
+import pytest
+
+from tests.server.helpers import ServerThread, play_to_end, room_with, run
+from tests.server.leak_audit import RULES, Answer, audit
+from yamen.client import Lobby, Seat
+from yamen.records import Record
+from yamen.server import rooms
+from yamen.server.rooms import Room
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("db") / "audit.db"
+    with ServerThread(f"sqlite:///{db}") as server:
+        yield server
+
+
+async def play(url: str, game: str, options: dict, seed: int) -> tuple[Record, list, list]:
+    """One game between guests, watched by a spectator, with chat, refused frames and lobby
+    calls during play: the record, every receiver's frames and every lobby answer."""
+    rid, lobbies = await room_with(url, game, options, people=99)
+    host = lobbies[0]
+    seats = [await Seat.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
+    spectator = await Seat.connect(host.ws_url(rid))
+    stranger, anyone = await Lobby.guest(url, "stranger"), Lobby(url)
+    answers: list[Answer] = []
+
+    async def ask(who: int | None, lobby: Lobby, method: str, path: str, extra=()) -> None:
+        step = spectator.table["seq"] if spectator.table else 0
+        headers = {"Authorization": f"Bearer {lobby.token}"} if lobby.token else {}
+        got = await lobby.http.request(method, path, headers=headers)
+        body = got.json() if got.content else None
+        answers.append(Answer(who, f"{method} {path}", step, got.status_code, body, set(extra)))
+
+    async def lobby_calls(forever: bool = True) -> None:
+        while True:
+            await ask(None, anyone, "GET", "/api/rooms")
+            await ask(None, anyone, "GET", f"/api/rooms/{rid}")
+            await ask(0, host, "GET", f"/api/rooms/{rid}", {"invite"})
+            await ask(1, lobbies[1], "GET", f"/api/rooms/{rid}")
+            await ask(None, stranger, "POST", f"/api/rooms/{rid}/start")  # refused: not host
+            await ask(None, stranger, "POST", f"/api/rooms/{rid}/seats/0")  # refused: taken
+            await ask(None, stranger, "POST", f"/api/rooms/{rid}/leave")  # refused: no seat
+            if not forever:
+                return
+            await asyncio.sleep(0.2)
+
+    await ask(0, host, "POST", f"/api/rooms/{rid}/start")
+    for seat in (*seats, spectator):  # chat, error, ack and state frames, during the game
+        await seat.request(type="chat", text=f"hello from {seat.seat}")
+        await seat.request(type="act", action=-1)
+        await seat.request(type="sync")
+    await lobby_calls(forever=False)  # once at least, however short the game
+    poller = asyncio.create_task(lobby_calls())
+    rng = random.Random(seed)
+    try:
+        await play_to_end(seats, lambda s: rng.choice(s.table["legal"]))
+        await spectator.wait(lambda f: f["type"] == "update" and f["table"]["result"] is not None)
+    finally:
+        poller.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await poller
+    info = await host.call("GET", f"/api/rooms/{rid}")
+    record = await host.call("GET", f"/api/games/{info['game_id']}/record")
+    for seat in (*seats, spectator):
+        await seat.close()
+    return Record.from_json(record), [(s.seat, s.frames) for s in (*seats, spectator)], answers
+
+
+GAMES = [
+    ("baohuang", {"deals": 1}, 2),
+    ("baohuang", {"variant": "japanese", "deals": 1}, 2),
+    ("criminal_poker", {"mode": "sheriff", "players": 5}, 2),
+    ("criminal_poker", {"mode": "detective", "players": 4}, 2),
+    ("bao_qingtian", {"players": 5}, 2),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "games"), GAMES)
+def test_every_frame_holds_only_what_its_receiver_may_see(server, game, options, games):
+    for seed in range(games):
+        record, received, answers = run(play(server.url, game, options, seed))
+        findings = audit(record, received, answers)
+        assert findings == [], "\n".join(map(str, findings[:20]))
+        # what was audited: every receiver saw every step, and the lobby was asked during play
+        for _, frames in received:
+            seen = {f["table"]["seq"] for f in frames if f["type"] == "update"}
+            assert seen == set(range(len(record.actions) + 1))
+        kinds = {f["type"] for _, frames in received for f in frames}
+        assert kinds >= {"welcome", "state", "update", "ack", "chat", "error"}, kinds
+        assert len({(a.who, a.label) for a in answers}) >= 7 and len(answers) >= 8
+
+
+# ----- planted leaks: the audit must find each ------------------------------------------------
+
+
+def seed_in_room_info(monkeypatch) -> None:
+    info = Room.info
+
+    def leaky(self) -> dict[str, Any]:
+        data = info(self)
+        if self.match.state is not None:
+            data["seed"] = self.match.state.seed
+        return data
+
+    monkeypatch.setattr(Room, "info", leaky)
+
+
+def seed_in_settings(monkeypatch) -> None:
+    """Where a field may hold anything: only the search for the seed's value can find it."""
+    info = Room.info
+
+    def leaky(self) -> dict[str, Any]:
+        data = info(self)
+        if self.match.state is not None:
+            data["settings"] = {**data["settings"], "shuffle": f"s{self.match.state.seed}"}
+        return data
+
+    monkeypatch.setattr(Room, "info", leaky)
+
+
+def hands_in_table(monkeypatch) -> None:
+    table = Room.table
+
+    def leaky(self, seat: int | None) -> dict[str, Any] | None:
+        data = table(self, seat)
+        if data is not None:
+            state, key = self.match.state, RULES[self.game].hand_key
+            data["hands"] = [state.view(s)[key] for s in range(state.num_seats)]
+        return data
+
+    monkeypatch.setattr(Room, "table", leaky)
+
+
+def next_hand_in_view(monkeypatch) -> None:
+    """One other seat's hand, inside the view, under a name of its own."""
+    table = Room.table
+
+    def leaky(self, seat: int | None) -> dict[str, Any] | None:
+        data = table(self, seat)
+        if data is not None:
+            state, key = self.match.state, RULES[self.game].hand_key
+            other = 0 if seat is None else (seat + 1) % state.num_seats
+            data["view"]["notes"] = {"seen": list(state.view(other)[key])}
+        return data
+
+    monkeypatch.setattr(Room, "table", leaky)
+
+
+def roles_in_view(monkeypatch) -> None:
+    """Every seat's role in the public list of roles, for everyone."""
+    table = Room.table
+
+    def leaky(self, seat: int | None) -> dict[str, Any] | None:
+        data = table(self, seat)
+        if data is not None:
+            state, view = self.match.state, data["view"]
+            if "identities" in view:  # Criminal Poker
+                view["identities"] = {str(s): r for s, r in enumerate(state.roles)}
+            elif state.emperor is not None:  # Baohuang
+                view["roles"] = {str(s): state.view(s)["role"] for s in range(state.num_seats)}
+        return data
+
+    monkeypatch.setattr(Room, "table", leaky)
+
+
+def private_events_to_all(monkeypatch) -> None:
+    monkeypatch.setattr(rooms, "visible_to", lambda events, seat: list(events))
+
+
+PLANTS = {
+    # the leak: the checks that must find it
+    seed_in_room_info: {"seed", "shape"},
+    seed_in_settings: {"seed"},
+    hands_in_table: {"shape", "hand|card"},
+    next_hand_in_view: {"view", "differs", "hand|card"},
+    roles_in_view: {"view", "role"},
+    private_events_to_all: {"events", "hand|card"},
+}
+PLANTED_GAMES = [
+    ("criminal_poker", {"mode": "detective", "players": 4}),
+    ("bao_qingtian", {"players": 5}),
+    ("baohuang", {"deals": 1}),
+]
+
+
+# Every leak planted in every game, but for two that say nothing more: the seed is the same
+# datum in every game (two games suffice), and Bao Qing-tian's offices are public (no role hides).
+PLANTINGS = [
+    (plant, game, options)
+    for plant in PLANTS
+    for game, options in PLANTED_GAMES
+    if not (game == "baohuang" and plant in (seed_in_room_info, seed_in_settings))
+    and not (game == "bao_qingtian" and plant is roles_in_view)
+]
+
+
+@pytest.mark.parametrize(
+    ("plant", "game", "options"), PLANTINGS, ids=lambda p: getattr(p, "__name__", None)
+)
+def test_the_audit_finds_a_planted_leak(server, monkeypatch, plant, game, options):
+    plant(monkeypatch)
+    record, received, answers = run(play(server.url, game, options, 0))
+    monkeypatch.undo()
+    checks = {f.check for f in audit(record, received, answers)}
+    for wanted in PLANTS[plant]:
+        assert checks & set(wanted.split("|")), (wanted, checks)

@@ -1,0 +1,676 @@
+"""Several ``yamen serve`` processes sharing PostgreSQL and Redis (yamen/server/cluster.py): a
+room played by clients of two processes, and its owner killed mid-game.
+
+These need the real PostgreSQL and Redis (``YAMEN_TEST_POSTGRES``, default
+postgresql://postgres@127.0.0.1:5432/test, and ``YAMEN_TEST_REDIS``, default
+redis://127.0.0.1:6379); they are skipped, saying why, where either is not running. Each run
+gets a database of its own and each test a Redis key prefix of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import random
+import secrets
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.server.helpers import FAST, ServerProcess, free_port, play_to_end, run
+from yamen.client import Lobby, LobbyError, Seat
+from yamen.records import Record, replay
+from yamen.server.cluster import cluster_settings
+
+POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
+LEASE = 1.5  # seconds: a dead owner's rooms move within about this
+
+
+async def _admin_url() -> str:
+    """A PostgreSQL URL that may create databases (as postgres, else as root)."""
+    import asyncpg
+
+    problems = []
+    for url in (POSTGRES, POSTGRES.replace("postgres@", "root@", 1)):
+        try:
+            conn = await asyncpg.connect(url, timeout=5)
+        except Exception as exc:
+            problems.append(f"{type(exc).__name__}: {exc}")
+            continue
+        await conn.close()
+        return url
+    raise ConnectionError("; ".join(problems))
+
+
+@pytest.fixture
+def database():
+    """A fresh PostgreSQL database for this test, dropped afterwards (a database belongs to
+    one cluster, i.e. one Redis prefix: each test has its own)."""
+    import asyncpg
+
+    try:
+        admin = run(_admin_url())
+    except Exception as exc:
+        pytest.skip(f"no PostgreSQL at {POSTGRES} ({exc}): the cluster tests need one")
+    name = f"yamen_cluster_{secrets.token_hex(4)}"
+
+    async def execute(sql: str) -> None:
+        conn = await asyncpg.connect(admin)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    run(execute(f'CREATE DATABASE "{name}"'))
+    head, _, _ = admin.rpartition("/")
+    yield f"{head}/{name}"
+    run(execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def redis_url():
+    """Redis with a key prefix of this test's own and a short lease."""
+    import redis.asyncio as aioredis
+
+    async def ping() -> None:
+        client = aioredis.from_url(REDIS, socket_connect_timeout=5)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        run(ping())
+    except Exception as exc:
+        pytest.skip(
+            f"no Redis at {REDIS} ({type(exc).__name__}: {exc}): the cluster tests need one"
+        )
+    prefix = f"yamen-test-{secrets.token_hex(4)}:"
+    yield f"{REDIS}/0?prefix={prefix}&lease={LEASE}"
+
+    async def clean() -> None:
+        client = aioredis.from_url(REDIS)
+        try:
+            async for key in client.scan_iter(match=f"{prefix}*"):
+                await client.delete(key)
+        finally:
+            await client.aclose()
+
+    run(clean())
+
+
+@contextlib.contextmanager
+def processes(database: str, redis_url: str, count: int = 2):
+    """``count`` server processes on the same database and Redis, started one after another
+    (the first one creates the schema)."""
+    started = []
+    try:
+        for _ in range(count):
+            started.append(ServerProcess(database, redis_url=redis_url).start())
+        yield started
+    finally:
+        for process in started:
+            process.stop()
+
+
+async def room_across(a: str, b: str, people: int = 4, players: int = 5, settings=FAST):
+    """A bao_qingtian room created through ``a``; its guests are made and seated through ``b``
+    (relayed to the owner) and the rest of the seats get bots, also through ``b``."""
+    host = await Lobby.guest(a, "host")
+    room = await host.call(
+        "POST",
+        "/api/rooms",
+        {
+            "game": "bao_qingtian",
+            "options": {"players": players},
+            "settings": settings,
+            "seat": 0,
+            "public": False,
+        },
+    )
+    rid = room["id"]
+    lobbies = [host]
+    for seat in range(1, people):
+        guest = await Lobby.guest(b, f"p{seat}")
+        await guest.call("POST", f"/api/rooms/{rid}/seats/{seat}", {"invite": room["invite"]})
+        lobbies.append(guest)
+    host_b = Lobby(b, host.token)
+    for seat in range(people, players):
+        await host_b.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "random"})
+    return rid, lobbies, host_b
+
+
+def test_settings_come_from_the_redis_url():
+    url, prefix, lease = cluster_settings(
+        "redis://h:6379/2?prefix=site:&lease=2.5&ssl_cert_reqs=none"
+    )
+    assert (url, prefix, lease) == ("redis://h:6379/2?ssl_cert_reqs=none", "site:", 2.5)
+    assert cluster_settings("redis://h") == ("redis://h", "yamen:", 5.0)
+    with pytest.raises(ValueError):
+        cluster_settings("redis://h?lease=0")
+
+
+def test_a_room_is_played_by_clients_of_two_processes(database, redis_url):
+    async def go(a: str, b: str):
+        rid, lobbies, host_b = await room_across(a, b)
+        # seats 0 and 1 play through the owner, seats 2 and 3 through the other process
+        urls = [a, a, b, b]
+        seats = [
+            await Seat.connect(Lobby(url).ws_url(rid), lobby.token)
+            for url, lobby in zip(urls, lobbies, strict=True)
+        ]
+        # a stranger cannot watch a private room from either process
+        stranger = await Seat.connect(Lobby(b).ws_url(rid))
+        started = await host_b.call("POST", f"/api/rooms/{rid}/start")
+        rng = random.Random(3)
+        result = await play_to_end(seats, lambda s: rng.choice(s.table["legal"]), timeout=60)
+        info_a = await lobbies[0].call("GET", f"/api/rooms/{rid}")
+        info_b = await host_b.call("GET", f"/api/rooms/{rid}")
+        # a private room's record: for its players (here the host), not for anyone
+        record = await host_b.call("GET", f"/api/games/{info_b['game_id']}/record")
+        late = await Lobby.guest(b, "late")
+        try:  # refusals come back from the owner as they are
+            await late.call("POST", f"/api/rooms/{rid}/seats/4", {"invite": info_a["invite"]})
+        except LobbyError as exc:
+            taken = exc
+        for seat in seats:
+            await seat.close()
+        return result, info_a, info_b, record, seats, stranger.frames, started, taken
+
+    with processes(database, redis_url) as (a, b):
+        result, info_a, info_b, record, seats, stranger, started, taken = run(go(a.url, b.url))
+    assert started["status"] == "playing"
+    assert stranger[-1]["code"] == "not_found"
+    assert taken.code == "taken"
+    assert [s.seat for s in seats] == [0, 1, 2, 3]
+    assert all(s.table["result"] == result for s in seats)
+    assert info_b["status"] == info_a["status"] == "over"
+    assert info_b["seats"] == info_a["seats"]
+    assert info_a["seats"][4]["bot"] == "random"
+    state = replay(Record.from_json(record))
+    assert state.over and len(record["actions"]) == seats[0].table["seq"]
+
+
+async def _play(seat_no, lobby, urls, acked, acting, stop_after=None):
+    """Play one seat to the end of the game; on a lost connection, connect again to the next
+    process in ``urls``. Every acknowledged action goes into ``acked``: (seq, seat, action)."""
+    rng = random.Random(seat_no)
+    ids = itertools.count()
+    sent: dict[str, tuple[int, int]] = {}
+    for url in urls:
+        conn = None
+        for _ in range(40):  # the room may still be moving to this process
+            with contextlib.suppress(OSError, ConnectionError):
+                conn = await Seat.connect(Lobby(url).ws_url(acting["room"]), lobby.token)
+                if conn.table is not None:
+                    break
+                await conn.close()
+            conn = None
+            await asyncio.sleep(0.25)
+        assert conn is not None, f"seat {seat_no} could not connect to {url}"
+        seen, fresh = 0, False
+        while True:
+            while seen < len(conn.frames):
+                frame = conn.frames[seen]
+                seen += 1
+                if frame["type"] == "ack" and frame["id"] in sent:
+                    seq, action = sent.pop(frame["id"])
+                    assert frame["seq"] == seq + 1
+                    acked.append((frame["seq"], seat_no, action))
+                    if stop_after is not None and len(acked) >= stop_after[0]:
+                        stop_after[1].set()
+                elif frame["type"] in ("state", "update"):
+                    fresh = True
+                elif frame["type"] == "error" and sent.pop(frame.get("id"), None):
+                    fresh = True  # not applied (the room was moving, say): try again
+            table = conn.table
+            if table is not None and table["result"] is not None:
+                await conn.close()
+                return table
+            if fresh and conn.my_turn():
+                fresh = False
+                frame_id = f"{seat_no}-{next(ids)}"
+                action = rng.choice(table["legal"])
+                sent[frame_id] = (table["seq"], action)
+                await conn.send(type="act", id=frame_id, action=action, seq=table["seq"])
+            if conn.closed:
+                break
+            conn.arrived.clear()
+            await conn.arrived.wait()
+    raise AssertionError(f"seat {seat_no} lost its last connection")
+
+
+def test_killing_the_owner_mid_game_loses_nothing(database, redis_url):
+    async def go(a: ServerProcess, b: ServerProcess):
+        rid, lobbies, host_b = await room_across(a.url, b.url)
+        acked: list[tuple[int, int, int]] = []
+        halfway = asyncio.Event()
+        shared = {"room": rid}
+        urls = [[a.url, b.url], [a.url, b.url], [b.url], [b.url]]
+        players = [
+            asyncio.create_task(_play(n, lobby, urls[n], acked, shared, stop_after=(8, halfway)))
+            for n, lobby in enumerate(lobbies)
+        ]
+        await asyncio.sleep(0.5)  # every seat connected
+        await host_b.call("POST", f"/api/rooms/{rid}/start")
+        async with asyncio.timeout(60):  # bounds only: generous for a loaded CI machine
+            await halfway.wait()
+        await asyncio.to_thread(a.kill)  # kill -9 the owner
+        at_kill = max(seq for seq, _, _ in acked)
+        async with asyncio.timeout(120):
+            tables = await asyncio.gather(*players)
+        info = await host_b.call("GET", f"/api/rooms/{rid}")
+        record = await host_b.call("GET", f"/api/games/{info['game_id']}/record")
+        return acked, at_kill, tables, info, record
+
+    with processes(database, redis_url) as (a, b):
+        acked, at_kill, tables, info, data = run(go(a, b))
+    assert info["status"] == "over"
+    record = Record.from_json(data)
+    assert len(record.actions) > at_kill  # the game went on after the kill
+    assert all(t["result"] == tables[0]["result"] for t in tables)
+    # every acknowledged action is in the record, where and as it was acknowledged
+    state, stored = record.start(), []
+    for seat, text in record.actions:
+        action = state.parse_action(seat, text)
+        stored.append((seat, action))
+        state.apply(seat, action)
+    assert state.over
+    for seq, seat, action in acked:
+        assert stored[seq - 1] == (seat, action), f"acknowledged action {seq} was lost"
+    assert len({seq for seq, _, _ in acked}) == len(acked)
+    replay(record)  # and the stored result is the replayed one
+
+
+async def _game_row(database: str, rid: str) -> tuple[int, float | None]:
+    """The room's latest game straight from the database: (actions stored, finished)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(database)
+    try:
+        row = await conn.fetchrow(
+            "SELECT g.id, g.finished, (SELECT count(*) FROM actions a WHERE a.game_id = g.id)"
+            " AS n FROM games g WHERE g.room_id = $1 ORDER BY g.number DESC LIMIT 1",
+            rid,
+        )
+    finally:
+        await conn.close()
+    return (0, None) if row is None else (row["n"], row["finished"])
+
+
+def test_a_room_nobody_is_connected_to_is_taken_over(database, redis_url):
+    """Bots play on after their owner dies: another process takes the room over by itself.
+    (A person is seated, gone, and played by the stand-in: a room with no person at its table
+    would wait instead.)"""
+
+    async def go(a: ServerProcess, b: ServerProcess):
+        settings = {**FAST, "bot_delay": 0.1, "away_seconds": 0}
+        rid, lobbies, _ = await room_across(a.url, b.url, 1, 4, settings)
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
+        async with asyncio.timeout(30):
+            while (await _game_row(database, rid))[0] < 3:
+                await asyncio.sleep(0.05)
+        await asyncio.to_thread(a.kill)
+        at_kill = (await _game_row(database, rid))[0]
+        async with asyncio.timeout(60):  # nobody asks B for the room: its sweep finds it
+            while (row := await _game_row(database, rid))[1] is None:
+                await asyncio.sleep(0.1)
+        return at_kill, row
+
+    with processes(database, redis_url) as (a, b):
+        at_kill, (actions, finished) = run(go(a, b))
+    assert finished is not None and actions > at_kill
+
+
+def test_a_stopped_process_hands_its_rooms_over_at_once(database, redis_url):
+    """A process that stops (SIGTERM) lets go of its rooms: the others need not wait for the
+    leases (30 s here) to run out."""
+
+    async def go(a: ServerProcess, b: ServerProcess):
+        rid, lobbies, host_b = await room_across(a.url, b.url, people=2, players=4)
+        seats = [await Seat.connect(Lobby(b.url).ws_url(rid), lobby.token) for lobby in lobbies]
+        await host_b.call("POST", f"/api/rooms/{rid}/start")
+        await seats[0].wait(lambda f: f["type"] == "update")
+        marks = [len(seat.frames) for seat in seats]
+        started = time.monotonic()
+        await asyncio.to_thread(a.stop)
+        for seat, mark in zip(seats, marks, strict=True):
+            await seat.wait(lambda f: f["type"] == "state", timeout=10, start=mark)
+        moved = time.monotonic() - started
+        result = await play_to_end(seats, timeout=90)
+        for seat in seats:
+            await seat.close()
+        return moved, result
+
+    redis_url = redis_url.replace(f"lease={LEASE}", "lease=30")
+    with processes(database, redis_url) as (a, b):
+        moved, result = run(go(a, b))
+    assert moved < 10 and result is not None
+
+
+def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
+    """Two owners at once (a lease lost without its owner noticing yet): the action log's
+    primary key lets only one write each action, the other reloads what was stored, and an
+    owner whose leases are not confirmed writes nothing."""
+    from yamen.server.cluster import ClusterRooms
+    from yamen.server.identity import new_guest
+    from yamen.server.rooms import Room, RoomError
+    from yamen.server.storage import Store
+
+    async def go():
+        one = ClusterRooms(Store(database), redis_url)
+        two = ClusterRooms(Store(database), redis_url)
+        for rooms in (one, two):
+            await rooms.open_store()
+            await rooms.resume()
+        try:
+            host, _ = await new_guest(one.store, "host")
+            slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
+            link = await one.create(host.id, "bao_qingtian", {"players": 3}, True, slow)
+            for seat in range(3):
+                await link.set_bot(host.id, seat, "random")
+            await link.start(host.id)
+            stale = one.loaded[link.id]
+            # The first process does not renew meanwhile (it would find the lease gone and
+            # fence the room) and trusts its leases: a stale owner that has not noticed yet.
+            for task in one.tasks:
+                if task.get_name() == "cluster leases":
+                    task.cancel()
+            one.safe_until = time.monotonic() + 60
+            await one.redis.delete(one.key(link.id))  # Redis forgot the lease
+            fresh = (await two.get(link.id)).target
+            assert isinstance(fresh, Room) and fresh is not stale
+            seat = stale.match.state.pending()[0]
+            await stale.act(seat, stale.match.state.legal(seat)[0])  # the stale owner was first
+            seat = fresh.match.state.pending()[0]
+            with pytest.raises(RoomError) as refused:
+                await fresh.act(seat, fresh.match.state.legal(seat)[0])
+            await one._renew()  # now it notices, and drops the room
+            async with asyncio.timeout(5):
+                while two.loaded.get(link.id) in (None, fresh) or link.id in one.loaded:
+                    await asyncio.sleep(0.05)
+            reloaded = two.loaded[link.id]
+            two.safe_until = 0.0  # as if Redis had not confirmed the leases for too long
+            seat = reloaded.match.state.pending()[0]
+            with pytest.raises(RoomError) as fenced:
+                await reloaded.act(seat, reloaded.match.state.legal(seat)[0])
+            return refused.value, reloaded.match.record.actions, fenced.value
+        finally:
+            for rooms in (one, two):
+                await rooms.close()
+                await rooms.store.close()
+
+    refused, actions, fenced = run(go())
+    assert refused.code == fenced.code == "storage"
+    assert len(actions) == 1  # the stored action, and nothing of the refused ones
+
+
+class Listener:
+    """A client as a room sees it, collecting what it is sent (for in-process tests)."""
+
+    def __init__(self, player: str | None = None):
+        self.player, self.seat = player, None
+        self.frames: list[dict] = []
+        self.ended: str | None = None
+
+    def send(self, text: str) -> None:
+        import json
+
+        self.frames.append(json.loads(text))
+
+    def end(self, code: str, message: str) -> None:
+        self.ended = code
+
+    def kinds(self) -> list[str]:
+        return [f["type"] for f in self.frames]
+
+
+@contextlib.asynccontextmanager
+async def cluster(database: str, redis_url: str, count: int = 2):
+    """``count`` registries of rooms in this process, as ``count`` server processes would be."""
+    from yamen.server.cluster import ClusterRooms
+    from yamen.server.storage import Store
+
+    members = [ClusterRooms(Store(database), redis_url) for _ in range(count)]
+    for rooms in members:
+        await rooms.open_store()
+        await rooms.resume()
+    try:
+        yield members
+    finally:
+        for rooms in members:
+            await rooms.close()
+            await rooms.store.close()
+
+
+async def _eventually(check, seconds: float = 10) -> None:
+    async with asyncio.timeout(seconds):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+def test_a_client_attached_after_a_tick_forgot_its_link_still_hears_the_room(database, redis_url):
+    """The stall after a kill: a client's process found the room's (third) owner only after a
+    wait (the dead owner's lease), and meanwhile its lease tick forgot the link, which had no
+    client yet. The client was then attached through a link nobody could find: the owner's
+    frames for it (welcome, state, answers) were dropped, and it heard nothing, for ever."""
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            handed = await two.get(link.id)  # the owner is the other process
+            await two._check_links()  # a lease tick between the hand-out and the attach
+            first = Listener(host.id)
+            await handed.attach(first)
+            await _eventually(lambda: "state" in first.kinds())
+            # forgotten all the same (it can be): a client attaching through it is not lost
+            two.links.pop(link.id)
+            again = await two.get(link.id)
+            second = Listener(host.id)
+            await handed.attach(second)
+            await _eventually(lambda: "state" in second.kinds())
+            return again, handed, first.kinds(), second.kinds()
+
+    again, handed, first, second = run(go())
+    assert first[:2] == ["welcome", "state"] and second[:2] == ["welcome", "state"]
+    assert handed.home is again or handed is again
+
+
+def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis_url):
+    """A renewal that finds one room's lease gone fences that room before it extends how long
+    the process trusts its other leases: no action of the lost room is stored meanwhile."""
+    from yamen.server.identity import new_guest
+    from yamen.server.rooms import RoomError
+
+    async def go():
+        async with cluster(database, redis_url, 1) as (one,):
+            host, _ = await new_guest(one.store, "host")
+            slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
+            rooms = []
+            for _ in range(2):
+                link = await one.create(host.id, "bao_qingtian", {"players": 3}, True, slow)
+                for seat in range(3):
+                    await link.set_bot(host.id, seat, "random")
+                await link.start(host.id)
+                rooms.append(one.loaded[link.id])
+            lost, kept = rooms
+            for task in one.tasks:  # from now on only this test renews the leases
+                if task.get_name() == "cluster leases":
+                    task.cancel()
+            await one.redis.delete(one.key(lost.id))  # its lease went to nobody
+            one.safe_until = 0.0  # and the last renewal was long ago
+            tried = []
+            dropping = one._drop
+
+            async def drop(room_id, release=False):
+                if room_id == lost.id:  # the moment the lost room is dropped
+                    seat = lost.match.state.pending()[0]
+                    try:
+                        await lost.act(seat, lost.match.state.legal(seat)[0])
+                        tried.append("stored")
+                    except RoomError as exc:
+                        tried.append(exc.code)
+                await dropping(room_id, release)
+
+            one._drop = drop
+            await one._renew()
+            seat = kept.match.state.pending()[0]
+            await kept.act(seat, kept.match.state.legal(seat)[0])  # the kept room writes
+            return tried, len(lost.match.record.actions), one.metrics.text().decode()
+
+    tried, actions, metrics = run(go())
+    assert tried == ["storage"] and actions == 0
+    assert 'yamen_leases_total{outcome="lost"} 1.0' in metrics
+    assert 'yamen_actions_total{outcome="fenced"} 1.0' in metrics
+
+
+def _metric(text: str, name: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"no {name} in /metrics")
+
+
+def test_a_frozen_owner_writes_nothing_when_it_wakes(database, redis_url):
+    """SIGSTOP a real owner past its lease, with a person's action waiting in its socket; the
+    other process takes the room over. On SIGCONT (Redis holding the owner's renewal back a
+    moment, so that the action is handled first) the woken owner stores nothing: its journal
+    refuses the action before the database is asked (counted as fenced). Without the fence
+    that action would be stored, by an owner that no longer is one."""
+    import httpx
+    import redis.asyncio as aioredis
+
+    async def scrape(url: str) -> str:
+        async with httpx.AsyncClient() as http:
+            return (await http.get(f"{url}/metrics")).text
+
+    async def go(a: ServerProcess, b: ServerProcess):
+        _, prefix, _ = cluster_settings(redis_url)
+        rid, lobbies, _ = await room_across(a.url, b.url, 1, 4, {**FAST, "bot_delay": 0.02})
+        person = await Seat.connect(Lobby(a.url).ws_url(rid), lobbies[0].token)  # on the owner
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
+        async with asyncio.timeout(30):
+            while not person.my_turn():
+                person.arrived.clear()
+                await person.arrived.wait()
+        text = await scrape(a.url)
+        node = text.split('yamen_node_info{node="', 1)[1].split('"', 1)[0]
+        redis = aioredis.from_url(REDIS, decode_responses=True)
+        try:
+            os.kill(a.proc.pid, signal.SIGSTOP)
+            try:
+                await asyncio.sleep(0.5)  # what it had sent the database is in
+                at_stop = (await _game_row(database, rid))[0]
+                table = person.table
+                await person.send(type="act", id="late", action=table["legal"][0], seq=table["seq"])
+                async with asyncio.timeout(30):  # B takes the room over (its sweep)
+                    while await redis.get(f"{prefix}room:{rid}") in (None, node):
+                        await asyncio.sleep(0.1)
+                await redis.client_pause(1500, all=False)  # A's renewal waits on waking
+            finally:
+                os.kill(a.proc.pid, signal.SIGCONT)
+            await asyncio.sleep(3 * LEASE)  # awake: the action handled, the room dropped
+            woken = await scrape(a.url)
+            after = (await _game_row(database, rid))[0]
+        finally:
+            await redis.aclose()
+        answer = next((f for f in person.frames if f.get("id") == "late"), None)
+        await person.close()
+        return at_stop, woken, after, answer
+
+    with processes(database, redis_url) as (a, b):
+        at_stop, woken, after, answer = run(go(a, b))
+    assert _metric(woken, 'yamen_actions_total{outcome="stored"}') == at_stop  # none since
+    assert _metric(woken, 'yamen_actions_total{outcome="fenced"}') >= 1
+    assert _metric(woken, 'yamen_actions_total{outcome="conflict"}') == 0
+    assert _metric(woken, 'yamen_leases_total{outcome="lost"}') >= 1
+    assert after == at_stop  # nothing was stored for the waiting action
+    assert answer is not None and answer["type"] == "error"  # and its sender was told
+
+
+def test_a_second_cluster_on_the_same_database_is_refused(database, redis_url):
+    """Two clusters (two Redis prefixes) on one database would both run its rooms: the second
+    one's ``yamen serve`` exits, saying why; so does a lone process without Redis."""
+    other = redis_url.replace("prefix=yamen-test-", "prefix=other-")
+
+    def refused(args: list[str]) -> tuple[int, str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "yamen", "serve", "--port", str(free_port()), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return done.returncode, done.stdout + done.stderr
+
+    with processes(database, redis_url, 1):
+        code, said = refused(["--db", database, "--redis", other])
+        lone, lone_said = refused(["--db", database])
+    assert code != 0 and "prefix" in said and "own" in said
+    assert lone != 0 and "--redis" in lone_said
+
+
+def test_a_frame_for_a_connection_the_owner_forgot_is_answered(database, redis_url):
+    """The owner no longer knows a relayed client (it dropped the room and loaded it again,
+    say): the client's frame gets an error (nothing changed) and the client a fresh welcome,
+    instead of silence."""
+    from yamen.server import protocol
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            listener = Listener(host.id)
+            await (await two.get(link.id)).attach(listener)
+            await _eventually(lambda: "state" in listener.kinds())
+            for conn in list(one.relayed.values()):  # forgotten
+                one.relayed.clear()
+                conn.worker.cancel()
+            mark = len(listener.frames)
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s1"))
+            await _eventually(lambda: "welcome" in listener.kinds()[mark:])
+            return listener.frames[mark:]
+
+    frames = run(go())
+    errors = [f for f in frames if f["type"] == "error"]
+    assert errors and errors[0]["id"] == "s1" and errors[0]["code"] == "moving"
+    assert [f["type"] for f in frames].index("welcome") > frames.index(errors[0])
+
+
+def test_a_client_its_owner_never_answers_is_rerouted_then_told(database, redis_url):
+    """An owner that takes a client's frames and answers nothing (a bug, a lost message):
+    the client's process attaches it again after ``welcome_seconds``; still nothing, it tells
+    the client and closes it with a reason. Counted in /metrics."""
+    from yamen.server import protocol
+    from yamen.server.identity import new_guest
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            two.welcome_seconds = 0.5
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, "baohuang", {}, True, None)
+            listener = Listener(host.id)
+            await (await two.get(link.id)).attach(listener)
+            await _eventually(lambda: "state" in listener.kinds())
+            dispatch = one._dispatch
+            one._dispatch = lambda data: None if '"k": "recv"' in data else dispatch(data)
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s1"))
+            await _eventually(lambda: listener.kinds().count("welcome") == 2)  # rerouted
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s2"))
+            one._dispatch = lambda data: None  # now it hears nothing at all
+            await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s3"))
+            await _eventually(lambda: listener.ended is not None)
+            return listener.ended, two.metrics.text().decode()
+
+    ended, metrics = run(go())
+    assert ended == "unavailable"
+    assert 'yamen_stalled_connections_total{outcome="rerouted"}' in metrics
+    assert 'yamen_stalled_connections_total{outcome="closed"} 1.0' in metrics

@@ -1,0 +1,176 @@
+"""benchmarks/load.py runs end to end with tiny numbers and prints its figures. A test of the
+script, not of speed: no figure is compared with a time."""
+
+import asyncio
+import gc
+import json
+import subprocess
+import sys
+import time
+
+import httpx
+
+from tests.paths import ROOT
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from loadkit import client, measure, pauses  # noqa: E402
+
+FIGURES = (
+    "actions",
+    "actions_per_s",
+    "p50_ms",
+    "p99_ms",
+    "memory_per_room_kib",
+    "rss_base_mib",
+    "rss_end_mib",
+    "update_frame_bytes",
+)
+PAUSES = ("gc_max_ms", "gc_passes", "gc_full", "gc_total_ms", "loop_lag_max_ms")
+
+
+def load(*args: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "benchmarks/load.py", "--rooms", "2", "--duration", "2", "--json"]
+        + [*args, "--warmup", "1", "--timeout", "240"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(done.stdout)
+
+
+def check(figures: dict, phases: dict[str, int]) -> None:
+    """The report's shape; every window played; every process reported its pauses, and the
+    generators made no collection inside a window (they defer them to the gaps)."""
+    assert figures["rooms"] == 2 and figures["connections"] == 10
+    for name in FIGURES:
+        assert isinstance(figures[name], int | float), name
+    assert figures["actions"] > 0  # the games moved: every seat was played by a client
+    assert figures["errors"] == {} and figures["dropped_connections"] == 0
+    assert figures["closed"] == {} and figures["lobby_refusals"] == {}
+    assert {p: len(v) for p, v in figures["p99_ms_by_run"].items()} == phases
+    windows = figures["windows"]
+    assert [(w["phase"], w["run"]) for w in windows] == [
+        (phase, run) for phase, n in phases.items() for run in range(1, n + 1)
+    ]
+    for w in windows:
+        assert w["actions"] > 0, w
+        assert set(w["pauses"]) == {"server"} | {
+            f"generator {i}" for i in range(figures["workers"])
+        }
+        for who, p in w["pauses"].items():
+            assert p is not None, who  # the server's report came back through its wrapper
+            assert all(k in p for k in PAUSES), (who, p)
+            if who != "server":
+                assert p["collector"] == "deferred" and p["gc_passes"] == 0, (who, p)
+                assert p["loop_lag_max_ms"] is not None
+
+
+def test_bot_pace_measures_yamen_and_the_bare_fan_out():
+    result = load("--pace", "bot", "--runs", "1")
+    assert result["pace"] == "bot"
+    check(result["yamen"], {"clean": 1})
+    check(result["bare"], {"clean": 1})
+    assert result["ratio"] > 0
+
+
+def test_human_pace_runs_side_by_side():
+    result = load("--pace", "human", "--think", "0.05", "--runs", "2")
+    assert result["think_s"] == 0.05
+    check(result["yamen"], {"clean": 2})
+    assert "bare" not in result and "ratio" not in result
+
+
+def test_abuse_is_measured_in_the_same_run():
+    result = load(
+        "--think",
+        "0.05",
+        "--runs",
+        "1",
+        "--abuse",
+        "--abuse-bot-rooms",
+        "1",
+        "--abuse-chat-connections",
+        "2",
+        "--abuse-spectators",
+        "5",
+        "--abuse-dwell",
+        "0.3",
+    )
+    check(result["yamen"], {"clean": 1, "abused": 1})
+    clean, abused = result["yamen"]["windows"]
+    assert "abuse" not in clean
+    abuse = abused["abuse"]
+    assert abuse["bot_rooms"] == 1
+    assert abuse["chat_sent"] > 0 and abuse["spectator_joins"] > 0
+    assert isinstance(abuse["refused"], dict)
+    assert result["yamen"]["abuse_setup_refused"] == {}
+    assert "bare" not in result  # the abuse would not be the same on the baseline
+
+
+def test_a_lobby_refusal_is_waited_out_and_counted():
+    """429 with Retry-After: the call waits and tries again; the refusal is reported."""
+    answers = iter(
+        [httpx.Response(429, headers={"Retry-After": "0"}), httpx.Response(200, json={})]
+    )
+    lobby = client.Lobby("http://x", 2)
+    lobby.http = httpx.AsyncClient(
+        base_url="http://x", transport=httpx.MockTransport(lambda _: next(answers))
+    )
+    assert asyncio.run(lobby.call("POST", "/api/guests", None, {})) == {}
+    assert lobby.refusals == {"http 429": 1}
+
+
+def test_schedule_puts_the_abused_windows_after_the_clean_ones():
+    args = type("Args", (), {"warmup": 5.0, "runs": 3, "duration": 10.0})()
+    plan = measure.schedule(args, 100.0, abuse=True)
+    windows = plan["windows"]
+    assert [w["phase"] for w in windows] == ["clean"] * 3 + ["abused"] * 3
+    assert windows[0]["start"] == 105.0
+    for a, b in zip(windows, windows[1:], strict=False):
+        assert a["end"] < b["start"]  # a gap for the last updates and the deferred garbage
+    assert windows[2]["end"] < plan["abuse_start"] < windows[3]["start"]
+    assert windows[3]["start"] - plan["abuse_start"] == 5.0  # the abuse has its warm-up
+    assert plan["stop"] > windows[-1]["end"]
+
+
+def test_pauses_count_full_collections_in_their_window():
+    watch = pauses.Pauses()
+    watch.watch_gc()
+    try:
+        began = time.monotonic()
+        gc.collect()
+        inside = watch.summary(began, time.monotonic() + 1)
+        later = watch.summary(time.monotonic() + 1, time.monotonic() + 2)
+    finally:
+        gc.callbacks.remove(watch._on_gc)
+    assert inside["gc_full"] >= 1 and inside["gc_passes"] >= 1
+    assert later["gc_passes"] == 0
+
+
+def test_a_quiet_process_collects_only_when_it_settles():
+    watch = pauses.Pauses()
+    try:
+        watch.quiet()
+        assert not gc.isenabled() and gc.get_freeze_count() > 0
+        gc.unfreeze()
+        watch.settle()  # between windows: collected, then frozen again
+        assert len(watch.deferred) == 1 and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_refused_sockets_are_named_by_status_or_close_code():
+    from websockets.exceptions import ConnectionClosedError, InvalidStatus
+    from websockets.frames import Close
+    from websockets.http11 import Response
+
+    refused = InvalidStatus(Response(429, "Too Many Requests", {}, b""))
+    assert client.refusal_of(refused) == "handshake 429"
+    closed = ConnectionClosedError(Close(1008, "too many"), None)
+    assert client.refusal_of(closed) == "closed 1008"
+    assert client.refusal_of(OSError()) == "OSError"

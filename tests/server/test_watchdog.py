@@ -1,0 +1,189 @@
+"""What keeps a room from stalling in silence, on one process: the room watchdog, the hello
+watchdog, a sync that costs no database read, ``GET /metrics`` and the JSON log
+(yamen/server/watchdog.py, live.py, metrics.py, logs.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import replace
+
+import httpx
+
+from tests.server.helpers import FAST, ServerThread, room_with, run
+from yamen.client import Lobby, Seat
+from yamen.server import protocol
+from yamen.server.logs import JsonFormatter
+from yamen.server.registry import Rooms
+from yamen.server.storage import Store
+from yamen.server.watchdog import Watchdog
+
+
+class Listener:
+    def __init__(self, player: str | None = None):
+        self.player, self.seat = player, None
+        self.frames: list[dict] = []
+
+    def send(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+
+async def bot_room(path, settings=None):
+    """A room of three bots, started (nobody is at it yet: its bots wait for someone)."""
+    store = Store(f"sqlite:///{path}")
+    await store.open()
+    await store.add_player("p", "P", "token")
+    rooms = Rooms(store)
+    room = await rooms.create("p", "bao_qingtian", {"players": 3}, True, settings or FAST)
+    for seat in range(3):
+        await room.set_bot("p", seat, "random")
+    await room.start("p")
+    return store, rooms, room
+
+
+def test_a_room_whose_driver_died_is_found_and_moves_again(tmp_path):
+    """A game whose bot move is due, its driver gone: the watchdog counts it, starts the
+    driver again, and counts it recovered once the game has moved."""
+
+    async def go():
+        store, rooms, room = await bot_room(tmp_path / "w.db", {**FAST, "bot_delay": 10})
+        watcher = Listener("p")
+        await room.attach(watcher)  # someone is at the table: its bots should play
+        room.driver.cancel()  # the driver dies (a bug, say) with a move to come
+        await asyncio.sleep(0)
+        dog = Watchdog(rooms, seconds=5)
+        calm = await dog.check()  # not due yet
+        room.settings = room.settings.__class__.stored({**FAST, "bot_delay": 0}, room.game)
+        found = await dog.check(ahead=10)  # a move due 10 s ago, nothing moved
+        before = len(room.match.record.actions)
+        async with asyncio.timeout(10):
+            while len(room.match.record.actions) == before:
+                await asyncio.sleep(0.02)
+        await dog.check()
+        text = rooms.metrics.text().decode()
+        await rooms.close()
+        await store.close()
+        return calm, found, room.id, text
+
+    calm, found, rid, text = run(go())
+    assert calm == [] and found == [rid]
+    assert 'yamen_stalled_rooms_total{outcome="detected"} 1.0' in text
+    assert 'yamen_stalled_rooms_total{outcome="recovered"} 1.0' in text
+
+
+def test_a_room_nobody_is_at_is_not_stalled(tmp_path):
+    """Its bots wait on purpose (Room.present): nothing is due, nothing is recovered."""
+
+    async def go():
+        store, rooms, room = await bot_room(tmp_path / "p.db")
+        found = await Watchdog(rooms, seconds=1).check(ahead=3600)
+        await rooms.close()
+        await store.close()
+        return found, room.due()
+
+    found, due = run(go())
+    assert found == [] and due is None
+
+
+def test_a_sync_reads_no_chat_from_the_database(tmp_path):
+    """A sync answers from memory: the chat is read once, then kept by the room (it was read
+    from the database under the room's lock at every sync, so a client syncing often held
+    its room back)."""
+
+    async def go():
+        store, rooms, room = await bot_room(tmp_path / "c.db", {**FAST, "bot_delay": 10})
+        await store.add_player("q", "Q", "token-q")
+        reads = []
+        chat = store.chat
+
+        async def counted(room_id, limit):
+            reads.append(room_id)
+            return await chat(room_id, limit)
+
+        store.chat = counted
+        listener = Listener("q")
+        await room.attach(listener)
+        await room.chat(listener, "hello")
+        for n in range(20):
+            await room.receive(listener, protocol.Sync(type="sync", id=n))
+        states = [f for f in listener.frames if f["type"] == "state"]
+        await rooms.close()
+        await store.close()
+        return reads, states
+
+    reads, states = run(go())
+    assert len(reads) <= 1
+    assert len(states) == 21 and states[-1]["chat"][-1]["text"] == "hello"
+    assert states[-1]["chat"][-1]["name"] == "Q"
+
+
+def test_metrics_are_served_without_the_lobby_limit_and_name_no_room(tmp_path):
+    from yamen.server.limits import Limits, Rate
+
+    limits = replace(Limits.off(), lobby=Rate(4, 600))  # room_with makes four calls
+    with ServerThread(f"sqlite:///{tmp_path / 'm.db'}", limits) as server:
+
+        async def go():
+            rid, (host,) = await room_with(server.url, "bao_qingtian", {"players": 3})
+            seat = await Seat.connect(host.ws_url(rid), host.token)
+            async with httpx.AsyncClient() as http:
+                answers = [await http.get(f"{server.url}/metrics") for _ in range(10)]
+                lobby = await http.get(f"{server.url}/api/rooms/{rid}")
+            await seat.close()
+            return rid, host, answers, lobby
+
+        rid, host, answers, lobby = run(go())
+    assert lobby.status_code == 429  # the lobby's limit is spent
+    assert all(a.status_code == 200 for a in answers)  # and /metrics does not count it
+    text = answers[-1].text
+    assert answers[-1].headers["content-type"].startswith("text/plain")
+    for name in (
+        "yamen_rooms_loaded 1.0",
+        "yamen_connections 1.0",
+        "yamen_hello_seconds_count 1.0",
+        'yamen_stalled_rooms_total{outcome="detected"} 0.0',
+        'yamen_relayed_frames_total{direction="in"} 0.0',
+        'yamen_leases_total{outcome="lost"} 0.0',
+    ):
+        assert name in text
+    assert rid not in text and host.token not in text and "bao_qingtian" not in text
+
+
+def test_a_client_without_a_welcome_in_time_is_told_and_closed(tmp_path):
+    """The hello watchdog: a client its room does not welcome in time gets an error and a
+    close with a reason, never silence."""
+    with ServerThread(f"sqlite:///{tmp_path / 'h.db'}") as server:
+        server.app.state.rooms.welcome_seconds = 0.5
+
+        async def go():
+            rid, (host,) = await room_with(server.url, "bao_qingtian", {"players": 3})
+            room = server.app.state.rooms.loaded[rid]
+
+            async def stuck(conn):  # a room that never answers (a lock held for ever, say)
+                await asyncio.sleep(3600)
+
+            room.attach = stuck
+            seat = await Seat.connect(Lobby(server.url).ws_url(rid), host.token)
+            await seat.wait(lambda f: f["type"] == "error", 10)
+            async with asyncio.timeout(10):
+                while not seat.closed:
+                    await asyncio.sleep(0.02)
+            del room.attach
+            code, reason = seat.ws.close_code, seat.ws.close_reason
+            text = (await httpx.AsyncClient().get(f"{server.url}/metrics")).text
+            return seat.frames, code, reason, text
+
+        frames, code, reason, text = run(go())
+    assert frames[-1]["code"] == "unavailable" and (code, reason) == (1013, "unavailable")
+    assert 'yamen_stalled_connections_total{outcome="closed"} 1.0' in text
+
+
+def test_the_json_log_keeps_the_room_id():
+    record = logging.LogRecord(
+        "yamen.server.cluster", logging.WARNING, "x", 1, "lease %s", ("lost",), None
+    )
+    record.room = "abc123"
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "lease lost" and line["room"] == "abc123"
+    assert line["level"] == "warning" and line["logger"] == "yamen.server.cluster"

@@ -1,0 +1,77 @@
+"""Helpers for the browser tests: a person in a browser context of their own, rooms made
+through the page, bots seated, actions clicked (tests/conftest.py has the fixtures)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+
+import pytest
+
+from tests.paths import WEB
+
+CHROMIUM = os.environ.get("YAMEN_CHROMIUM") or shutil.which("chromium")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium: apt-get install chromium (.ci/run does)"
+)
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def person(browser, url, name, viewport=DESKTOP, locale="en-US"):
+    """A new browser context (its own storage: its own guest) signed in as ``name``."""
+    page = browser.new_context(viewport=viewport, locale=locale).new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.goto(url)
+    page.fill("#name", name)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#create")
+    return page
+
+
+def create_room(page, game, options=None, pace="0"):
+    page.select_option("#game", game)
+    for name, value in (options or {}).items():
+        page.fill(f"#opt-{name}", str(value))
+    page.select_option("#pace", pace)
+    page.fill("#turn", "0")
+    page.click("#create")
+    page.wait_for_selector(".seats")
+    return page.url
+
+
+def fill_with_bots(page, lang="en"):
+    """The host adds a bot to every empty seat (its button in the page's language)."""
+    label = json.loads((WEB / "i18n" / f"{lang}.json").read_text())["add_bot"]
+    adds = page.locator(f".seats button:text-is('{label}')")
+    deadline = time.monotonic() + 60
+    while adds.count():
+        before = adds.count()
+        adds.first.click()
+        while adds.count() >= before:
+            assert time.monotonic() < deadline, "the bots did not take their seats"
+            time.sleep(0.01)
+
+
+def act_once(page) -> bool:
+    """Click the first offered action, as a person would; False when none is offered."""
+    return page.evaluate(
+        "() => { const b = document.querySelector('.actions button[data-action]');"
+        " if (!b) return false; b.click(); return true; }"
+    )
+
+
+def play_pages(pages, timeout=240):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(p.locator("#result").count() for p in pages):
+            return
+        for page in pages:
+            if page.locator(".your-move").count():
+                act_once(page)
+        time.sleep(0.05)
+    raise AssertionError("the game did not end in time")

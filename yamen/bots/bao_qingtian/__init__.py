@@ -1,0 +1,1 @@
+"""Bots for Bao Qing-tian trial 包青天審案."""

@@ -1,0 +1,1 @@
+"""Bots for Baohuang 保皇."""

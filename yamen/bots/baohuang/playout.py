@@ -1,0 +1,125 @@
+"""Search playouts: a sampled Baohuang deal played to its end by the rules bot's own play.
+
+Search needs thousands of simulated decisions per second. The policy is the rules bot's
+(:mod:`yamen.bots.baohuang.play`), so that playouts look like the games the search bot meets
+against it; only the way a seat is read differs: :class:`StateSeat` takes its facts straight
+from the sampled state instead of a view (building a view per decision would cost more than
+the decision), and actions are applied with ``apply_unchecked``. The policy only ever builds
+legal actions (the tests check that against ``legal``).
+
+Every seat judges friends from what it can know: its own role and the public roles.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from yamen.bots.baohuang.hand import JOKER_SLOT, Seat, known_friends, partner_of
+from yamen.bots.baohuang.play import Table, answer_beatable, cannot_beat, lead
+from yamen.games.baohuang import scoring
+from yamen.games.baohuang.kinds import SLOT_OF
+from yamen.games.baohuang.rules import CLAIM, PASS, PLAY, BaohuangState
+
+
+def play_out(state: BaohuangState) -> None:
+    """Play the deal in ``state`` with :func:`choose` for every seat until its scores are
+    settled (see :func:`settled`); :func:`deal_scores` then reads them."""
+    outs = len(state.out)
+    sides: list = [None] * 5  # each seat's reading of sides, until a role becomes public
+    public = dict(state.public_roles)
+    while state.phase == PLAY:
+        seat = state._pending[0]
+        state.apply_unchecked(seat, choose(state, seat, sides))
+        if state.public_roles != public:
+            public = dict(state.public_roles)
+            sides = [None] * 5
+        if len(state.out) != outs:
+            outs = len(state.out)
+            if settled(state):
+                return
+
+
+def settled(state: BaohuangState) -> bool:
+    """Whether the deal's scores no longer depend on the play still to come: scores depend
+    only on the emperor side's places (their sum, or the lone emperor's place; after a grab,
+    whether the emperor went out first), so once the seats still in are all on one side,
+    nothing can change them."""
+    if state.grabbed:
+        return bool(state.out)
+    team = (state.emperor, state.partner)
+    sides = {s in team for s in range(5) if state.active[s]}
+    return len(sides) < 2
+
+
+def deal_scores(state: BaohuangState) -> list[Fraction]:
+    """This deal's scores once :func:`settled` (the seats still in placed in seat order)."""
+    places = state.out + [s for s in range(5) if state.active[s]]
+    teams = scoring.Teams(state.emperor, state.partner, state.grabbed)
+    if state.variant.marked_small_joker:
+        return scoring.japanese(places, teams, state.solo_declared, bool(state.rebels))
+    return scoring.shandong(places, teams, state.declared or state.solo_declared)
+
+
+def choose(state: BaohuangState, seat: int, sides: list | None = None) -> int:
+    """The policy's action for ``seat`` (the pending seat, in the play phase). ``sides``: per
+    seat, its ``(friend, partner)`` reading if already known (:func:`play_out` keeps them)."""
+    table = state.table
+    if table is None:
+        return lead(StateSeat(state, seat, sides))
+    may_claim = (
+        state.yield_and_claim
+        and state.stage == 1
+        and state.claimant is None
+        and not state.active[state.owner]
+    )
+    if cannot_beat(state.slots[seat], table):  # most answers: skip reading the seat
+        return CLAIM if may_claim else PASS
+    r, n, x, y = table
+    may_yield = state.yield_and_claim and state.stage == 1
+    seat_ = StateSeat(state, seat, sides)
+    return answer_beatable(seat_, Table(r, n, x, y, state.owner, state.stage, may_yield, may_claim))
+
+
+class StateSeat(Seat):
+    """A seat's facts read from the (sampled) state: only what the seat itself may know is
+    used (its hand, the hand sizes, its own role and the public roles, the cards others hold
+    as one unseen pool)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: BaohuangState, seat: int, sides: list | None = None):
+        self.state = state
+        self.me = seat
+        self.counts = state.slots[seat]  # the policy restores any change it makes
+        self.sizes = state.sizes
+        self.single_with_jokers = state.single_with_jokers
+        tk = state.tell_kind
+        self.telling = state.hands[seat][tk] if tk >= 0 else 0
+        self.tell_slot = SLOT_OF[tk] if self.telling else -1
+        emperor, partner, public = state.emperor, state.partner, state.public_roles
+        self.hidden_partner = seat == partner and seat not in public
+        self.joker_slot = JOKER_SLOT.get(state.called, -1) if self.hidden_partner else -1
+        known = sides[seat] if sides is not None else None
+        if known is None:
+            role = own_role(state, seat)
+            friend = known_friends(seat, role, emperor, public, state.grabbed)
+            known = friend, partner_of(seat, role, emperor, friend)
+            if sides is not None:
+                sides[seat] = known
+        self.friend, self.partner = known
+        self._unseen = None
+
+    def _count_unseen(self) -> list[int]:
+        """What the other seats hold, all together."""
+        me = self.me
+        others = [slots for s, slots in enumerate(self.state.slots) if s != me]
+        return [sum(column) for column in zip(*others, strict=True)]
+
+
+def own_role(state: BaohuangState, seat: int) -> str:
+    """The role the seat knows it has, as its view names it (in the play phase)."""
+    if seat == state.emperor:
+        return "solo emperor" if state.solo or state.grabbed else "emperor"
+    if seat == state.partner:
+        return "guard" if state.variant.marked_small_joker else "royalist"
+    return "rebel"

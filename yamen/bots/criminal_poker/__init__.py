@@ -1,0 +1,1 @@
+"""Bots for Criminal Poker 犯罪心理."""
