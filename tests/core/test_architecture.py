@@ -1,0 +1,153 @@
+"""The layers of docs/architecture.md, enforced: who may import whom, and who may name a game.
+
+Imports are read from the source (``ast``), so a rule holds whether or not a test happens to
+load the module. A module belongs to the first layer whose prefix matches its dotted name.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+
+from tests.paths import ROOT
+from yamen.engine import game_names
+
+CORE = (
+    "yamen.cards",
+    "yamen.engine",
+    "yamen.errors",
+    "yamen.options",
+    "yamen.plaintext",
+    "yamen.records",
+    "yamen.selfplay",
+    "yamen.table",
+    "yamen.wire",
+)
+FRONTS = ("yamen.cli", "yamen.terminal", "yamen.tournament", "yamen.client", "yamen.__main__")
+# layer -> the layers it may import (besides itself)
+MAY_IMPORT = {
+    "core": {"core"},
+    "games": {"core"},
+    "bots": {"core", "games"},
+    "fronts": {"core", "bots", "fronts", "server"},
+    "server": {"core", "bots"},
+    "rl": {"core", "bots"},
+}
+
+
+def layer(module: str) -> str | None:
+    if module == "yamen" or module.startswith(CORE):
+        return "core" if module != "yamen" else None
+    if module.startswith(FRONTS):
+        return "fronts"
+    for name in ("games", "bots", "server", "rl"):
+        if module == f"yamen.{name}" or module.startswith(f"yamen.{name}."):
+            return name
+    return None
+
+
+def modules() -> dict[str, ast.Module]:
+    found = {}
+    for path in sorted((ROOT / "yamen").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return found
+
+
+def imports(tree: ast.Module, module: str) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return {name for name in names if name == "yamen" or name.startswith("yamen.")}
+
+
+MODULES = modules()
+
+
+def test_every_module_has_a_layer():
+    unplaced = [name for name in MODULES if name != "yamen" and layer(name) is None]
+    assert unplaced == [], "place these in a layer (and in docs/architecture.md)"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_follow_the_layers(module):
+    own = layer(module)
+    if own is None:
+        return
+    wrong = sorted(
+        name
+        for name in imports(MODULES[module], module)
+        if layer(name) not in MAY_IMPORT[own] | {own, None}
+    )
+    assert wrong == [], f"{module} ({own}) may not import {wrong}"
+
+
+def game_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] in ("games", "bots") else None
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if game_of(m) in game_names()))
+def test_a_game_and_its_bots_import_no_other_game(module):
+    own = game_of(module)
+    others = sorted(
+        name for name in imports(MODULES[module], module) if game_of(name) not in (None, own)
+    )
+    assert others == [], f"{module} reaches into another game: {others}"
+
+
+NAMELESS = ("core", "fronts", "server", "rl")
+GAME_WORDS = re.compile("|".join(game_names()), re.IGNORECASE)
+
+
+def words_in_code(tree: ast.Module) -> set[str]:
+    """The identifiers and string constants of a module, docstrings and comments left out (a
+    comment may give a game as an example; code may not depend on one)."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    words = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docstrings:
+                words.add(node.value)
+        elif isinstance(node, ast.Name):
+            words.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            words.add(node.attr)
+        elif isinstance(node, ast.alias | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            words.add(node.name)
+    return words
+
+
+@pytest.mark.parametrize(
+    "module", sorted(m for m in MODULES if layer(m) in NAMELESS and m != "yamen.engine")
+)
+def test_fronts_server_and_rl_name_no_game(module):
+    """Only engine.py's registry may spell a game's name outside games/ and bots/: everything
+    else learns the games from it, so a new game is new files plus one registry line."""
+    named = sorted(
+        {m.group(0) for word in words_in_code(MODULES[module]) for m in GAME_WORDS.finditer(word)}
+    )
+    assert named == [], f"{module} names {named}"
+
+
+def test_the_rules_catch_a_violation():
+    """The checker itself: a game importing a bot, and the server importing a game, are found."""
+    game = ast.parse("from yamen.bots import make_bot\n")
+    server = ast.parse("import yamen.games.baohuang.rules\n")
+    assert layer(next(iter(imports(game, "yamen.games.x")))) not in MAY_IMPORT["games"]
+    assert layer(next(iter(imports(server, "yamen.server.x")))) not in MAY_IMPORT["server"]
+    code = ast.parse('"""Baohuang in a docstring is fine."""\nRULES = {"baohuang": 1}  # here\n')
+    assert words_in_code(code) == {"RULES", "baohuang"}
