@@ -60,7 +60,7 @@ class TerminalGame:
         say: Callable[[str], None] = print,
     ):
         self.state, self.seat, self.bots, self.rngs = state, seat, bots, rngs
-        self.table = Table(state)  # nothing is recorded: a person may quit mid-game
+        self.table = Table(state)  # no record and no hook: the terminal keeps no record
         self.ask, self.say = ask, say
         self.render = get_game(state.game).render_text
 
