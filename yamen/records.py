@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yamen.engine import Event, State, game_names, get_game, new_game, new_seed
+from yamen.engine import State, game_names, get_game, new_game, new_seed
 from yamen.errors import IllegalAction, NotationError, OptionsError, RecordError
+from yamen.table import Table
 
 FORMAT = "yamen-record"
 VERSION = 1
@@ -178,12 +179,16 @@ def dumps(record: Record) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-class Recorder:
-    """Plays a game and writes every action down as it is applied.
+class Recorder(Table):
+    """Plays a game and writes every action down as it is applied: a :class:`Table` that
+    starts the game and owns its record.
 
     It offers the protocol's ``pending``/``legal``/``apply``/``over``, so anything that drives a
     state (a random playout, a bot, a terminal client) can drive a recorder instead. The text of
     an action is taken before it is applied: the notation may depend on the state."""
+
+    __slots__ = ()
+    record: Record
 
     def __init__(
         self,
@@ -193,24 +198,8 @@ class Recorder:
         deal: Any = None,
     ):
         seed = new_seed() if seed is None else seed
-        self.state = new_game(game, options, seed, deal)
-        self.record = Record(game, dict(self.state.options), seed, deal)
-
-    def pending(self) -> tuple[int, ...]:
-        return self.state.pending()
-
-    def legal(self, seat: int) -> list[int]:
-        return self.state.legal(seat)
-
-    @property
-    def over(self) -> bool:
-        return self.state.over
-
-    def apply(self, seat: int, action: int) -> list[Event]:
-        text = self.state.action_text(action)
-        events = self.state.apply(seat, action)  # raises, and records nothing, when illegal
-        self.record.actions.append((seat, text))
-        return events
+        state = new_game(game, options, seed, deal)
+        super().__init__(state, Record(game, dict(state.options), seed, deal))
 
     def finish(self) -> Record:
         """The record, with the result filled in when the game is over."""
@@ -229,16 +218,15 @@ def replay(record: Record) -> State:
 
     Raises :class:`ReplayError` at the first action that cannot be read or is not legal, and
     :class:`ResultMismatch` when the game did not end as recorded."""
-    state = record.start()
+    table = Table(record.start())
     for index, (seat, text) in enumerate(record.actions):
         try:
-            state.check_turn(seat)  # before reading: a game may read text by the seat's hand
-            state.apply(seat, state.parse_action(seat, text))
+            table.act_text(seat, text)
         except (NotationError, IllegalAction) as exc:
             raise ReplayError(index, seat, text, f"{type(exc).__name__}: {exc}") from exc
     if record.result is not None:
-        check_result(state, record.result)
-    return state
+        check_result(table.state, record.result)
+    return table.state
 
 
 def check_result(state: State, expected: dict[str, Any]) -> None:

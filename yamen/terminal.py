@@ -32,6 +32,7 @@ from yamen.engine import (
 )
 from yamen.errors import IllegalAction, NotationError
 from yamen.plaintext import table
+from yamen.table import Table
 
 QUIT = {"quit", "exit"}  # never "q": Q is a queen in Baohuang's notation
 HELP = {"?", "help"}
@@ -59,6 +60,7 @@ class TerminalGame:
         say: Callable[[str], None] = print,
     ):
         self.state, self.seat, self.bots, self.rngs = state, seat, bots, rngs
+        self.table = Table(state)  # no record and no hook: the terminal keeps no record
         self.ask, self.say = ask, say
         self.render = get_game(state.game).render_text
 
@@ -76,9 +78,9 @@ class TerminalGame:
                     action = bot_move(
                         self.bots[bot_seat], self.state, bot_seat, self.rngs[bot_seat]
                     )
-                    self.show_events(self.state.apply(bot_seat, action))
+                    self.show_events(self.table.act(bot_seat, action))
                 else:
-                    self.show_events(self.state.apply(self.seat, self.person_move()))
+                    self.show_events(self.table.act(self.seat, self.person_move()))
         except Quit:
             self.say("Game ended by you; nothing was recorded.")
             return None

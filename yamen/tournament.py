@@ -51,6 +51,7 @@ from typing import Any
 from yamen.bots import bot_move, bot_names, make_bot, parse_spec
 from yamen.engine import Result, new_game
 from yamen.errors import OptionsError
+from yamen.table import Table
 
 CONFIDENCE = 0.95
 
@@ -139,11 +140,7 @@ def play_game(plan: Plan, deal: int, rotation: int) -> Outcome:
     state = new_game(plan.game, plan.options, plan.deal_seed(deal))
     bots = [make_bot(plan.game, name) for name in lineup]
     rngs = [policy_rng(plan.seed, deal, rotation, seat) for seat in range(plan.seats)]
-    decisions = 0
-    while not state.over:
-        seat = state.pending()[0]
-        state.apply(seat, bot_move(bots[seat], state, seat, rngs[seat]))
-        decisions += 1
+    decisions = Table(state).play(lambda seat: bot_move(bots[seat], state, seat, rngs[seat]))
     result = state.result()
     assert result is not None, "a game that is over has a result"
     return Outcome(deal, rotation, lineup, result.scores, result.places, result.winners, decisions)

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from yamen.engine import Action, State
 from yamen.errors import OptionsError
+from yamen.table import Table
 
 
 class Bot(Protocol):
@@ -126,9 +127,4 @@ def bot_move(bot: Bot, state: State, seat: int, rng: random.Random) -> Action:
 def play_bots(state: State, bots: list[Bot], rng: random.Random) -> int:
     """Play to the end, seat i by ``bots[i]``; the number of decisions made. When several seats
     owe a decision, the first pending seat answers first."""
-    decisions = 0
-    while not state.over:
-        seat = state.pending()[0]
-        state.apply(seat, bot_move(bots[seat], state, seat, rng))
-        decisions += 1
-    return decisions
+    return Table(state).play(lambda seat: bot_move(bots[seat], state, seat, rng))

@@ -27,6 +27,7 @@ from typing import Any
 
 from yamen.engine import State
 from yamen.records import Record
+from yamen.table import Table
 
 RETRY_SECONDS = 1
 
@@ -73,10 +74,10 @@ def position(state: State, record: Record, step: int) -> dict[str, Any]:
 
 def replay_from_start(record: Record, step: int) -> dict[str, Any]:
     """The position after ``step`` actions, replayed from the deal: what the cache must equal."""
-    state = record.start()
+    table = Table(record.start())
     for seat, text in record.actions[:step]:
-        state.apply(seat, state.parse_action(seat, text))
-    return position(state, record, step)
+        table.act_text(seat, text)
+    return position(table.state, record, step)
 
 
 class Replays:
@@ -138,10 +139,11 @@ class Replays:
         with self.lock:
             start = max(k for k in points if k <= step)
             checkpoint = points[start]
-        state = copy.deepcopy(checkpoint)  # a checkpoint itself is never changed
+        table = Table(copy.deepcopy(checkpoint))  # a checkpoint itself is never changed
+        state = table.state
         for index in range(start, step):
             seat, text = record.actions[index]
-            state.apply(seat, state.parse_action(seat, text))
+            table.act_text(seat, text)
             if (index + 1) % every == 0 and index + 1 not in points:
                 snapshot = copy.deepcopy(state)
                 with self.lock:
