@@ -183,8 +183,12 @@ class SqliteAppender:
             raise IntegrityError(self.SQL, values, exc) from exc
 
     def close(self) -> None:
-        self.thread.submit(lambda: self.conn and self.conn.close())
+        self.thread.submit(self._close)
         self.thread.shutdown(wait=True)
+
+    def _close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
 
 
 def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

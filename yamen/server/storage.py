@@ -144,8 +144,9 @@ class Store:
                 await s.commit()
             except IntegrityError:  # another process claimed it first
                 await s.rollback()
-                found = await s.get(SiteRow, name, populate_existing=True)
-                return found.value
+                claimed = await s.get(SiteRow, name, populate_existing=True)
+                assert claimed is not None  # (site facts are never deleted by a server)
+                return claimed.value
         return value
 
     async def site(self, name: str) -> str | None:
@@ -324,7 +325,7 @@ class Store:
             )
         )
         async with self.session() as s:
-            return await s.scalar(query)
+            return await s.scalar(query) or 0
 
     # chat
     async def add_chat(self, room_id: str, player_id: str, text: str) -> float:
@@ -342,7 +343,7 @@ class Store:
                 .order_by(ChatRow.id.desc())
                 .limit(limit)
             )
-            return [tuple(r) for r in reversed(rows.all())]
+            return [(player, line, at) for player, line, at in reversed(rows.all())]
 
 
 async def _actions(s: Any, game_id: int) -> list[tuple[int, str]]:

@@ -22,7 +22,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import redis.asyncio as aioredis
 
@@ -267,7 +267,7 @@ class Bus:
     async def listeners(self, nodes: set[str]) -> dict[str, int]:
         """How many listen on each process's channel (0: the process is gone)."""
         counts = await self.redis.pubsub_numsub(*(self.channel_of(n) for n in nodes))
-        return {self.node_of(channel): count for channel, count in counts}
+        return {self.node_of(cast(str, channel)): count for channel, count in counts}
 
     async def _publish(self) -> None:
         """Write the outbox to Redis in batches, in order."""
@@ -286,7 +286,7 @@ class Bus:
                 continue
             gone = {channel for (channel, _), n in zip(batch, counts, strict=True) if not n}
             for channel in gone:
-                self.gone(self.node_of(channel))
+                self.gone(self.node_of(cast(str, channel)))
 
     # ----- receiving ----------------------------------------------------------------------------
 

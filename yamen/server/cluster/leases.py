@@ -10,6 +10,7 @@ can have moved to another process.
 from __future__ import annotations
 
 import time
+from typing import cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
@@ -127,4 +128,4 @@ class Leases:
 
     async def holders(self, room_ids: list[str]) -> list[str | None]:
         """Each room's holder (None: nobody), without taking any."""
-        return await self.redis.mget([self.key(r) for r in room_ids])
+        return cast(list[str | None], await self.redis.mget([self.key(r) for r in room_ids]))

@@ -90,14 +90,14 @@ class Link:
             while True:
                 try:
                     owner = await rooms.locate(self.id)
+                    target: Room | Remote
                     if owner == rooms.node:
-                        target: Room | Remote = await rooms.local(self.id)
-                    else:
+                        target = await rooms.local(self.id)
+                    elif isinstance(self.target, Remote) and self.target.owner == owner:
                         target = self.target
-                        if isinstance(target, Remote) and target.owner == owner:
-                            await target.describe()
-                        else:
-                            target = await Remote.reach(rooms, self.id, owner)
+                        await target.describe()
+                    else:
+                        target = await Remote.reach(rooms, self.id, owner)
                     break
                 except (OwnerGone, NotOwner, NoAnswer):  # (a frozen owner's lease runs out too)
                     if time.monotonic() > deadline:
@@ -338,7 +338,8 @@ class Relayed:
     def __init__(self, rooms: ClusterRooms, attach: Attach):
         self.rooms, self.origin, self.cid = rooms, attach.origin, attach.client
         self.room_id = attach.room
-        self.player, self.seat = attach.player, None
+        self.player = attach.player
+        self.seat: int | None = None  # set by the room when attached
         self.room: Room | None = None
         self.inbox: asyncio.Queue[Attach | Forward | Detach] = asyncio.Queue()
         self.inbox.put_nowait(attach)

@@ -173,7 +173,7 @@ class ClusterRooms(Rooms):
         if room is None:
             return
         await room.close()
-        origins = set()
+        origins: set[str] = set()
         for conn in list(room.connections):
             if isinstance(conn, Relayed):
                 conn.stop()
@@ -387,13 +387,13 @@ class ClusterRooms(Rooms):
             self.relayed[conn.key] = conn
         elif isinstance(message, Forward | Detach):
             key = (message.origin, message.client)
-            conn = (
+            relayed = (
                 self.relayed.get(key)
                 if isinstance(message, Forward)
                 else self.relayed.pop(key, None)
             )
-            if conn is not None:
-                conn.inbox.put_nowait(message)
+            if relayed is not None:
+                relayed.inbox.put_nowait(message)
             elif isinstance(message, Forward):  # this process forgot the connection
                 error = dumps(protocol.error("moving", MOVING, message.frame.get("id")))
                 self.bus.post(message.origin, Deliver(self.node, message.client, error))  # answered
