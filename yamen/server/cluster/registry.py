@@ -90,8 +90,8 @@ class ClusterRooms(Rooms):
         """Join the cluster: listen on this process's channel, keep its leases, and take over
         unowned rooms with a game in progress."""
         await self.redis.ping()
-        self.leases.trust(time.monotonic())
         listening = await self.bus.start()
+        self.leases.trust(time.monotonic())
         self.tasks = [*listening, asyncio.create_task(self._tick(), name="cluster leases")]
         return await self._sweep()
 
