@@ -38,7 +38,7 @@ HOLD_ENV = "YAMEN_TEST_HOLD_COMMITS"
 every action it is given before committing it, and adds a line ``game_id index`` for it to
 ``<file>.held``, so that a test can kill the server between an action's arrival and its
 commit and check that nothing was acknowledged or broadcast for it
-(tests/test_server_recovery.py). Never set in production."""
+(tests/server/test_recovery.py). Never set in production."""
 
 
 class Fenced(YamenError):
