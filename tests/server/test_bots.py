@@ -71,7 +71,7 @@ def test_a_stored_bad_stand_in_falls_back_to_the_default_on_load(tmp_path):
         store = await open_store(tmp_path / "s.db")
         room = await Rooms(store).create("p", "baohuang", {}, True, {"bot_delay": 0.5})
         async with store.session.begin() as s:
-            from yamen.server.storage import RoomRow
+            from yamen.server.tables import RoomRow
 
             row = await s.get(RoomRow, room.id)
             row.settings = {**row.settings, "stand_in": "search:seconds=null"}

@@ -1,4 +1,4 @@
-"""Several ``yamen serve`` processes sharing PostgreSQL and Redis (yamen/server/cluster.py): a
+"""Several ``yamen serve`` processes sharing PostgreSQL and Redis (yamen/server/cluster/): a
 room played by clients of two processes, and its owner killed mid-game.
 
 These need the real PostgreSQL and Redis (``YAMEN_TEST_POSTGRES``, default
@@ -361,11 +361,10 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
     from yamen.server.cluster import ClusterRooms
     from yamen.server.identity import new_guest
     from yamen.server.rooms import Room, RoomError
-    from yamen.server.storage import Store
 
     async def go():
-        one = ClusterRooms(Store(database), redis_url)
-        two = ClusterRooms(Store(database), redis_url)
+        one = ClusterRooms(database, redis_url)
+        two = ClusterRooms(database, redis_url)
         for rooms in (one, two):
             await rooms.open_store()
             await rooms.resume()
@@ -382,8 +381,8 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
             for task in one.tasks:
                 if task.get_name() == "cluster leases":
                     task.cancel()
-            one.safe_until = time.monotonic() + 60
-            await one.redis.delete(one.key(link.id))  # Redis forgot the lease
+            one.leases.safe_until = time.monotonic() + 60
+            await one.redis.delete(one.leases.key(link.id))  # Redis forgot the lease
             fresh = (await two.get(link.id)).target
             assert isinstance(fresh, Room) and fresh is not stale
             seat = stale.match.state.pending()[0]
@@ -396,7 +395,7 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
                 while two.loaded.get(link.id) in (None, fresh) or link.id in one.loaded:
                     await asyncio.sleep(0.05)
             reloaded = two.loaded[link.id]
-            two.safe_until = 0.0  # as if Redis had not confirmed the leases for too long
+            two.leases.safe_until = 0.0  # as if Redis had not confirmed the leases for too long
             seat = reloaded.match.state.pending()[0]
             with pytest.raises(RoomError) as fenced:
                 await reloaded.act(seat, reloaded.match.state.legal(seat)[0])
@@ -435,9 +434,8 @@ class Listener:
 async def cluster(database: str, redis_url: str, count: int = 2):
     """``count`` registries of rooms in this process, as ``count`` server processes would be."""
     from yamen.server.cluster import ClusterRooms
-    from yamen.server.storage import Store
 
-    members = [ClusterRooms(Store(database), redis_url) for _ in range(count)]
+    members = [ClusterRooms(database, redis_url) for _ in range(count)]
     for rooms in members:
         await rooms.open_store()
         await rooms.resume()
@@ -505,8 +503,8 @@ def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis
             for task in one.tasks:  # from now on only this test renews the leases
                 if task.get_name() == "cluster leases":
                     task.cancel()
-            await one.redis.delete(one.key(lost.id))  # its lease went to nobody
-            one.safe_until = 0.0  # and the last renewal was long ago
+            await one.redis.delete(one.leases.key(lost.id))  # its lease went to nobody
+            one.leases.safe_until = 0.0  # and the last renewal was long ago
             tried = []
             dropping = one._drop
 
@@ -650,6 +648,7 @@ def test_a_client_its_owner_never_answers_is_rerouted_then_told(database, redis_
     the client's process attaches it again after ``welcome_seconds``; still nothing, it tells
     the client and closes it with a reason. Counted in /metrics."""
     from yamen.server import protocol
+    from yamen.server.cluster.bus import Forward
     from yamen.server.identity import new_guest
 
     async def go():
@@ -660,12 +659,14 @@ def test_a_client_its_owner_never_answers_is_rerouted_then_told(database, redis_
             listener = Listener(host.id)
             await (await two.get(link.id)).attach(listener)
             await _eventually(lambda: "state" in listener.kinds())
-            dispatch = one._dispatch
-            one._dispatch = lambda data: None if '"k": "recv"' in data else dispatch(data)
+            dispatch = one.bus.deliver
+            one.bus.deliver = lambda message: (
+                None if isinstance(message, Forward) else dispatch(message)
+            )
             await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s1"))
             await _eventually(lambda: listener.kinds().count("welcome") == 2)  # rerouted
             await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s2"))
-            one._dispatch = lambda data: None  # now it hears nothing at all
+            one.bus.deliver = lambda message: None  # now it hears nothing at all
             await two.links[link.id].receive(listener, protocol.Sync(type="sync", id="s3"))
             await _eventually(lambda: listener.ended is not None)
             return listener.ended, two.metrics.text().decode()

@@ -84,9 +84,9 @@ def test_ordinary_names_are_accepted(name):
 def test_any_invite_text_is_compared_and_only_the_code_opens_a_private_room(invite):
     """Local rooms and rooms owned by another process of a cluster read invites alike: any text
     is a wrong code (``compare_digest`` alone raises on non-ASCII text: a 500)."""
-    from yamen.server.cluster import Remote
+    from yamen.server.cluster import Remote, Snapshot
 
-    remote = Remote(None, "room", "owner")
-    remote.seen = {"public": False, "host": "h", "players": ["p"], "invite": "the-code"}
+    seen = Snapshot(info={}, invite="the-code", host="h", public=False, players=["p"])
+    remote = Remote(None, "room", "owner", seen)
     assert not same_secret(invite, "the-code") and not remote.may_watch(None, invite)
     assert remote.may_watch(None, "the-code") and remote.may_watch("p", None)

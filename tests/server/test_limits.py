@@ -465,20 +465,19 @@ def test_an_idle_room_of_a_cluster_lets_its_lease_go(database, redis_url):  # no
     from yamen.server.cluster import ClusterRooms
     from yamen.server.identity import new_guest
     from yamen.server.rooms import Room
-    from yamen.server.storage import Store
 
     async def go():
-        one = ClusterRooms(Store(database), redis_url)
-        two = ClusterRooms(Store(database), redis_url)
+        one = ClusterRooms(database, redis_url)
+        two = ClusterRooms(database, redis_url)
         for rooms in (one, two):
             await rooms.open_store()
             await rooms.resume()
         try:
             host, _ = await new_guest(one.store, "host")
             link = await one.create(host.id, "baohuang", {}, True, None)
-            held = await one.redis.get(one.key(link.id))
+            held = await one.redis.get(one.leases.key(link.id))
             unloaded = await one.sweep_idle(0)
-            after = await one.redis.get(one.key(link.id))
+            after = await one.redis.get(one.leases.key(link.id))
             taken = (await two.get(link.id)).target
             return held == one.node, unloaded, after, link.id in one.loaded, taken
         finally:

@@ -14,7 +14,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.server.helpers import database
 from yamen.server.migrate import config, upgrade
-from yamen.server.storage import Base, async_url
+from yamen.server.storage import async_url
+from yamen.server.tables import Base
 
 
 def test_migrations_match_the_models(tmp_path):

@@ -19,7 +19,8 @@ import pytest
 from tests.server.helpers import ServerProcess, database, play_to_end, room_with, run
 from yamen.client import Lobby, Seat
 from yamen.records import Record, replay
-from yamen.server.storage import HOLD_ENV, Store
+from yamen.server.journal import HOLD_ENV
+from yamen.server.storage import Store
 
 
 async def acknowledged_steps(seats: list[Seat], count: int, rng: random.Random) -> list:

@@ -39,7 +39,7 @@ def create_app(
 ) -> FastAPI:
     """The server on the database at ``db_url`` (``sqlite:///file.db`` or
     ``postgresql://...``); the schema is migrated when it starts. ``redis_url`` lets several
-    processes share the rooms (yamen/server/cluster.py). Bots think in ``bot_workers``
+    processes share the rooms (yamen/server/cluster/). Bots think in ``bot_workers``
     processes (0: a thread of this one) for at most ``bot_seconds`` a decision
     (yamen/server/thinking.py). ``limits``: those per address and per player
     (yamen/server/limits.py); the defaults suit a public server."""
@@ -48,22 +48,20 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
-        store = Store(db_url)
-        try:
-            if redis_url is None:
-                await store.open()
-                await store.check_lone()
-                app.state.rooms = Rooms(store, thinker)
-            else:
-                from yamen.server.cluster import ClusterRooms
+        if redis_url is None:
+            rooms = Rooms(Store(db_url), thinker)
+        else:
+            from yamen.server.cluster import ClusterRooms
 
-                app.state.rooms = ClusterRooms(store, redis_url)
-                app.state.rooms.thinker = thinker
-                await app.state.rooms.open_store()
+            rooms = ClusterRooms(db_url, redis_url, thinker)
+        store = rooms.store
+        try:
+            await rooms.open_store()
         except StartupError as exc:
             app.state.startup_error = str(exc)  # `yamen serve` exits with it
             await store.engine.dispose()
             raise
+        app.state.rooms = rooms
         thinker.start()
         await app.state.rooms.resume()
         app.state.replays = Replays()

@@ -53,6 +53,15 @@ def same_secret(given: str, secret: str) -> bool:
     return secrets.compare_digest(given.encode(), secret.encode())
 
 
+def admits(
+    player: str | None, invite: str | None, *, public: bool, host: str, code: str, seated: bool
+) -> bool:
+    """Whether a room lets ``player`` (None: nobody signed in), giving ``invite``, watch it (and
+    so join it): anyone when it is public; else its host, a player seated in it, or whoever
+    gives its invite ``code``. Local rooms and rooms another process owns ask this alike."""
+    return public or player == host or seated or (invite is not None and same_secret(invite, code))
+
+
 async def new_guest(store: Store, name: str) -> tuple[Player, str]:
     player = Player(secrets.token_hex(16), clean_name(name))
     token = secrets.token_urlsafe(32)

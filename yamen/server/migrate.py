@@ -1,6 +1,6 @@
 """Alembic, run from inside the server: the schema is created or upgraded when a server opens
 its database, so nobody runs a migration by hand (several processes starting together take
-turns under a Redis lock: yamen/server/cluster.py)."""
+turns under a Redis lock: yamen/server/cluster/)."""
 
 from __future__ import annotations
 

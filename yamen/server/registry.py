@@ -1,7 +1,7 @@
 """The rooms one server process runs, loaded from the database on first use.
 
 A room lives in exactly one process at a time, so that its lock orders every change. With one
-process that is simply this registry; with several, yamen/server/cluster.py decides which
+process that is simply this registry; with several, yamen/server/cluster/ decides which
 process owns a room and relays to it.
 
 A room nobody uses (no connection, no game being driven: bots and timers run only while a
@@ -18,10 +18,12 @@ import secrets
 import time
 from typing import Any
 
+from yamen.server.handle import RoomHandle
 from yamen.server.metrics import Metrics
 from yamen.server.rooms import Room, RoomError, Seat, seat_count
 from yamen.server.settings import Settings
-from yamen.server.storage import RoomRow, Store
+from yamen.server.storage import Store
+from yamen.server.tables import RoomRow
 from yamen.server.thinking import INLINE, Thinker
 
 log = logging.getLogger(__name__)
@@ -40,7 +42,12 @@ class Rooms:
         self.metrics.watch(self.metrics.rooms_loaded, lambda: len(self.loaded))
         store.metrics = self.metrics  # the journal counts the actions it stores
 
-    async def get(self, room_id: str) -> Room:
+    async def open_store(self) -> None:
+        """Create or upgrade the schema; a database a cluster runs is refused (StartupError)."""
+        await self.store.open()
+        await self.store.check_lone()
+
+    async def get(self, room_id: str) -> RoomHandle:
         room = self.loaded.get(room_id)
         if room is not None:
             self.idle.pop(room_id, None)
@@ -61,8 +68,19 @@ class Rooms:
         options: dict[str, Any],
         public: bool,
         settings: dict[str, Any] | None,
-    ) -> Room:
+    ) -> RoomHandle:
         """A new room (OptionsError when the game, its options or the settings are bad)."""
+        return await self.new_room(host, game, options, public, settings)
+
+    async def new_room(
+        self,
+        host: str,
+        game: str,
+        options: dict[str, Any],
+        public: bool,
+        settings: dict[str, Any] | None,
+    ) -> Room:
+        """A new room, stored and loaded here."""
         options, seats = seat_count(game, options)
         room_settings = Settings.read(settings, game)
         row = RoomRow(

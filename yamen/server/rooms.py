@@ -31,7 +31,7 @@ from yamen.engine import Event, State, get_game, new_game, new_seed, score_json,
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, YamenError
 from yamen.records import Record, plain, replay
 from yamen.server import protocol
-from yamen.server.identity import same_secret
+from yamen.server.identity import admits
 from yamen.server.settings import Settings
 from yamen.server.storage import Store, StoredGame, new_public_id
 from yamen.server.thinking import INLINE, Thinker, decide
@@ -46,6 +46,13 @@ class RoomError(YamenError):
     def __init__(self, code: str, message: str, status: int = 409):
         self.code, self.status = code, status
         super().__init__(message)
+
+
+class StorageFailed(RoomError):
+    """The database did not take a change (503): nothing changed, the caller may try again."""
+
+    def __init__(self, message: str):
+        super().__init__("storage", message, 503)
 
 
 class Connection(Protocol):
@@ -234,11 +241,9 @@ class Room:
         return next((i for i, s in enumerate(self.seats) if s.player == player), None)
 
     def may_watch(self, player: str | None, invite: str | None) -> bool:
-        return (
-            self.public
-            or player == self.host
-            or self.seat_of(player) is not None
-            or (invite is not None and same_secret(invite, self.invite))
+        seated = self.seat_of(player) is not None
+        return admits(
+            player, invite, public=self.public, host=self.host, code=self.invite, seated=seated
         )
 
     def table(self, seat: int | None) -> dict[str, Any] | None:
@@ -502,8 +507,8 @@ class Room:
         try:
             await self.store.journal.append(match.game_id, len(match.record.actions), seat, text)
         except Exception as exc:
-            raise RoomError(
-                "storage", "your action could not be stored; nothing changed, try again", 503
+            raise StorageFailed(
+                "your action could not be stored; nothing changed, try again"
             ) from exc
         before = set(state.pending())
         events = state.apply(seat, action)
@@ -541,9 +546,7 @@ class Room:
                 names = await self.store.players([conn.player])
                 at = await self.store.add_chat(self.id, conn.player, text)
             except Exception as exc:
-                raise RoomError(
-                    "storage", "your message could not be stored; try again", 503
-                ) from exc
+                raise StorageFailed("your message could not be stored; try again") from exc
             if self.recent is not None:
                 self.recent.append((conn.player, names.get(conn.player, "?"), text, at))
             frame = {
@@ -663,7 +666,7 @@ class Room:
                 await self.act(seat, choice, seq=seq)
             except (IllegalAction, RoomError) as exc:
                 # the table moved on while the bot thought (look again), or the store failed
-                if getattr(exc, "code", None) == "storage":
+                if isinstance(exc, StorageFailed):
                     await asyncio.sleep(1.0)
             except Exception:
                 log.exception(

@@ -3,151 +3,43 @@
 A game is stored as its record (yamen/records.py): options, seed and the actions in the game's
 notation, one row each. Recovery and replays are re-application of that log, so nothing else
 about a game needs storing. SQLite by default (one file, nothing to set up), PostgreSQL by URL;
-the schema is created and upgraded by Alembic migrations (yamen/server/migrations/).
-
-Actions are written through :class:`Journal`, which commits whatever arrived while the previous
-commit ran in one transaction (group commit): each caller still waits for its own action to be
-durable, and a busy server pays one commit per batch instead of one per action.
+the schema is created and upgraded by Alembic migrations (yamen/server/migrations/) from the
+models in yamen/server/tables.py. :class:`Store` holds the queries; actions are written through
+its journal (yamen/server/journal.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import os
 import secrets
-import sqlite3
 import time
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    event,
-    func,
-    insert,
-    inspect,
-    or_,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import event, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from yamen.errors import YamenError
 from yamen.records import Record
+from yamen.server.journal import Conflict, Fence, Journal, SqliteAppender, sqlite_pragmas
+from yamen.server.tables import (
+    ActionRow,
+    ChatRow,
+    GameRow,
+    PlayerRow,
+    RoomRow,
+    SeatRow,
+    SiteRow,
+    schema_problems,
+)
+
+CLUSTER_PREFIX = "cluster_prefix"  # the site fact naming the cluster that runs the database
 
 
-class Base(DeclarativeBase):
-    pass
-
-
-class PlayerRow(Base):
-    __tablename__ = "players"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
-    created: Mapped[float] = mapped_column(Float)
-
-
-class RoomRow(Base):
-    __tablename__ = "rooms"
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    game: Mapped[str] = mapped_column(String(40))
-    options: Mapped[dict] = mapped_column(JSON)
-    public: Mapped[bool] = mapped_column(Boolean)
-    invite: Mapped[str] = mapped_column(String(32))
-    host: Mapped[str] = mapped_column(ForeignKey("players.id"))
-    settings: Mapped[dict] = mapped_column(JSON)  # turn timer, bot pace: the room's, not the game's
-    created: Mapped[float] = mapped_column(Float)
-
-
-class SeatRow(Base):
-    __tablename__ = "seats"
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
-    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
-
-
-class GameRow(Base):
-    __tablename__ = "games"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)  # internal
-    # the game's name in URLs and room info: random, so that no one finds games by counting
-    public_id: Mapped[str] = mapped_column(String(16), unique=True, index=True)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
-    number: Mapped[int] = mapped_column(Integer)  # 1, 2, ... within the room's match
-    # who sat in each seat when the game started (None: a bot): they may read its record
-    players: Mapped[list | None] = mapped_column(JSON, nullable=True)
-    game: Mapped[str] = mapped_column(String(40))
-    options: Mapped[dict] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    started: Mapped[float] = mapped_column(Float)
-    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
-    # why the game could not be replayed; set, it is never replayed again (its room is closed)
-    quarantined: Mapped[str | None] = mapped_column(Text, nullable=True)
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    index: Mapped[int] = mapped_column(Integer, primary_key=True)  # a second writer collides
-    seat: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(Text)
-    at: Mapped[float] = mapped_column(Float)
-
-
-class ChatRow(Base):
-    __tablename__ = "chat"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
-    text: Mapped[str] = mapped_column(Text)
-    at: Mapped[float] = mapped_column(Float)
-
-
-class SiteRow(Base):
-    """Facts about the whole database: ``cluster_prefix``, the Redis prefix of the cluster of
-    processes that runs its rooms (one cluster a database: yamen/server/cluster.py)."""
-
-    __tablename__ = "site"
-    name: Mapped[str] = mapped_column(String(40), primary_key=True)
-    value: Mapped[str] = mapped_column(Text)
-
-
-CLUSTER_PREFIX = "cluster_prefix"
-
-
-class StartupError(Exception):
+class StartupError(YamenError):
     """The database cannot serve: the server refuses to start, and says why."""
-
-
-def schema_problems(conn: Any) -> list[str]:
-    """What the models need that the database lacks: missing tables and columns."""
-    inspector = inspect(conn)
-    tables = set(inspector.get_table_names())
-    problems = []
-    for table in Base.metadata.sorted_tables:
-        if table.name not in tables:
-            problems.append(f"table {table.name} is missing")
-            continue
-        have = {column["name"] for column in inspector.get_columns(table.name)}
-        lacking = [column.name for column in table.columns if column.name not in have]
-        if lacking:
-            problems.append(f"table {table.name} lacks column(s) {', '.join(lacking)}")
-    return problems
 
 
 def _reason(exc: Exception) -> str:
@@ -190,7 +82,10 @@ class StoredGame:
 class Store:
     """The database behind one server process (several processes may share a PostgreSQL)."""
 
-    def __init__(self, url: str):
+    def __init__(
+        self, url: str, *, fence: Fence | None = None, on_conflict: Conflict | None = None
+    ):
+        """``fence`` and ``on_conflict`` go to the journal (a cluster's process gives them)."""
         self.url = async_url(url)
         if self.url.startswith("sqlite"):
             # One connection for everything but the journal (SQLiteAppender): SQLite has one
@@ -199,13 +94,13 @@ class Store:
             self.engine: AsyncEngine = create_async_engine(
                 self.url, pool_size=1, max_overflow=0, pool_timeout=60, connect_args={"timeout": 30}
             )
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
         else:
             self.engine = create_async_engine(self.url)
         self.session = async_sessionmaker(self.engine, expire_on_commit=False)
         file = self.engine.url.database if self.url.startswith("sqlite") else None
         self.appender = SqliteAppender(file) if file and file != ":memory:" else None
-        self.journal = Journal(self)
+        self.journal = Journal(self, fence, on_conflict)
         self.metrics: Any = None  # yamen/server/metrics.py, when a registry of rooms has one
 
     async def open(self) -> None:
@@ -249,8 +144,9 @@ class Store:
                 await s.commit()
             except IntegrityError:  # another process claimed it first
                 await s.rollback()
-                found = await s.get(SiteRow, name, populate_existing=True)
-                return found.value
+                claimed = await s.get(SiteRow, name, populate_existing=True)
+                assert claimed is not None  # (site facts are never deleted by a server)
+                return claimed.value
         return value
 
     async def site(self, name: str) -> str | None:
@@ -429,7 +325,7 @@ class Store:
             )
         )
         async with self.session() as s:
-            return await s.scalar(query)
+            return await s.scalar(query) or 0
 
     # chat
     async def add_chat(self, room_id: str, player_id: str, text: str) -> float:
@@ -447,7 +343,7 @@ class Store:
                 .order_by(ChatRow.id.desc())
                 .limit(limit)
             )
-            return [tuple(r) for r in reversed(rows.all())]
+            return [(player, line, at) for player, line, at in reversed(rows.all())]
 
 
 async def _actions(s: Any, game_id: int) -> list[tuple[int, str]]:
@@ -473,158 +369,8 @@ def _stored_game(row: GameRow, actions: list[tuple[int, str]]) -> StoredGame:
     )
 
 
-class Journal:
-    """Appends actions with group commit: ``await append(...)`` returns once the action is
-    durable; actions that arrive while a commit runs go together in the next one. A batch that
-    fails is written again one action at a time, so that only the action at fault is refused
-    (in a cluster, a stale owner's write collides with the new owner's)."""
-
-    def __init__(self, store: Store):
-        self.store = store
-        self.waiting: list[tuple[dict[str, Any], asyncio.Future]] = []
-        self.writer: asyncio.Task | None = None
-        # A test seam: awaited with each action before it joins a batch to be committed.
-        self.before_commit: Callable[[dict[str, Any]], Awaitable[None]] | None = None
-        if os.environ.get(HOLD_ENV):
-            self.before_commit = hold_while(Path(os.environ[HOLD_ENV]))
-
-    async def append(self, game_id: int, index: int, seat: int, text: str) -> None:
-        future = asyncio.get_running_loop().create_future()
-        row = {"game_id": game_id, "index": index, "seat": seat, "text": text, "at": now()}
-        if self.before_commit is not None:
-            await self.before_commit(row)
-        self.waiting.append((row, future))
-        if self.writer is None or self.writer.done():
-            self.writer = asyncio.create_task(self._write())
-        try:
-            await future
-        except Exception as exc:
-            self.count(outcome(exc))
-            raise
-        self.count("stored")
-
-    def count(self, what: str) -> None:
-        if self.store.metrics is not None:
-            self.store.metrics.actions.labels(what).inc()
-
-    async def _write(self) -> None:
-        while self.waiting:
-            batch, self.waiting = self.waiting, []
-            try:
-                await self._insert([row for row, _ in batch])
-            except Exception as exc:
-                if len(batch) == 1:
-                    _settle(batch[0][1], exc)
-                    continue
-                for row, future in batch:
-                    try:
-                        await self._insert([row])
-                    except Exception as alone:
-                        _settle(future, alone)
-                    else:
-                        _settle(future, None)
-            else:
-                for _, future in batch:
-                    _settle(future, None)
-
-    async def _insert(self, rows: list[dict[str, Any]]) -> None:
-        if self.store.appender is not None:
-            return await self.store.appender.insert(rows)
-        # a Core insert: no unit of work to build for rows that are only ever appended
-        async with self.store.engine.begin() as conn:
-            await conn.execute(insert(ActionRow), rows)
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            await asyncio.gather(self.writer, return_exceptions=True)
-
-
-HOLD_ENV = "YAMEN_TEST_HOLD_COMMITS"
-"""Test seam, read at start-up: the path of a file. While that file exists the journal holds
-every action it is given before committing it, and adds a line ``game_id index`` for it to
-``<file>.held``, so that a test can kill the server between an action's arrival and its
-commit and check that nothing was acknowledged or broadcast for it
-(tests/server/test_recovery.py). Never set in production."""
-
-
-def hold_while(path: Path) -> Callable[[dict[str, Any]], Awaitable[None]]:
-    held = path.with_name(path.name + ".held")
-
-    async def hold(row: dict[str, Any]) -> None:
-        if path.exists():
-            with held.open("a") as out:
-                out.write(f"{row['game_id']} {row['index']}\n")
-        while path.exists():
-            await asyncio.sleep(0.01)
-
-    return hold
-
-
-class SqliteAppender:
-    """Appends actions to a SQLite file on a connection and a thread of their own: one thread
-    hop and one plain ``executemany`` a batch, about a seventh of the CPU of an async SQLAlchemy
-    round trip (measured: 0.15 ms against 1.15 ms an action), and the journal is the hot path."""
-
-    SQL = 'INSERT INTO actions (game_id, "index", seat, text, at) VALUES (?, ?, ?, ?, ?)'
-
-    def __init__(self, path: str):
-        self.path = path
-        self.thread = ThreadPoolExecutor(1, thread_name_prefix="journal")
-        self.conn: sqlite3.Connection | None = None
-
-    def _write(self, rows: list[tuple]) -> None:
-        if self.conn is None:
-            self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            _sqlite_pragmas(self.conn, None)
-        self.conn.execute("BEGIN IMMEDIATE")  # the write lock first: never a busy upgrade
-        try:
-            self.conn.executemany(self.SQL, rows)
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
-
-    async def insert(self, rows: list[dict[str, Any]]) -> None:
-        values = [(r["game_id"], r["index"], r["seat"], r["text"], r["at"]) for r in rows]
-        try:
-            await asyncio.get_running_loop().run_in_executor(self.thread, self._write, values)
-        except sqlite3.IntegrityError as exc:  # as SQLAlchemy would say it, for every caller
-            raise IntegrityError(self.SQL, values, exc) from exc
-
-    def close(self) -> None:
-        self.thread.submit(lambda: self.conn and self.conn.close())
-        self.thread.shutdown(wait=True)
-
-
-def outcome(exc: Exception) -> str:
-    """How a refused action is counted: conflict (another writer had stored that action: the
-    log's primary key), fenced (a cluster's process unsure it owns the room), failed."""
-    if isinstance(exc, IntegrityError):
-        return "conflict"
-    return "fenced" if type(exc).__name__ == "LeaseLost" else "failed"
-
-
-def _settle(future: asyncio.Future, error: Exception | None) -> None:
-    if future.done():
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)
-
-
 def now() -> float:
     return time.time()
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL: readers do not block the writer; NORMAL: a commit survives a killed process (the
-    # WAL is in the OS's hands) without an fsync per commit.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
 
 
 def default_url(directory: str | Path = ".") -> str:

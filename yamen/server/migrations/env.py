@@ -3,7 +3,7 @@
 
 from alembic import context
 
-from yamen.server.storage import Base
+from yamen.server.tables import Base
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)

@@ -1,0 +1,61 @@
+"""The seams of the server that need no database: a room, a link and a remote room are all a
+RoomHandle, and every message of the cluster's bus reads back as it was written."""
+
+from __future__ import annotations
+
+import pytest
+
+from yamen.server.cluster import Link, Remote, Snapshot
+from yamen.server.cluster.bus import (
+    Answer,
+    Attach,
+    Call,
+    Deliver,
+    Detach,
+    Forward,
+    Moved,
+    decode,
+    encode,
+)
+from yamen.server.handle import RoomHandle
+from yamen.server.rooms import Room, Seat
+from yamen.server.settings import Settings
+
+SEEN = Snapshot(
+    info={"id": "r1", "seats": [{"seat": 0, "name": "安"}]},
+    invite="the-code",
+    host="h",
+    public=False,
+    players=["p", None],
+)
+
+
+def test_a_room_a_link_and_a_remote_are_room_handles():
+    room = Room(None, "r1", "baohuang", {}, True, "code", "h", Settings(), [Seat()] * 5)
+    remote = Remote(None, "r1", "owner", SEEN)
+    link = Link(None, "r1")
+    link.target = remote
+    for handle in (room, remote, link):
+        assert isinstance(handle, RoomHandle)
+    assert link.may_watch("p", None) and not link.may_watch("q", "wrong")
+    assert link.info() == SEEN.info and link.host == "h" and not link.public
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Call("7", "node-a", "r1", "take_seat", ["p", "Ann", 2, None]),
+        Answer("7", snapshot=SEEN),
+        Answer("8", error=("taken", "seat 2 is taken", 409)),
+        Answer("9", moved=True),
+        Attach("node-a", "3", "r1", "p"),
+        Attach("node-a", "4", "r1", None),
+        Forward("node-a", "3", "r1", {"type": "act", "id": "x", "action": 5, "seq": 2}),
+        Detach("node-a", "3", "r1"),
+        Deliver("node-b", "3", '{"type":"chat","text":"第一行\\n二","at":1.5}'),
+        Deliver("node-b", "3", "text with\na raw newline and a space"),
+        Moved("node-b", "r1"),
+    ],
+)
+def test_every_bus_message_reads_back_as_written(message):
+    assert decode(encode(message)) == message

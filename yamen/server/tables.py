@@ -1,0 +1,108 @@
+"""The database's tables (SQLAlchemy 2 models): what the server stores, and nothing more.
+
+A game is stored as its record (yamen/records.py): options, seed and the actions in the game's
+notation, one row each (:class:`ActionRow`, whose primary key lets only one writer store each
+action). The schema is created and upgraded by Alembic migrations (yamen/server/migrations/),
+which read these models; :func:`schema_problems` says what a database lacks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String, Text, inspect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
+    created: Mapped[float] = mapped_column(Float)
+
+
+class RoomRow(Base):
+    __tablename__ = "rooms"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict] = mapped_column(JSON)
+    public: Mapped[bool] = mapped_column(Boolean)
+    invite: Mapped[str] = mapped_column(String(32))
+    host: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    settings: Mapped[dict] = mapped_column(JSON)  # turn timer, bot pace: the room's, not the game's
+    created: Mapped[float] = mapped_column(Float)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)  # internal
+    # the game's name in URLs and room info: random, so that no one finds games by counting
+    public_id: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # 1, 2, ... within the room's match
+    # who sat in each seat when the game started (None: a bot): they may read its record
+    players: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    started: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # why the game could not be replayed; set, it is never replayed again (its room is closed)
+    quarantined: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)  # a second writer collides
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class SiteRow(Base):
+    """Facts about the whole database: ``cluster_prefix``, the Redis prefix of the cluster of
+    processes that runs its rooms (one cluster a database: yamen/server/cluster/)."""
+
+    __tablename__ = "site"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+def schema_problems(conn: Any) -> list[str]:
+    """What the models need that the database lacks: missing tables and columns."""
+    inspector = inspect(conn)
+    tables = set(inspector.get_table_names())
+    problems = []
+    for table in Base.metadata.sorted_tables:
+        if table.name not in tables:
+            problems.append(f"table {table.name} is missing")
+            continue
+        have = {column["name"] for column in inspector.get_columns(table.name)}
+        lacking = [column.name for column in table.columns if column.name not in have]
+        if lacking:
+            problems.append(f"table {table.name} lacks column(s) {', '.join(lacking)}")
+    return problems
