@@ -1,19 +1,15 @@
-"""Criminal Poker's state machine: from the opening reveal to the arrest.
-
-    opening (all suspects at once, sealed) -> [next -> turn -> (reveal)] per suspect
-    -> deck look (automatic, private) -> questioning -> arrest (sheriff mode)
-                                                     -> vote (detective mode, sealed)
-                                                        -> three or more tied: questioning
-                                                           and a re-vote, at most twice more
+"""Criminal Poker's state machine: from the opening reveal to the arrest, one phase after
+another (phases.py draws the order).
 
 The *investigator* is the sheriff (sheriff mode) or the detective (detective mode): it calls
 which suspect takes the next turn, looks at the deck, and ends the questioning. The detective
-is a suspect too. See docs/rules/criminal_poker.md.
+is a suspect too. The rules it follows live beside it: the setup in setup.py, who did it in
+culprit.py, who wins in outcome.py, what each seat sees in view.py, the notation in actions.py.
+See docs/rules/criminal_poker.md.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -30,29 +26,21 @@ from yamen.games.criminal_poker.actions import (
     VOTE_BASE,
 )
 from yamen.games.criminal_poker.cards import DETECTIVE, SHERIFF, Catalog
+from yamen.games.criminal_poker.phases import WINDOWS, Phase
 from yamen.games.criminal_poker.setup import (
     explicit_setup,
     random_setup,
     role_counts,
     suspect_count,
 )
+from yamen.games.criminal_poker.view import seat_view
 
-OPENING, NEXT, TURN, REVEAL, QUESTIONING, ARREST, VOTE, OVER = (
-    "opening",
-    "next",
-    "turn",
-    "reveal",
-    "questioning",
-    "arrest",
-    "vote",
-    "over",
-)
-WINDOWS = (OPENING, VOTE)  # simultaneous, sealed questions
 VOTE_ROUNDS = 3  # the first vote and at most two re-votes (RULINGS)
 
 
 class CriminalPokerState(State):
     game = "criminal_poker"
+    phase: Phase
     __slots__ = (
         "_events",
         "_legal_cache",
@@ -117,13 +105,13 @@ class CriminalPokerState(State):
         phase = self.phase
         if phase in WINDOWS:
             self._answer(seat, action)
-        elif phase == NEXT:
+        elif phase == Phase.NEXT:
             self._start_turn(action - NEXT_BASE)
-        elif phase == TURN:
+        elif phase == Phase.TURN:
             self._take_turn(seat, action)
-        elif phase == REVEAL:
+        elif phase == Phase.REVEAL:
             self._after_draw(seat, action)
-        elif phase == QUESTIONING:
+        elif phase == Phase.QUESTIONING:
             self._end_questioning()
         else:  # ARREST
             self._finish((action - ARREST_BASE,))
@@ -166,7 +154,7 @@ class CriminalPokerState(State):
         self._emit(
             "dealt", hands={str(s): len(self.hidden[s]) for s in self.suspects}, deck=len(self.pile)
         )
-        self._open_window(OPENING, self.suspects)
+        self._open_window(Phase.OPENING, self.suspects)
 
     def _ids(self, cards: list[int]) -> list[str]:
         deck = self.deck
@@ -176,25 +164,25 @@ class CriminalPokerState(State):
 
     def _legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
-        if phase == OPENING:
+        if phase == Phase.OPENING:
             acts = [REVEAL_BASE + c for c in sorted(self.hidden[seat])]
-        elif phase == NEXT:
+        elif phase == Phase.NEXT:
             acts = [NEXT_BASE + s for s in self.suspects if s not in self.acted]
-        elif phase == TURN:
+        elif phase == Phase.TURN:
             acts = [SKIP, DRAW] if self.pile else [SKIP]
-        elif phase == REVEAL:
+        elif phase == Phase.REVEAL:
             acts = [KEEP_HIDDEN] + [REVEAL_BASE + c for c in sorted(self.hidden[seat])]
-        elif phase == QUESTIONING:
+        elif phase == Phase.QUESTIONING:
             acts = [actions.END_QUESTIONING]
-        elif phase == ARREST:
+        elif phase == Phase.ARREST:
             acts = [ARREST_BASE + s for s in self.suspects]
-        elif phase == VOTE:
+        elif phase == Phase.VOTE:
             acts = [VOTE_BASE + s for s in range(self.num_seats) if s != seat]
         else:
             acts = []
         return acts
 
-    def _open_window(self, phase: str, seats: tuple[int, ...]) -> None:
+    def _open_window(self, phase: Phase, seats: tuple[int, ...]) -> None:
         """A question asked of several seats at once; answers stay sealed until all are in."""
         self.phase = phase
         self.answers: dict[int, int] = {}
@@ -206,7 +194,7 @@ class CriminalPokerState(State):
         self._emit("answered", seat=seat)
         if self._pending:
             return
-        if self.phase == OPENING:
+        if self.phase == Phase.OPENING:
             self._close_opening()
         else:
             self._close_vote()
@@ -226,7 +214,7 @@ class CriminalPokerState(State):
         """The investigator calls the next suspect; the last one left needs no call."""
         left = [s for s in self.suspects if s not in self.acted]
         if len(left) > 1:
-            self.phase = NEXT
+            self.phase = Phase.NEXT
             self._pending = (self.investigator,)
         elif left:
             self._start_turn(left[0])
@@ -234,7 +222,7 @@ class CriminalPokerState(State):
             self._look_at_deck()
 
     def _start_turn(self, seat: int) -> None:
-        self.phase = TURN
+        self.phase = Phase.TURN
         self.turn = seat
         self._pending = (seat,)
         self._emit("next", seat=seat)
@@ -250,7 +238,7 @@ class CriminalPokerState(State):
         self.turns.append({"seat": seat, "action": "draw", "revealed": None})
         self._emit("draw", seat=seat, deck=len(self.pile))
         self._emit("drew", to=(seat,), card=self.deck[card].id)
-        self.phase = REVEAL
+        self.phase = Phase.REVEAL
 
     def _after_draw(self, seat: int, action: int) -> None:
         if action == KEEP_HIDDEN:
@@ -278,17 +266,17 @@ class CriminalPokerState(State):
         self._question()
 
     def _question(self) -> None:
-        self.phase = QUESTIONING
+        self.phase = Phase.QUESTIONING
         self._pending = (self.investigator,)
         self._emit("questioning", round=len(self.votes) + 1)
 
     def _end_questioning(self) -> None:
         self._emit("questioning over")
         if self.mode == SHERIFF:
-            self.phase = ARREST
+            self.phase = Phase.ARREST
             self._pending = (self.investigator,)
         else:
-            self._open_window(VOTE, tuple(range(self.num_seats)))
+            self._open_window(Phase.VOTE, tuple(range(self.num_seats)))
 
     def _close_vote(self) -> None:
         targets = [self.answers[s] - VOTE_BASE for s in range(self.num_seats)]
@@ -315,7 +303,7 @@ class CriminalPokerState(State):
 
     def _finish(self, arrested: tuple[int, ...]) -> None:
         self.arrested = arrested
-        self.phase = OVER
+        self.phase = Phase.OVER
         self._pending = ()
         self._emit("arrest", seats=list(arrested))
         holdings = {
@@ -368,44 +356,5 @@ class CriminalPokerState(State):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator). Hidden until the end: face-down
-        evidence of other seats, identities other than the investigator's, the deck (the
-        investigator sees it after its look), sealed answers of an open window."""
-        inv = self.investigator
-        over = self.phase == OVER
-        view: dict[str, Any] = {
-            "game": self.game,
-            "mode": self.mode,
-            "seat": seat,
-            "players": self.num_seats,
-            "phase": self.phase,
-            "pending": list(self._pending),
-            "investigator": inv,
-            "identities": {str(inv): self.roles[inv]},
-            "suspects": list(self.suspects),
-            "roles_in_play": dict(sorted(role_counts(self.options).items())),
-            "shown": [self._ids(s) for s in self.shown],
-            "hidden_counts": [len(h) for h in self.hidden],
-            "deck_count": len(self.pile),
-            "turn": self.turn,
-            "acted": list(self.acted),
-            "turns": [dict(t) for t in self.turns],
-            "answered": sorted(self.answers) if self.phase in WINDOWS else [],
-            "votes": [list(v) for v in self.votes],
-            "arrested": None if self.arrested is None else list(self.arrested),
-            "cards": {card.id: card.to_json() for card in self.deck},
-            "role_names": self.catalog.role_names(),
-        }
-        if seat is not None:
-            view["identity"] = self.roles[seat]
-            view["hidden"] = self._ids(sorted(self.hidden[seat]))
-            if self.phase in WINDOWS and (seat in self.answers or seat in self._pending):
-                mine = self.answers.get(seat)
-                view["answer"] = None if mine is None else self.action_text(mine)
-            if seat == inv and self.looked:
-                view["deck"] = self._ids(sorted(self.pile))
-            if seat in self._pending:
-                view["legal"] = [self.action_text(a) for a in self._legal_now(seat)]
-        if over:
-            view["final"] = copy.deepcopy(self._result.details)
-        return view
+        """What ``seat`` may see (``None``: a spectator); see view.py."""
+        return seat_view(self, seat)
