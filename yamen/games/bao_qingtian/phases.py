@@ -34,5 +34,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-TURNS = (Phase.DRAW, Phase.CAPTURE)  # the phases in which a seat discards and draws
+# Each member as a module constant too, for the rules' per-decision code: in Python 3.11,
+# reading ``Phase.DRAW`` goes through the enum's metaclass, several times slower than a global.
+DRAW, NAME, APPOINT, CAPTURE = Phase.DRAW, Phase.NAME, Phase.APPOINT, Phase.CAPTURE
+GUESS, PUNISH, SEVERITY, VERDICT = Phase.GUESS, Phase.PUNISH, Phase.SEVERITY, Phase.VERDICT
+CARRY_OUT, OVER = Phase.CARRY_OUT, Phase.OVER
+
+TURNS = (DRAW, CAPTURE)  # the phases in which a seat discards and draws
 OFFICER_PHASES = tuple(Phase(officer) for officer in OFFICERS)  # in the order they act

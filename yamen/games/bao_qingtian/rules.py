@@ -34,7 +34,21 @@ from yamen.games.bao_qingtian.offices import (
     Appointment,
     filling,
 )
-from yamen.games.bao_qingtian.phases import OFFICER_PHASES, TURNS, Phase
+from yamen.games.bao_qingtian.phases import (
+    APPOINT,
+    CAPTURE,
+    CARRY_OUT,
+    DRAW,
+    GUESS,
+    NAME,
+    OFFICER_PHASES,
+    OVER,
+    PUNISH,
+    SEVERITY,
+    TURNS,
+    VERDICT,
+    Phase,
+)
 from yamen.games.bao_qingtian.sentence import CATALOGUE, OFFICERS, RANGES, apply_step
 from yamen.games.bao_qingtian.view import seat_view
 
@@ -142,19 +156,19 @@ class BaoQingtianState(State):
         phase = self.phase
         if phase in TURNS:
             self._turn(seat, action - act.DISCARD)
-        elif phase == Phase.GUESS:
+        elif phase == GUESS:
             self._guess(action)
-        elif phase == Phase.NAME:
+        elif phase == NAME:
             self._name(action - act.NAME)
-        elif phase == Phase.APPOINT:
+        elif phase == APPOINT:
             self._appoint(action - act.APPOINT)
-        elif phase == Phase.PUNISH:
+        elif phase == PUNISH:
             self._punish(action)
         elif phase in OFFICER_PHASES:
             self._officer(phase, act.number_value(phase, action))
-        elif phase == Phase.SEVERITY:
+        elif phase == SEVERITY:
             self._sentence_severity(action)
-        elif phase == Phase.VERDICT:
+        elif phase == VERDICT:
             self._verdict(action)
         else:  # CARRY_OUT
             self._emit("carried out", executor=seat)
@@ -162,7 +176,7 @@ class BaoQingtianState(State):
 
     def result(self) -> Result | None:
         """The trial's outcome (outcome.py) once it is over, with its ledger entry."""
-        if self.phase != Phase.OVER:
+        if self.phase != OVER:
             return None
         n = self.num_seats
         won = outcome.winners(self.offices["captor"], self.reason == "caught", self.escaped)
@@ -199,7 +213,7 @@ class BaoQingtianState(State):
 
     def _seek(self, what: str) -> None:
         """Discard/draw turns, from the seat whose turn it is, until someone holds ``what``."""
-        self.phase = Phase.DRAW
+        self.phase = DRAW
         self.seeking = what
         self._pending = (self.turn,)
         self._emit("seeking", card=what, seat=self.turn)
@@ -223,9 +237,9 @@ class BaoQingtianState(State):
         self.turn = (seat + 1) % self.num_seats
         self._emit("turn", seat=seat, pile=len(self.pile), discards=len(self.discards))
         self._emit("turn cards", to=(seat,), discarded=CODE[card], drew=CODE[drawn])
-        if self.phase == Phase.CAPTURE:
+        if self.phase == CAPTURE:
             self.round_turns += 1
-            self.phase = Phase.GUESS
+            self.phase = GUESS
             self._pending = (self.offices["captor"],)
             return
         sought = (EMPEROR,) if self.seeking == "emperor" else OFFICE_CARDS[self.seeking]
@@ -242,7 +256,7 @@ class BaoQingtianState(State):
     def _crown(self, seat: int) -> None:
         self.emperor = seat
         self.seeking = None
-        self.phase = Phase.NAME
+        self.phase = NAME
         self._pending = (seat,)
         self._emit("emperor", seat=seat)
 
@@ -267,7 +281,7 @@ class BaoQingtianState(State):
                 self._seek(office)
                 return
             self.appointing = how
-            self.phase = Phase.APPOINT
+            self.phase = APPOINT
             self._pending = (how.by,)
             choices = None if how.choices is None else list(how.choices)
             self._emit(
@@ -275,10 +289,10 @@ class BaoQingtianState(State):
             )
             return
         if "executor" in self.offices:
-            self.phase = Phase.VERDICT
+            self.phase = VERDICT
             self._pending = (self.emperor,)
         elif self.accused is not None:
-            self.phase = Phase.PUNISH
+            self.phase = PUNISH
             self._pending = (self.offices["judge"],)
         else:
             self._start_capture()
@@ -298,7 +312,7 @@ class BaoQingtianState(State):
     # ------------------------------------------------------------------ capture
 
     def _start_capture(self) -> None:
-        self.phase = Phase.CAPTURE
+        self.phase = CAPTURE
         self.round = 1
         self.round_turns = 0
         self.guessed_in_round = False
@@ -326,7 +340,7 @@ class BaoQingtianState(State):
             self.round += 1
             self.round_turns = 0
             self.guessed_in_round = False
-        self.phase = Phase.CAPTURE
+        self.phase = CAPTURE
         self._pending = (self.turn,)
 
     def _accuse(self, seat: int, reason: str) -> None:
@@ -352,13 +366,14 @@ class BaoQingtianState(State):
         self._pending = (self.offices[OFFICERS[0]],)
 
     def _officer(self, phase: Phase, number: int) -> None:
-        officer = phase.value  # the plain word, as the records and events write it
+        officer = phase.value  # the plain word: events and the ledger carry a plain str
         self.count = apply_step(self.count, officer, number)
         seat = self.offices[officer]
         self.steps.append({"step": officer, "seat": seat, "number": number, "count": self.count})
         self._emit(officer, seat=seat, number=number, count=self.count)
-        following = OFFICERS.index(officer) + 1
-        self.phase = OFFICER_PHASES[following] if following < len(OFFICERS) else Phase.SEVERITY
+        following = OFFICER_PHASES.index(phase) + 1
+        last = following == len(OFFICER_PHASES)
+        self.phase = SEVERITY if last else OFFICER_PHASES[following]
         self._pending = (self.offices[self.phase.value],)
 
     def _sentence_severity(self, action: int) -> None:
@@ -375,11 +390,11 @@ class BaoQingtianState(State):
             return
         self.verdict = "executed"
         self._emit("execute", emperor=self.emperor, executor=self.offices["executor"])
-        self.phase = Phase.CARRY_OUT
+        self.phase = CARRY_OUT
         self._pending = (self.offices["executor"],)
 
     def _finish(self) -> None:
-        self.phase = Phase.OVER
+        self.phase = OVER
         self._pending = ()
         self._emit("game over", **self._details())
 
@@ -390,24 +405,24 @@ class BaoQingtianState(State):
         if phase in TURNS:
             hand = self.hands[seat]
             acts = [act.DISCARD + t for t in range(NUM_TYPES) if hand[t]]
-        elif phase == Phase.GUESS:
+        elif phase == GUESS:
             captor, last = self.offices["captor"], self.last_turn[0]
             n, guessed = self.num_seats, self.guessed_in_round
             acts = capture.decisions(captor, last, self.round_turns, n, guessed)
-        elif phase == Phase.NAME:
+        elif phase == NAME:
             acts = [act.NAME + i for i in range(len(CRIMINALS))]
-        elif phase == Phase.APPOINT:
+        elif phase == APPOINT:
             choices = self.appointing.choices
             acts = [
                 act.APPOINT + s for s in (range(self.num_seats) if choices is None else choices)
             ]
-        elif phase == Phase.PUNISH:
+        elif phase == PUNISH:
             acts = CATALOGUE_PUNISHMENTS + (CUSTOM_PUNISHMENTS if self.draft else [])
         elif phase in OFFICER_PHASES:
             acts = OFFICER_ACTIONS[phase]
-        elif phase == Phase.SEVERITY:
+        elif phase == SEVERITY:
             acts = [act.LIGHT, act.HEAVY]
-        elif phase == Phase.VERDICT:
+        elif phase == VERDICT:
             acts = [act.EXECUTE, act.PARDON]
         else:  # CARRY_OUT
             acts = [act.DONE]
@@ -423,7 +438,7 @@ class BaoQingtianState(State):
         judge's own words, read for the judge while it is to punish, writes the words down:
         the custom punishment actions then stand for them (the last words read count)."""
         action, words = act.parse(text, self.num_seats)
-        if words is not None and self.phase == Phase.PUNISH and seat == self.offices["judge"]:
+        if words is not None and self.phase == PUNISH and seat == self.offices["judge"]:
             self.draft = words
             self._legal_cache = None
         return action

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from yamen.games.bao_qingtian.capture import MAX_GUESSES
 from yamen.games.bao_qingtian.cards import CODE, hand_codes
-from yamen.games.bao_qingtian.phases import TURNS, Phase
+from yamen.games.bao_qingtian.phases import APPOINT, DRAW, TURNS
 
 if TYPE_CHECKING:
     from yamen.games.bao_qingtian.rules import BaoQingtianState
@@ -31,7 +31,7 @@ def seat_view(state: BaoQingtianState, seat: int | None) -> dict[str, Any]:
         "pending": list(pending),
         "first": state.first,
         "turn": state.turn if phase in TURNS else None,
-        "seeking": state.seeking if phase == Phase.DRAW else None,
+        "seeking": state.seeking if phase == DRAW else None,
         "pile": len(state.pile),
         "discards": len(state.discards),
         "refills": state.refills,
@@ -63,7 +63,7 @@ def seat_view(state: BaoQingtianState, seat: int | None) -> dict[str, Any]:
 
 def _appointing(state: BaoQingtianState) -> dict[str, Any] | None:
     appointing = state.appointing
-    if state.phase != Phase.APPOINT or appointing is None:
+    if state.phase != APPOINT or appointing is None:
         return None
     choices = None if appointing.choices is None else list(appointing.choices)
     return {

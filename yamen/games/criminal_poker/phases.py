@@ -27,5 +27,10 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-WINDOWS = (Phase.OPENING, Phase.VOTE)  # simultaneous, sealed questions
-TURN_PHASES = (Phase.NEXT, Phase.TURN, Phase.REVEAL)  # the suspects' turns
+# Each member as a module constant too, for the rules' per-decision code: in Python 3.11,
+# reading ``Phase.TURN`` goes through the enum's metaclass, several times slower than a global.
+OPENING, NEXT, TURN, REVEAL = Phase.OPENING, Phase.NEXT, Phase.TURN, Phase.REVEAL
+QUESTIONING, ARREST, VOTE, OVER = Phase.QUESTIONING, Phase.ARREST, Phase.VOTE, Phase.OVER
+
+WINDOWS = (OPENING, VOTE)  # simultaneous, sealed questions
+TURN_PHASES = (NEXT, TURN, REVEAL)  # the suspects' turns

@@ -26,7 +26,18 @@ from yamen.games.criminal_poker.actions import (
     VOTE_BASE,
 )
 from yamen.games.criminal_poker.cards import DETECTIVE, SHERIFF, Catalog
-from yamen.games.criminal_poker.phases import WINDOWS, Phase
+from yamen.games.criminal_poker.phases import (
+    ARREST,
+    NEXT,
+    OPENING,
+    OVER,
+    QUESTIONING,
+    REVEAL,
+    TURN,
+    VOTE,
+    WINDOWS,
+    Phase,
+)
 from yamen.games.criminal_poker.setup import (
     explicit_setup,
     random_setup,
@@ -105,13 +116,13 @@ class CriminalPokerState(State):
         phase = self.phase
         if phase in WINDOWS:
             self._answer(seat, action)
-        elif phase == Phase.NEXT:
+        elif phase == NEXT:
             self._start_turn(action - NEXT_BASE)
-        elif phase == Phase.TURN:
+        elif phase == TURN:
             self._take_turn(seat, action)
-        elif phase == Phase.REVEAL:
+        elif phase == REVEAL:
             self._after_draw(seat, action)
-        elif phase == Phase.QUESTIONING:
+        elif phase == QUESTIONING:
             self._end_questioning()
         else:  # ARREST
             self._finish((action - ARREST_BASE,))
@@ -154,7 +165,7 @@ class CriminalPokerState(State):
         self._emit(
             "dealt", hands={str(s): len(self.hidden[s]) for s in self.suspects}, deck=len(self.pile)
         )
-        self._open_window(Phase.OPENING, self.suspects)
+        self._open_window(OPENING, self.suspects)
 
     def _ids(self, cards: list[int]) -> list[str]:
         deck = self.deck
@@ -164,19 +175,19 @@ class CriminalPokerState(State):
 
     def _legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
-        if phase == Phase.OPENING:
+        if phase == OPENING:
             acts = [REVEAL_BASE + c for c in sorted(self.hidden[seat])]
-        elif phase == Phase.NEXT:
+        elif phase == NEXT:
             acts = [NEXT_BASE + s for s in self.suspects if s not in self.acted]
-        elif phase == Phase.TURN:
+        elif phase == TURN:
             acts = [SKIP, DRAW] if self.pile else [SKIP]
-        elif phase == Phase.REVEAL:
+        elif phase == REVEAL:
             acts = [KEEP_HIDDEN] + [REVEAL_BASE + c for c in sorted(self.hidden[seat])]
-        elif phase == Phase.QUESTIONING:
+        elif phase == QUESTIONING:
             acts = [actions.END_QUESTIONING]
-        elif phase == Phase.ARREST:
+        elif phase == ARREST:
             acts = [ARREST_BASE + s for s in self.suspects]
-        elif phase == Phase.VOTE:
+        elif phase == VOTE:
             acts = [VOTE_BASE + s for s in range(self.num_seats) if s != seat]
         else:
             acts = []
@@ -194,7 +205,7 @@ class CriminalPokerState(State):
         self._emit("answered", seat=seat)
         if self._pending:
             return
-        if self.phase == Phase.OPENING:
+        if self.phase == OPENING:
             self._close_opening()
         else:
             self._close_vote()
@@ -214,7 +225,7 @@ class CriminalPokerState(State):
         """The investigator calls the next suspect; the last one left needs no call."""
         left = [s for s in self.suspects if s not in self.acted]
         if len(left) > 1:
-            self.phase = Phase.NEXT
+            self.phase = NEXT
             self._pending = (self.investigator,)
         elif left:
             self._start_turn(left[0])
@@ -222,7 +233,7 @@ class CriminalPokerState(State):
             self._look_at_deck()
 
     def _start_turn(self, seat: int) -> None:
-        self.phase = Phase.TURN
+        self.phase = TURN
         self.turn = seat
         self._pending = (seat,)
         self._emit("next", seat=seat)
@@ -238,7 +249,7 @@ class CriminalPokerState(State):
         self.turns.append({"seat": seat, "action": "draw", "revealed": None})
         self._emit("draw", seat=seat, deck=len(self.pile))
         self._emit("drew", to=(seat,), card=self.deck[card].id)
-        self.phase = Phase.REVEAL
+        self.phase = REVEAL
 
     def _after_draw(self, seat: int, action: int) -> None:
         if action == KEEP_HIDDEN:
@@ -266,17 +277,17 @@ class CriminalPokerState(State):
         self._question()
 
     def _question(self) -> None:
-        self.phase = Phase.QUESTIONING
+        self.phase = QUESTIONING
         self._pending = (self.investigator,)
         self._emit("questioning", round=len(self.votes) + 1)
 
     def _end_questioning(self) -> None:
         self._emit("questioning over")
         if self.mode == SHERIFF:
-            self.phase = Phase.ARREST
+            self.phase = ARREST
             self._pending = (self.investigator,)
         else:
-            self._open_window(Phase.VOTE, tuple(range(self.num_seats)))
+            self._open_window(VOTE, tuple(range(self.num_seats)))
 
     def _close_vote(self) -> None:
         targets = [self.answers[s] - VOTE_BASE for s in range(self.num_seats)]
@@ -303,7 +314,7 @@ class CriminalPokerState(State):
 
     def _finish(self, arrested: tuple[int, ...]) -> None:
         self.arrested = arrested
-        self.phase = Phase.OVER
+        self.phase = OVER
         self._pending = ()
         self._emit("arrest", seats=list(arrested))
         holdings = {

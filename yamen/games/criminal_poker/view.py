@@ -16,7 +16,7 @@ import copy
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from yamen.games.criminal_poker.phases import WINDOWS, Phase
+from yamen.games.criminal_poker.phases import OVER, WINDOWS
 from yamen.games.criminal_poker.setup import role_counts
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def seat_view(state: CriminalPokerState, seat: int | None) -> dict[str, Any]:
         if seat in pending:
             view["legal"] = [state.action_text(a) for a in state.legal(seat)]
     result = state.result()
-    if phase == Phase.OVER and result is not None:
+    if phase == OVER and result is not None:
         view["final"] = copy.deepcopy(result.details)
     return view
 
