@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from yamen.games.bao_qingtian.sentence import OFFICERS
-
 
 class Phase(StrEnum):
     DRAW = "draw"  # discard/draw turns until someone holds what is sought
@@ -37,8 +35,9 @@ class Phase(StrEnum):
 # Each member as a module constant too, for the rules' per-decision code: in Python 3.11,
 # reading ``Phase.DRAW`` goes through the enum's metaclass, several times slower than a global.
 DRAW, NAME, APPOINT, CAPTURE = Phase.DRAW, Phase.NAME, Phase.APPOINT, Phase.CAPTURE
-GUESS, PUNISH, SEVERITY, VERDICT = Phase.GUESS, Phase.PUNISH, Phase.SEVERITY, Phase.VERDICT
-CARRY_OUT, OVER = Phase.CARRY_OUT, Phase.OVER
+GUESS, PUNISH = Phase.GUESS, Phase.PUNISH
+PLUS, MINUS, TIMES, DIVIDE = Phase.PLUS, Phase.MINUS, Phase.TIMES, Phase.DIVIDE
+SEVERITY, VERDICT, CARRY_OUT, OVER = Phase.SEVERITY, Phase.VERDICT, Phase.CARRY_OUT, Phase.OVER
 
 TURNS = (DRAW, CAPTURE)  # the phases in which a seat discards and draws
-OFFICER_PHASES = tuple(Phase(officer) for officer in OFFICERS)  # in the order they act
+OFFICER_PHASES = (PLUS, MINUS, TIMES, DIVIDE)  # in the order they act (sentence.OFFICERS)
