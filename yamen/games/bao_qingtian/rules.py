@@ -366,15 +366,16 @@ class BaoQingtianState(State):
         self._pending = (self.offices[OFFICERS[0]],)
 
     def _officer(self, phase: Phase, number: int) -> None:
-        officer = phase.value  # the plain word: events and the ledger carry a plain str
+        index = OFFICER_PHASES.index(phase)
+        officer = OFFICERS[index]  # the plain word for events and the ledger, not the member
         self.count = apply_step(self.count, officer, number)
         seat = self.offices[officer]
         self.steps.append({"step": officer, "seat": seat, "number": number, "count": self.count})
         self._emit(officer, seat=seat, number=number, count=self.count)
-        following = OFFICER_PHASES.index(phase) + 1
-        last = following == len(OFFICER_PHASES)
+        following = index + 1
+        last = following == len(OFFICERS)
         self.phase = SEVERITY if last else OFFICER_PHASES[following]
-        self._pending = (self.offices[self.phase.value],)
+        self._pending = (self.offices["severity" if last else OFFICERS[following]],)
 
     def _sentence_severity(self, action: int) -> None:
         self.severity = "light" if action == act.LIGHT else "heavy"
