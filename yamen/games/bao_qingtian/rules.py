@@ -1,66 +1,65 @@
 """The Bao Qing-tian trial's state machine: finding the emperor, the offices, the capture, the
-sentence and the verdict.
+sentence and the verdict, one phase after another (phases.py draws the order).
 
-Phases, in order (``view()["phase"]``):
-
-    draw (until someone holds an emperor) -> name -> [appoint | draw] judge, captor
-    -> capture / guess (turns, each followed by the captor's guess or wait)
-    -> [appoint | draw] plus, minus, times, divide, severity officers
-    -> punish -> plus -> minus -> times -> divide -> severity
-    -> [appoint | draw] executor -> verdict -> [carry out] -> over
-
-An office goes to the seat holding its card (the captor's: Wang or Ma). With several holders or
-none, the appointer (the emperor; the judge for the captor) names any seat; when one seat holds
-Wang and another Ma, the judge picks one of those two. With option ``find_by_drawing``, an office
-whose card nobody holds is found by discard/draw turns until someone holds it.
+The rules it follows live beside it: the deal in deal.py, who takes an office in offices.py,
+the captor's guesses in capture.py, the sentence's arithmetic in sentence.py, winners and scores
+in outcome.py, what each seat sees in view.py, the notation in actions.py.
 See docs/rules/bao_qingtian.md.
 """
 
 from __future__ import annotations
 
 import copy
-from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from yamen.engine import Event, Result, State, make_rng
 from yamen.games.bao_qingtian import actions as act
+from yamen.games.bao_qingtian import capture, outcome
+from yamen.games.bao_qingtian.capture import MAX_GUESSES
 from yamen.games.bao_qingtian.cards import (
     CODE,
     CRIMINALS,
-    DECK,
     EMPEROR,
-    MA,
     NUM_TYPES,
     OFFICE_CARDS,
     OFFICES,
-    WANG,
     cards_each,
     hand_codes,
 )
+from yamen.games.bao_qingtian.deal import ExplicitDeal, deal
+from yamen.games.bao_qingtian.offices import (
+    CRIME_OFFICES,
+    LAST_OFFICES,
+    TRIAL_OFFICES,
+    Appointment,
+    filling,
+)
+from yamen.games.bao_qingtian.phases import (
+    APPOINT,
+    CAPTURE,
+    CARRY_OUT,
+    DRAW,
+    GUESS,
+    NAME,
+    OFFICER_PHASES,
+    OVER,
+    PUNISH,
+    SEVERITY,
+    TURNS,
+    VERDICT,
+    Phase,
+)
 from yamen.games.bao_qingtian.sentence import CATALOGUE, OFFICERS, RANGES, apply_step
+from yamen.games.bao_qingtian.view import seat_view
 
-DRAW, NAME, APPOINT, CAPTURE, GUESS = "draw", "name", "appoint", "capture", "guess"
-PUNISH, SEVERITY, VERDICT, CARRY_OUT, OVER = "punish", "severity", "verdict", "carry out", "over"
-# the officers' own phases are their names: "plus", "minus", "times", "divide"
-
-MAX_GUESSES = 10
-TRIAL_OFFICES = ("plus", "minus", "times", "divide", "severity")
 CATALOGUE_PUNISHMENTS = [act.punish(slot, c) for slot in range(len(CATALOGUE)) for c in act.COUNTS]
 CUSTOM_PUNISHMENTS = [act.punish(act.CUSTOM_SLOT, c) for c in act.COUNTS]
 OFFICER_ACTIONS = {o: [act.number(o, n) for n in RANGES[o]] for o in OFFICERS}
 
 
-class Deal(NamedTuple):
-    """An explicit deal: the first seat (``None``: from the seed), each hand as card types, and
-    the draw pile top card first (``None``: the rest of the deck, shuffled from the seed)."""
-
-    first: int | None
-    hands: list[list[int]]
-    pile: list[int] | None
-
-
 class BaoQingtianState(State):
     game = "bao_qingtian"
+    phase: Phase
     __slots__ = (
         "_events",
         "_legal_cache",
@@ -103,24 +102,13 @@ class BaoQingtianState(State):
         "verdict",
     )
 
-    def __init__(self, options: dict[str, Any], seed: int, deal: Deal | None = None):
+    def __init__(self, options: dict[str, Any], seed: int, explicit: ExplicitDeal | None = None):
         self.options = options
         self.seed = seed
         self.num_seats = n = options["players"]
         self.cards_each = k = cards_each(n)
         self.rng = make_rng(seed)
-        first = self.rng.randrange(n)  # the seed's rock-paper-scissors
-        deck = list(DECK)
-        self.rng.shuffle(deck)
-        if deal is None:
-            hands: list[list[int]] = [[] for _ in range(n)]
-            for i in range(n * k):  # one card at a time from the first seat; top = end
-                hands[(first + i) % n].append(deck.pop())
-            pile = deck
-        else:
-            first = first if deal.first is None else deal.first
-            hands = deal.hands
-            pile = deal.pile[::-1] if deal.pile is not None else _rest(deck, hands)
+        first, hands, pile = deal(n, self.rng, explicit)
         self.first = self.turn = first
         self.hands = [[0] * NUM_TYPES for _ in range(n)]
         for seat, cards in enumerate(hands):
@@ -137,8 +125,7 @@ class BaoQingtianState(State):
         self.how: dict[str, str] = {}  # how each office was filled: holder, appointed, drawn
         self.queue: list[str] = []  # offices still to fill, in order
         self.seeking: str | None = None  # what draw turns look for: "emperor" or an office
-        # (office, appointer, holders, choices): choices None means any seat
-        self.appointing: tuple[str, int, tuple[int, ...], list[int] | None] | None = None
+        self.appointing: Appointment | None = None
         self.round = self.round_turns = 0
         self.guessed_in_round = False
         self.guesses: list[dict[str, Any]] = []
@@ -167,7 +154,7 @@ class BaoQingtianState(State):
 
     def _act(self, seat: int, action: int) -> None:
         phase = self.phase
-        if phase in (DRAW, CAPTURE):
+        if phase in TURNS:
             self._turn(seat, action - act.DISCARD)
         elif phase == GUESS:
             self._guess(action)
@@ -177,7 +164,7 @@ class BaoQingtianState(State):
             self._appoint(action - act.APPOINT)
         elif phase == PUNISH:
             self._punish(action)
-        elif phase in OFFICERS:
+        elif phase in OFFICER_PHASES:
             self._officer(phase, act.number_value(phase, action))
         elif phase == SEVERITY:
             self._sentence_severity(action)
@@ -188,19 +175,14 @@ class BaoQingtianState(State):
             self._finish()
 
     def result(self) -> Result | None:
-        """Winners: the captor when it caught the criminal, else the seats that held the named
-        criminal card when the tenth guess missed (the captor excepted). Places: winners first,
-        then the others in seat order. Scores: minus the final count for the tried seat when
-        the sentence was carried out, 0 for everyone else."""
+        """The trial's outcome (outcome.py) once it is over, with its ledger entry."""
         if self.phase != OVER:
             return None
         n = self.num_seats
-        winners = (self.offices["captor"],) if self.reason == "caught" else tuple(self.escaped)
-        places = winners + tuple(s for s in range(n) if s not in winners)
-        scores = [Fraction(0)] * n
-        if self.verdict == "executed":
-            scores[self.accused] = Fraction(-self.count)
-        return Result(tuple(scores), places, winners, self._details())
+        won = outcome.winners(self.offices["captor"], self.reason == "caught", self.escaped)
+        executed = self.verdict == "executed"
+        scores = outcome.scores(n, self.accused, self.count, executed)
+        return Result(scores, outcome.places(n, won), won, self._details())
 
     def clone(self) -> BaoQingtianState:
         return copy.deepcopy(self)
@@ -281,28 +263,30 @@ class BaoQingtianState(State):
     def _name(self, index: int) -> None:
         self.criminal = CRIMINALS[index]
         self._emit("criminal named", card=CODE[self.criminal])
-        self.queue = ["judge", "captor"]
+        self.queue = list(CRIME_OFFICES)
         self._fill_next()
 
     def _fill_next(self) -> None:
-        """Fill the queued offices in order: a single holder takes the office at once; else
-        the appointer chooses (or, nobody holding the card and ``find_by_drawing`` on, draw
-        turns go on until somebody does)."""
+        """Fill the queued offices in order (offices.py): a single holder takes the office at
+        once; else the appointer chooses, or draw turns go on until somebody holds its card."""
         while self.queue:
             office = self.queue[0]
-            holders = self._holders(OFFICE_CARDS[office])
-            if len(holders) == 1:
-                self._fill(self.queue.pop(0), holders[0], "holder")
+            how = filling(
+                office, self.hands, self.offices, self.emperor, self.options["find_by_drawing"]
+            )
+            if isinstance(how, int):
+                self._fill(self.queue.pop(0), how, "holder")
                 continue
-            if not holders and self.options["find_by_drawing"]:
+            if how is None:
                 self._seek(office)
                 return
-            by = self.offices["judge"] if office == "captor" else self.emperor
-            choices = holders if office == "captor" and self._wang_and_ma() else None
-            self.appointing = (office, by, tuple(holders), choices)
+            self.appointing = how
             self.phase = APPOINT
-            self._pending = (by,)
-            self._emit("appointing", office=office, by=by, holders=holders, choices=choices)
+            self._pending = (how.by,)
+            choices = None if how.choices is None else list(how.choices)
+            self._emit(
+                "appointing", office=office, by=how.by, holders=list(how.holders), choices=choices
+            )
             return
         if "executor" in self.offices:
             self.phase = VERDICT
@@ -312,14 +296,6 @@ class BaoQingtianState(State):
             self._pending = (self.offices["judge"],)
         else:
             self._start_capture()
-
-    def _holders(self, cards: tuple[int, ...]) -> list[int]:
-        return [s for s in range(self.num_seats) if any(self.hands[s][c] for c in cards)]
-
-    def _wang_and_ma(self) -> bool:
-        """The Chinese rule 4(1): one seat holds Wang and another Ma, so the judge picks one of
-        the two. (Two seats holding Wang, or two holding Ma, is rule 4(2): any seat.)"""
-        return len(self._holders((WANG,))) == len(self._holders((MA,))) == 1
 
     def _fill(self, office: str, seat: int, how: str) -> None:
         self.offices[office] = seat
@@ -343,31 +319,13 @@ class BaoQingtianState(State):
         self._pending = (self.turn,)
         self._emit("capture", captor=self.offices["captor"], seat=self.turn)
 
-    def _guess_legal(self) -> list[int]:
-        """After each turn: wait, or a guess. The last turn of a round without a guess yet
-        leaves no wait: at least one guess per round."""
-        captor = self.offices["captor"]
-        last = self.last_turn[0]
-        must = self.round_turns == self.num_seats and not self.guessed_in_round
-        acts = [] if must else [act.WAIT]
-        if last != captor:
-            acts += [act.GUESS_DISCARDED + last, act.GUESS_DREW + last]
-        acts += [act.GUESS_HOLDS + s for s in range(self.num_seats) if s != captor]
-        return acts
-
     def _guess(self, action: int) -> None:
         captor = self.offices["captor"]
         if action == act.WAIT:
             self._emit("wait", captor=captor)
         else:
             form, seat = act.guess_parts(action)
-            _, discarded, drew = self.last_turn
-            if form == "discarded":
-                hit = discarded == self.criminal
-            elif form == "drew":
-                hit = drew == self.criminal
-            else:
-                hit = self.hands[seat][self.criminal] > 0
+            hit = capture.hit(form, seat, self.criminal, self.last_turn, self.hands)
             self.guessed_in_round = True
             self.guesses.append({"round": self.round, "seat": seat, "form": form, "hit": hit})
             left = MAX_GUESSES - len(self.guesses)
@@ -389,9 +347,7 @@ class BaoQingtianState(State):
         self.accused = seat
         self.reason = reason
         if reason == "escaped":  # who holds the criminal card now: kept for the result
-            captor = self.offices["captor"]
-            holders = (s for s in range(self.num_seats) if self.hands[s][self.criminal])
-            self.escaped = [s for s in holders if s != captor]
+            self.escaped = capture.got_away(self.hands, self.criminal, self.offices["captor"])
         self._emit("accused", seat=seat, why=reason)
         self.queue = list(TRIAL_OFFICES)
         self._fill_next()
@@ -406,22 +362,25 @@ class BaoQingtianState(State):
         judge = self.offices["judge"]
         self.steps.append({"step": "judge", "seat": judge, "number": count, "count": count})
         self._emit("punishment", judge=judge, punishment=words, count=count)
-        self.phase = OFFICERS[0]
+        self.phase = OFFICER_PHASES[0]
         self._pending = (self.offices[OFFICERS[0]],)
 
-    def _officer(self, officer: str, number: int) -> None:
+    def _officer(self, phase: Phase, number: int) -> None:
+        index = OFFICER_PHASES.index(phase)
+        officer = OFFICERS[index]  # the plain word for events and the ledger, not the member
         self.count = apply_step(self.count, officer, number)
         seat = self.offices[officer]
         self.steps.append({"step": officer, "seat": seat, "number": number, "count": self.count})
         self._emit(officer, seat=seat, number=number, count=self.count)
-        following = OFFICERS.index(officer) + 1
-        self.phase = OFFICERS[following] if following < len(OFFICERS) else SEVERITY
-        self._pending = (self.offices[self.phase],)
+        following = index + 1
+        last = following == len(OFFICERS)
+        self.phase = SEVERITY if last else OFFICER_PHASES[following]
+        self._pending = (self.offices["severity" if last else OFFICERS[following]],)
 
     def _sentence_severity(self, action: int) -> None:
         self.severity = "light" if action == act.LIGHT else "heavy"
         self._emit("severity", seat=self.offices["severity"], severity=self.severity)
-        self.queue = ["executor"]
+        self.queue = list(LAST_OFFICES)
         self._fill_next()
 
     def _verdict(self, action: int) -> None:
@@ -444,21 +403,23 @@ class BaoQingtianState(State):
 
     def _legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
-        if phase in (DRAW, CAPTURE):
+        if phase in TURNS:
             hand = self.hands[seat]
             acts = [act.DISCARD + t for t in range(NUM_TYPES) if hand[t]]
         elif phase == GUESS:
-            acts = self._guess_legal()
+            captor, last = self.offices["captor"], self.last_turn[0]
+            n, guessed = self.num_seats, self.guessed_in_round
+            acts = capture.decisions(captor, last, self.round_turns, n, guessed)
         elif phase == NAME:
             acts = [act.NAME + i for i in range(len(CRIMINALS))]
         elif phase == APPOINT:
-            choices = self.appointing[3]
+            choices = self.appointing.choices
             acts = [
                 act.APPOINT + s for s in (range(self.num_seats) if choices is None else choices)
             ]
         elif phase == PUNISH:
             acts = CATALOGUE_PUNISHMENTS + (CUSTOM_PUNISHMENTS if self.draft else [])
-        elif phase in OFFICERS:
+        elif phase in OFFICER_PHASES:
             acts = OFFICER_ACTIONS[phase]
         elif phase == SEVERITY:
             acts = [act.LIGHT, act.HEAVY]
@@ -486,78 +447,5 @@ class BaoQingtianState(State):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator): its own hand and its own discards and
-        draws; of the others only that they took a turn. Offices, the named criminal, guesses
-        and the sentence are public."""
-        phase = self.phase
-        view: dict[str, Any] = {
-            "game": self.game,
-            "seat": seat,
-            "players": self.num_seats,
-            "cards_each": self.cards_each,
-            "phase": phase,
-            "pending": list(self._pending),
-            "first": self.first,
-            "turn": self.turn if phase in (DRAW, CAPTURE) else None,
-            "seeking": self.seeking if phase == DRAW else None,
-            "pile": len(self.pile),
-            "discards": len(self.discards),
-            "refills": self.refills,
-            "turns": self.turns,
-            "last_turn": None if self.last_turn is None else self.last_turn[0],
-            "emperor": self.emperor,
-            "criminal": None if self.criminal is None else CODE[self.criminal],
-            "offices": dict(self.offices),
-            "how": dict(self.how),
-            "appointing": self._appointing_view(),
-            "capture": self._capture_view(),
-            "accused": self.accused,
-            "why": self.reason,
-            "punishment": self.punishment,
-            "sentence": [dict(s) for s in self.steps],
-            "count": self.count,
-            "severity": self.severity,
-            "verdict": self.verdict,
-        }
-        if seat is not None:
-            view["hand"] = hand_codes(self.hands[seat])
-            view["my_turns"] = [
-                {"discarded": CODE[out], "drew": CODE[got]} for out, got in self.history[seat]
-            ]
-            if seat in self._pending:
-                view["legal"] = [self.action_text(a) for a in self._legal_now(seat)]
-        return view
-
-    def _appointing_view(self) -> dict[str, Any] | None:
-        if self.phase != APPOINT:
-            return None
-        office, by, holders, choices = self.appointing
-        choices = None if choices is None else list(choices)
-        return {"office": office, "by": by, "holders": list(holders), "choices": choices}
-
-    def _capture_view(self) -> dict[str, Any] | None:
-        if self.round == 0:
-            return None
-        return {
-            "captor": self.offices["captor"],
-            "round": self.round,
-            "turns_this_round": self.round_turns,
-            "guessed_this_round": self.guessed_in_round,
-            "guesses_left": MAX_GUESSES - len(self.guesses),
-            "guesses": [dict(g) for g in self.guesses],
-        }
-
-
-def _rest(shuffled: list[int], hands: list[list[int]]) -> list[int]:
-    """The shuffled deck without the cards of an explicit deal's hands (top = end)."""
-    dealt = [0] * NUM_TYPES
-    for hand in hands:
-        for card in hand:
-            dealt[card] += 1
-    rest = []
-    for card in shuffled:
-        if dealt[card]:
-            dealt[card] -= 1
-        else:
-            rest.append(card)
-    return rest
+        """What ``seat`` may see (``None``: a spectator); see view.py."""
+        return seat_view(self, seat)

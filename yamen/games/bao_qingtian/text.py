@@ -10,24 +10,25 @@ from collections import Counter
 from typing import Any
 
 from yamen.games.bao_qingtian.cards import CARD_TYPES
+from yamen.games.bao_qingtian.phases import Phase
 from yamen.plaintext import seat_name, table, words
 
 NAMES = {t.code: f"{t.english} {t.chinese}" for t in CARD_TYPES}
-PHASES = {
-    "draw": "turns: discard one card face down and draw one",
-    "name": "the emperor names the criminal card",
-    "appoint": "an office is appointed",
-    "capture": "the capture: turns go on while the captor hunts",
-    "guess": "the captor's decision after a turn",
-    "punish": "the judge sets the punishment and the count",
-    "plus": "the plus officer adds 0 to 10",
-    "minus": "the minus officer subtracts 0 to 10",
-    "times": "the times officer multiplies by 0 to 10",
-    "divide": "the divide officer divides by 1 to 10",
-    "severity": "the severity officer: light or heavy",
-    "verdict": "the emperor: execute or pardon",
-    "carry out": "the executor carries the sentence out",
-    "over": "the trial is over",
+PHASES: dict[Phase, str] = {
+    Phase.DRAW: "turns: discard one card face down and draw one",
+    Phase.NAME: "the emperor names the criminal card",
+    Phase.APPOINT: "an office is appointed",
+    Phase.CAPTURE: "the capture: turns go on while the captor hunts",
+    Phase.GUESS: "the captor's decision after a turn",
+    Phase.PUNISH: "the judge sets the punishment and the count",
+    Phase.PLUS: "the plus officer adds 0 to 10",
+    Phase.MINUS: "the minus officer subtracts 0 to 10",
+    Phase.TIMES: "the times officer multiplies by 0 to 10",
+    Phase.DIVIDE: "the divide officer divides by 1 to 10",
+    Phase.SEVERITY: "the severity officer: light or heavy",
+    Phase.VERDICT: "the emperor: execute or pardon",
+    Phase.CARRY_OUT: "the executor carries the sentence out",
+    Phase.OVER: "the trial is over",
 }
 WHY = {"caught": "caught by the captor", "escaped": "the captor, after ten misses"}
 

@@ -1,19 +1,15 @@
-"""Criminal Poker's state machine: from the opening reveal to the arrest.
-
-    opening (all suspects at once, sealed) -> [next -> turn -> (reveal)] per suspect
-    -> deck look (automatic, private) -> questioning -> arrest (sheriff mode)
-                                                     -> vote (detective mode, sealed)
-                                                        -> three or more tied: questioning
-                                                           and a re-vote, at most twice more
+"""Criminal Poker's state machine: from the opening reveal to the arrest, one phase after
+another (phases.py draws the order).
 
 The *investigator* is the sheriff (sheriff mode) or the detective (detective mode): it calls
 which suspect takes the next turn, looks at the deck, and ends the questioning. The detective
-is a suspect too. See docs/rules/criminal_poker.md.
+is a suspect too. The rules it follows live beside it: the setup in setup.py, who did it in
+culprit.py, who wins in outcome.py, what each seat sees in view.py, the notation in actions.py.
+See docs/rules/criminal_poker.md.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -30,29 +26,32 @@ from yamen.games.criminal_poker.actions import (
     VOTE_BASE,
 )
 from yamen.games.criminal_poker.cards import DETECTIVE, SHERIFF, Catalog
+from yamen.games.criminal_poker.phases import (
+    ARREST,
+    NEXT,
+    OPENING,
+    OVER,
+    QUESTIONING,
+    REVEAL,
+    TURN,
+    VOTE,
+    WINDOWS,
+    Phase,
+)
 from yamen.games.criminal_poker.setup import (
     explicit_setup,
     random_setup,
     role_counts,
     suspect_count,
 )
+from yamen.games.criminal_poker.view import seat_view
 
-OPENING, NEXT, TURN, REVEAL, QUESTIONING, ARREST, VOTE, OVER = (
-    "opening",
-    "next",
-    "turn",
-    "reveal",
-    "questioning",
-    "arrest",
-    "vote",
-    "over",
-)
-WINDOWS = (OPENING, VOTE)  # simultaneous, sealed questions
 VOTE_ROUNDS = 3  # the first vote and at most two re-votes (RULINGS)
 
 
 class CriminalPokerState(State):
     game = "criminal_poker"
+    phase: Phase
     __slots__ = (
         "_events",
         "_legal_cache",
@@ -194,7 +193,7 @@ class CriminalPokerState(State):
             acts = []
         return acts
 
-    def _open_window(self, phase: str, seats: tuple[int, ...]) -> None:
+    def _open_window(self, phase: Phase, seats: tuple[int, ...]) -> None:
         """A question asked of several seats at once; answers stay sealed until all are in."""
         self.phase = phase
         self.answers: dict[int, int] = {}
@@ -368,44 +367,5 @@ class CriminalPokerState(State):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator). Hidden until the end: face-down
-        evidence of other seats, identities other than the investigator's, the deck (the
-        investigator sees it after its look), sealed answers of an open window."""
-        inv = self.investigator
-        over = self.phase == OVER
-        view: dict[str, Any] = {
-            "game": self.game,
-            "mode": self.mode,
-            "seat": seat,
-            "players": self.num_seats,
-            "phase": self.phase,
-            "pending": list(self._pending),
-            "investigator": inv,
-            "identities": {str(inv): self.roles[inv]},
-            "suspects": list(self.suspects),
-            "roles_in_play": dict(sorted(role_counts(self.options).items())),
-            "shown": [self._ids(s) for s in self.shown],
-            "hidden_counts": [len(h) for h in self.hidden],
-            "deck_count": len(self.pile),
-            "turn": self.turn,
-            "acted": list(self.acted),
-            "turns": [dict(t) for t in self.turns],
-            "answered": sorted(self.answers) if self.phase in WINDOWS else [],
-            "votes": [list(v) for v in self.votes],
-            "arrested": None if self.arrested is None else list(self.arrested),
-            "cards": {card.id: card.to_json() for card in self.deck},
-            "role_names": self.catalog.role_names(),
-        }
-        if seat is not None:
-            view["identity"] = self.roles[seat]
-            view["hidden"] = self._ids(sorted(self.hidden[seat]))
-            if self.phase in WINDOWS and (seat in self.answers or seat in self._pending):
-                mine = self.answers.get(seat)
-                view["answer"] = None if mine is None else self.action_text(mine)
-            if seat == inv and self.looked:
-                view["deck"] = self._ids(sorted(self.pile))
-            if seat in self._pending:
-                view["legal"] = [self.action_text(a) for a in self._legal_now(seat)]
-        if over:
-            view["final"] = copy.deepcopy(self._result.details)
-        return view
+        """What ``seat`` may see (``None``: a spectator); see view.py."""
+        return seat_view(self, seat)

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from yamen.games.criminal_poker.phases import TURN_PHASES, Phase
 from yamen.plaintext import seat_name, table, words
 
-PHASES = {
-    "opening": "the opening: every suspect reveals one of its two cards (sealed)",
-    "next": "the investigator calls the next suspect",
-    "turn": "a suspect's turn: skip or draw",
-    "reveal": "after drawing: reveal a face-down card or keep them hidden",
-    "questioning": "questioning: the investigator ends it when the talking is done",
-    "arrest": "the sheriff arrests a suspect",
-    "vote": "the vote: everyone names a player to arrest (sealed)",
-    "over": "the game is over",
+PHASES: dict[Phase, str] = {
+    Phase.OPENING: "the opening: every suspect reveals one of its two cards (sealed)",
+    Phase.NEXT: "the investigator calls the next suspect",
+    Phase.TURN: "a suspect's turn: skip or draw",
+    Phase.REVEAL: "after drawing: reveal a face-down card or keep them hidden",
+    Phase.QUESTIONING: "questioning: the investigator ends it when the talking is done",
+    Phase.ARREST: "the sheriff arrests a suspect",
+    Phase.VOTE: "the vote: everyone names a player to arrest (sealed)",
+    Phase.OVER: "the game is over",
 }
-TURN_PHASES = ("next", "turn", "reveal")
 
 
 def render(view: dict[str, Any]) -> str:
