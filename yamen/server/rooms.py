@@ -154,7 +154,8 @@ class Room:
 
     def _in_play(self) -> tuple[State, int] | None:
         """The game in progress and its action count (what the driver plays), or None."""
-        return (self.match.state, self.match.seq) if self.match.playing else None
+        state = self.match.state
+        return (state, self.match.seq) if state is not None and not state.over else None
 
     @property
     def status(self) -> str:
