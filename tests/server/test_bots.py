@@ -277,7 +277,7 @@ def test_a_bot_asked_late_still_gets_its_budget(tmp_path, caplog):
         await store.close()
         return len(room.match.record.actions)
 
-    with caplog.at_level(logging.INFO, logger="yamen.server.rooms"):
+    with caplog.at_level(logging.INFO, logger="yamen.server.driver"):
         played = asyncio.run(go())
     assert played >= 3
     assert not [r for r in caplog.records if "cut off" in r.getMessage()]

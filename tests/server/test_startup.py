@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from tests.server.helpers import POSTGRES, ServerThread, database, free_port
 from yamen.records import Recorder
 from yamen.selfplay import play_random
-from yamen.server import rooms as rooms_module
+from yamen.server import match as match_module
 from yamen.server.registry import Rooms
 from yamen.server.rooms import RoomError
 from yamen.server.storage import StartupError, Store
@@ -148,8 +148,8 @@ def test_an_unreplayable_game_is_set_aside_and_its_room_closed(tmp_path, caplog,
         return seen
 
     replayed = []
-    replay = rooms_module.replay
-    monkeypatch.setattr(rooms_module, "replay", lambda record: replayed.append(1) or replay(record))
+    replay = match_module.replay
+    monkeypatch.setattr(match_module, "replay", lambda record: replayed.append(1) or replay(record))
     with caplog.at_level(logging.ERROR, logger="yamen.server.rooms"):
         first, second = run(start_twice())
     assert first[:3] == ("closed", "playing", "closed") and "no such action" in first[3]

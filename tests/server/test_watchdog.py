@@ -50,7 +50,7 @@ def test_a_room_whose_driver_died_is_found_and_moves_again(tmp_path):
         store, rooms, room = await bot_room(tmp_path / "w.db", {**FAST, "bot_delay": 10})
         watcher = Listener("p")
         await room.attach(watcher)  # someone is at the table: its bots should play
-        room.driver.cancel()  # the driver dies (a bug, say) with a move to come
+        room.driver.task.cancel()  # the driver dies (a bug, say) with a move to come
         await asyncio.sleep(0)
         dog = Watchdog(rooms, seconds=5)
         calm = await dog.check()  # not due yet

@@ -2,7 +2,8 @@
 whatever refused: a room (its own code), a request that does not fit the schema (``invalid``),
 a path that names nothing (``not_found``), the database (``storage``, 503: try again), or a
 fault of the server's own (``internal``, 500: logged here, with the room where there is one;
-the client never sees a traceback)."""
+the client never sees a traceback). A room's refusals are :class:`RoomError`: the same code is
+the live protocol's ``error`` frame."""
 
 from __future__ import annotations
 
@@ -16,8 +17,25 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
+from yamen.errors import YamenError
+
 log = logging.getLogger(__name__)
 CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+class RoomError(YamenError):
+    """A request the room refuses: ``code`` for the protocol, ``status`` for HTTP."""
+
+    def __init__(self, code: str, message: str, status: int = 409):
+        self.code, self.status = code, status
+        super().__init__(message)
+
+
+class StorageFailed(RoomError):
+    """The database did not take a change: nothing changed, try again (``storage``, 503)."""
+
+    def __init__(self, message: str):
+        super().__init__("storage", message, 503)
 
 
 def refusal(status: int, code: str, message: str, headers: Any = None) -> JSONResponse:

@@ -21,9 +21,10 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from yamen.server import protocol
+from yamen.server.errors import RoomError
+from yamen.server.frames import dumps
 from yamen.server.identity import player_of
 from yamen.server.limits import Limited, Limiter, address
-from yamen.server.rooms import RoomError, dumps
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ QUEUE = 256  # frames waiting for a slow client before it is dropped
 # frame by frame costs the server as much as the flood, and a client that heeds the first
 # ``rate_limited`` (and its ``retry_after``) never comes near this.
 FLOOD = 25
-WELCOME = '{"type":"welcome"'  # how a welcome frame starts (rooms.dumps)
+WELCOME = '{"type":"welcome"'  # how a welcome frame starts (yamen/server/frames.py)
 
 
 class Client:

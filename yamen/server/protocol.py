@@ -66,8 +66,8 @@ ClientMessage = Annotated[Hello | Act | Chat | Sync, Field(discriminator="type")
 client_message = TypeAdapter(ClientMessage)
 
 
-# What the server sends. These models document and test the frames; the server builds them as
-# plain dicts for speed.
+# What the server sends. The server builds its frames from these models (yamen/server/frames.py),
+# so a frame holds exactly the fields declared here.
 
 
 class Seat(BaseModel):

@@ -118,7 +118,7 @@ class Rooms:
     def in_use(self, room: Room) -> bool:
         """A connection watches it, or its game is driven (bots, timers: only while a person is
         at the table, Room.present), or it is changing."""
-        driven = room.driver is not None and not room.driver.done() and room.present
+        driven = room.driver.running and room.present
         return bool(room.connections) or driven or room.lock.locked()
 
     async def unload_idle(self, seconds: float) -> None:

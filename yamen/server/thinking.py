@@ -10,14 +10,14 @@ worker, and the other rooms' event loop does not.
 Only bots that think go to the workers: a quick bot (no time budget) answers in microseconds,
 less than a trip to a worker, in a thread here. A thinking bot whose answer is not back by its
 time (the workers are all busy) is cut off: the room plays a quick bot's answer at that time
-instead (yamen/server/rooms.py), so an overloaded server plays weaker, never slower, and the
+instead (yamen/server/driver.py), so an overloaded server plays weaker, never slower, and the
 time still tells nothing.
 
 The budget of one decision is the server's too: a bot that takes a time budget (a ``seconds``
 argument, see :func:`yamen.bots.thinks`) is always made with ``seconds`` set to the server's
 cap, whatever a room asks; rooms name bots only by their plain names (yamen/server/settings.py).
 :meth:`Thinker.budget` is how long such a decision may take, which the room uses to answer at a
-time that does not depend on what the bot holds (yamen/server/rooms.py).
+time that does not depend on what the bot holds (yamen/server/driver.py).
 
 ``workers=0`` thinks in a thread of this process instead (tests, embedding); ``yamen serve``
 uses processes (``--bot-workers``).
