@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from yamen.bots.baohuang_hand import Knowledge, Seat, table_shape
+from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
 from yamen.games.baohuang.kinds import BIG_SLOT, SMALL_SLOT
-from yamen.games.baohuang.rules import CLAIM, PASS, YIELD
 from yamen.games.baohuang.sets import NO_RANK
 
 # What spending a card of each strength costs (3 .. 2): low cards are worth getting rid of,

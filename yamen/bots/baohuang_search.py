@@ -40,9 +40,7 @@ from typing import Any
 from yamen.bots import baohuang_bidding as bidding
 from yamen.bots.baohuang_playout import choose as playout_choice
 from yamen.bots.baohuang_playout import deal_scores, play_out
-from yamen.games.baohuang.determinize import counts_of, determinize
-from yamen.games.baohuang.kinds import BIG_SLOT, NUM_SLOTS, SLOT_OF, SMALL_SLOT
-from yamen.games.baohuang.rules import (
+from yamen.games.baohuang.actions import (
     CALL_BASE,
     CLAIM,
     DECLARE,
@@ -51,6 +49,8 @@ from yamen.games.baohuang.rules import (
     PASS,
     YIELD,
 )
+from yamen.games.baohuang.determinize import counts_of, determinize
+from yamen.games.baohuang.kinds import BIG_SLOT, NUM_SLOTS, SLOT_OF, SMALL_SLOT
 from yamen.games.baohuang.sets import PLAY_BASE, decoded
 
 MAX_CANDIDATES = 12
