@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from yamen.bots.baohuang_hand import JOKER_SLOT, Seat, known_friends, partner_of
 from yamen.bots.baohuang_play import Table, answer_beatable, cannot_beat, lead
-from yamen.games.baohuang.actions import CLAIM, PASS
+from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
 from yamen.games.baohuang.kinds import SLOT_OF
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
@@ -65,11 +65,12 @@ def choose(state: BaohuangState, seat: int, sides: list | None = None) -> int:
     table = state.table
     if table is None:
         return lead(StateSeat(state, seat, sides))
-    may_claim = state.may_claim()
+    words = state.answer_words()
+    may_claim = CLAIM in words
     if cannot_beat(state.slots[seat], table):  # most answers: skip reading the seat
         return CLAIM if may_claim else PASS
     r, n, x, y = table
-    may_yield = state.may_yield()
+    may_yield = YIELD in words
     seat_ = StateSeat(state, seat, sides)
     return answer_beatable(seat_, Table(r, n, x, y, state.owner, state.stage, may_yield, may_claim))
 

@@ -184,15 +184,37 @@ class BaohuangState(State):
     # ------------------------------------------------------------------ protocol
 
     def _act(self, seat: int, action: int) -> None:
-        if self.phase is _PLAY:
-            self._play_action(seat, action)
-        else:
+        if self.phase is not _PLAY:
             opening.act(self, seat, action)
+        elif action >= CALL_BASE:
+            self._play_set(seat, action)
+        else:  # pass, yield or claim; inline, as are the legal sets: most decisions are these
+            self.to_ask.pop(0)
+            if action == YIELD:
+                self.yielders.append(seat)
+            elif action == CLAIM:
+                self.claimant = seat
+            word = WORDS[action]
+            self.trick.append((seat, word, None))
+            self._events.append(Event(word, {"seat": seat}))
+            if self.to_ask:
+                self._pending = (self.to_ask[0],)
+            else:
+                self._next_to_answer()
 
     def _legal_actions(self, seat: int) -> list[int]:
-        if self.phase is _PLAY:
-            return self._play_legal(seat)
-        return opening.legal(self, seat)
+        if self.phase is not _PLAY:
+            return opening.legal(self, seat)
+        counts = self.slots[seat]
+        tk = self.tell_kind
+        telling = self.hands[seat][tk] if tk >= 0 else 0
+        tell_slot = SLOT_OF[tk] if telling else -1
+        single = self.single_with_jokers
+        if self.table is None:
+            return leads(counts, single, tell_slot, telling)
+        acts = self.answer_words()
+        acts += follows(counts, self.masks[seat], self.table, single, tell_slot, telling)
+        return acts
 
     def apply_unchecked(self, seat: int, action: int) -> None:
         """``apply`` without the legality check and without returning events: for search
@@ -248,18 +270,15 @@ class BaohuangState(State):
         alone = self.solo or self.grabbed
         return self.variant.role(seat, self.emperor, self.partner, alone)
 
-    def may_yield(self) -> bool:
-        """讓牌: in the first circle after a set, a seat may yield instead of passing."""
-        return self.yield_and_claim and self.stage == 1
-
-    def may_claim(self) -> bool:
-        """接風: in the first circle after a set that put its owner out, until claimed."""
-        return (
-            self.yield_and_claim
-            and self.stage == 1
-            and self.claimant is None
-            and not self.active[self.owner]
-        )
+    def answer_words(self) -> list[int]:
+        """The answers to the set on the table other than beating it (a new list): pass;
+        yield (讓牌) in the first circle; claim (接風) in the first circle after a set that put
+        its owner out, until someone claims. Yield and claim only where the variant has them."""
+        if self.yield_and_claim and self.stage == 1:
+            if self.claimant is None and not self.active[self.owner]:
+                return [PASS, YIELD, CLAIM]
+            return [PASS, YIELD]
+        return [PASS]
 
     def deal_scores(self, places: list[int]) -> list[Fraction]:
         """This deal's scores had the seats finished in the order ``places``."""
@@ -340,39 +359,6 @@ class BaohuangState(State):
         self.owner = None
         self.trick = []
         self._set_turn(seat)
-
-    def _play_legal(self, seat: int) -> list[int]:
-        counts = self.slots[seat]
-        tk = self.tell_kind
-        telling = self.hands[seat][tk] if tk >= 0 else 0
-        tell_slot = SLOT_OF[tk] if telling else -1
-        single = self.single_with_jokers
-        if self.table is None:
-            return leads(counts, single, tell_slot, telling)
-        acts = [PASS]
-        if self.may_yield():
-            acts.append(YIELD)
-            if self.may_claim():
-                acts.append(CLAIM)
-        acts += follows(counts, self.masks[seat], self.table, single, tell_slot, telling)
-        return acts
-
-    def _play_action(self, seat: int, action: int) -> None:
-        if action >= CALL_BASE:
-            self._play_set(seat, action)
-            return
-        self.to_ask.pop(0)
-        if action == YIELD:
-            self.yielders.append(seat)
-        elif action == CLAIM:
-            self.claimant = seat
-        word = WORDS[action]
-        self.trick.append((seat, word, None))
-        self._events.append(Event(word, {"seat": seat}))
-        if self.to_ask:
-            self._pending = (self.to_ask[0],)
-        else:
-            self._next_to_answer()
 
     def _play_set(self, seat: int, action: int) -> None:
         play = DECODED.get(action) or decoded(action)

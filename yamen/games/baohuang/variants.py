@@ -145,13 +145,22 @@ class Shandong(Variant):
         self, seat: int, emperor: int, called: int | None, x: int, y: int, t: int
     ) -> str | None:
         """The royalist, by playing the called card (any joker of a called joker's colour)."""
-        if seat == emperor:
+        if seat == emperor or called is None:
             return None
         if (t and called < 52) or (x and called == SJ) or (y and called == BJ):
             return self.partner_role
         return None
 
-    def score(self, places, teams, *, declared, solo_declared, rebellion):
+    def score(
+        self,
+        places: list[int],
+        teams: scoring.Teams,
+        *,
+        declared: bool,
+        solo_declared: bool,
+        rebellion: bool,
+    ) -> list[Fraction]:
+        """Place points shared by side; solo, grab; ×2 when either declared (scoring.py)."""
         return scoring.shandong(places, teams, declared or solo_declared)
 
 
@@ -193,7 +202,16 @@ class Japanese(Variant):
             return None
         return "solo emperor" if seat == emperor else self.partner_role
 
-    def score(self, places, teams, *, declared, solo_declared, rebellion):
+    def score(
+        self,
+        places: list[int],
+        teams: scoring.Teams,
+        *,
+        declared: bool,
+        solo_declared: bool,
+        rebellion: bool,
+    ) -> list[Fraction]:
+        """Place points summed per side; solo by place; ×2 a rebellion, ×2 a declared solo."""
         return scoring.japanese(places, teams, solo_declared, rebellion)
 
 
