@@ -7,7 +7,9 @@ from the sampled state instead of a view (building a view per decision would cos
 the decision), and actions are applied with ``apply_unchecked``. The policy only ever builds
 legal actions (the tests check that against ``legal``).
 
-Every seat judges friends from what it can know: its own role and the public roles.
+Every seat judges friends from what it can know: its own role and the public roles. What the
+rules decide is asked of the state, never copied here: a seat's role (``own_role``), whether
+it may yield or claim (``answer_words``) and the deal's scores (``deal_scores``).
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from yamen.games.baohuang.view import seat_view
 
 AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
 _PLAY = Phase.PLAY  # a module name for the hot paths: an enum attribute lookup costs more
+_PASS_ONLY, _PASS_YIELD, _PASS_YIELD_CLAIM = (PASS,), (PASS, YIELD), (PASS, YIELD, CLAIM)
 
 # Every field, once, grouped by how clone() copies it.
 _SHARED = (  # immutable, or only ever replaced whole: shared by a clone
@@ -140,7 +141,8 @@ class BaohuangState(State):
         tribute: dict[int, dict[str, list[str]]] | None = None,
         seed: int = 0,
     ) -> BaohuangState:
-        """A deal in its PLAY phase, built from its parts rather than by playing up to it.
+        """A deal in its PLAY phase, built from its parts rather than by playing up to it
+        (through the same ``_start_match`` and ``_new_deal`` as a dealt game).
 
         Search uses it to play out hands sampled for the unseen cards (see determinize.py);
         no state is read to build one. ``hands`` are card-kind counts per seat; ``called`` is
@@ -212,9 +214,8 @@ class BaohuangState(State):
         single = self.single_with_jokers
         if self.table is None:
             return leads(counts, single, tell_slot, telling)
-        acts = self.answer_words()
-        acts += follows(counts, self.masks[seat], self.table, single, tell_slot, telling)
-        return acts
+        words = self.answer_words()
+        return [*words, *follows(counts, self.masks[seat], self.table, single, tell_slot, telling)]
 
     def apply_unchecked(self, seat: int, action: int) -> None:
         """``apply`` without the legality check and without returning events: for search
@@ -270,15 +271,15 @@ class BaohuangState(State):
         alone = self.solo or self.grabbed
         return self.variant.role(seat, self.emperor, self.partner, alone)
 
-    def answer_words(self) -> list[int]:
-        """The answers to the set on the table other than beating it (a new list): pass;
-        yield (讓牌) in the first circle; claim (接風) in the first circle after a set that put
-        its owner out, until someone claims. Yield and claim only where the variant has them."""
+    def answer_words(self) -> tuple[int, ...]:
+        """The answers to the set on the table other than beating it: pass; yield (讓牌) in
+        the first circle; claim (接風) in the first circle after a set that put its owner out,
+        until someone claims. Yield and claim only where the variant has them."""
         if self.yield_and_claim and self.stage == 1:
             if self.claimant is None and not self.active[self.owner]:
-                return [PASS, YIELD, CLAIM]
-            return [PASS, YIELD]
-        return [PASS]
+                return _PASS_YIELD_CLAIM
+            return _PASS_YIELD
+        return _PASS_ONLY
 
     def deal_scores(self, places: list[int]) -> list[Fraction]:
         """This deal's scores had the seats finished in the order ``places``."""
