@@ -22,7 +22,7 @@ from yamen.games.baohuang.actions import CALL_BASE, CLAIM, PASS, WORDS, YIELD
 from yamen.games.baohuang.hands import counts_of, slots_of, take
 from yamen.games.baohuang.kinds import BJ_MARKED, KIND_TEXT, SLOT_OF, hand_cards
 from yamen.games.baohuang.phases import Phase
-from yamen.games.baohuang.scoring import Teams
+from yamen.games.baohuang.scoring import Stakes, Teams
 from yamen.games.baohuang.sets import DECODED, decoded, follows, leads, rank_masks, shape_of
 from yamen.games.baohuang.variants import VARIANTS
 from yamen.games.baohuang.view import seat_view
@@ -283,13 +283,9 @@ class BaohuangState(State):
 
     def deal_scores(self, places: list[int]) -> list[Fraction]:
         """This deal's scores had the seats finished in the order ``places``."""
-        return self.variant.score(
-            places,
-            Teams(self.emperor, self.partner, self.grabbed),
-            declared=self.declared,
-            solo_declared=self.solo_declared,
-            rebellion=bool(self.rebels),
-        )
+        teams = Teams(self.emperor, self.partner, self.grabbed)
+        stakes = Stakes(self.declared, self.solo_declared, bool(self.rebels))
+        return self.variant.score(places, teams, stakes)
 
     # ------------------------------------------------------------------ dealing
 

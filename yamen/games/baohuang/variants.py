@@ -74,17 +74,9 @@ class Variant:
         raise NotImplementedError
 
     def score(
-        self,
-        places: list[int],
-        teams: scoring.Teams,
-        *,
-        declared: bool,
-        solo_declared: bool,
-        rebellion: bool,
+        self, places: list[int], teams: scoring.Teams, stakes: scoring.Stakes
     ) -> list[Fraction]:
-        """A deal's scores: ``places`` seats in finishing order; ``declared``: the partner
-        declared (明保); ``solo_declared``: the solo emperor declared (明獨); ``rebellion``:
-        a seat rebelled (反乱)."""
+        """A deal's scores, ``places`` being the seats in finishing order (scoring.py)."""
         raise NotImplementedError
 
     def declare_answers(
@@ -152,16 +144,10 @@ class Shandong(Variant):
         return None
 
     def score(
-        self,
-        places: list[int],
-        teams: scoring.Teams,
-        *,
-        declared: bool,
-        solo_declared: bool,
-        rebellion: bool,
+        self, places: list[int], teams: scoring.Teams, stakes: scoring.Stakes
     ) -> list[Fraction]:
         """Place points shared by side; solo, grab; ×2 when either declared (scoring.py)."""
-        return scoring.shandong(places, teams, declared or solo_declared)
+        return scoring.shandong(places, teams, stakes.declared or stakes.solo_declared)
 
 
 class Japanese(Variant):
@@ -203,16 +189,10 @@ class Japanese(Variant):
         return "solo emperor" if seat == emperor else self.partner_role
 
     def score(
-        self,
-        places: list[int],
-        teams: scoring.Teams,
-        *,
-        declared: bool,
-        solo_declared: bool,
-        rebellion: bool,
+        self, places: list[int], teams: scoring.Teams, stakes: scoring.Stakes
     ) -> list[Fraction]:
         """Place points summed per side; solo by place; ×2 a rebellion, ×2 a declared solo."""
-        return scoring.japanese(places, teams, solo_declared, rebellion)
+        return scoring.japanese(places, teams, stakes.solo_declared, stakes.rebellion)
 
 
 SHANDONG, JAPANESE = Shandong(), Japanese()
