@@ -15,7 +15,7 @@ from yamen.bots import RandomBot, bot_move, make_bot, play_bots
 from yamen.bots.baohuang.hand import Knowledge
 from yamen.bots.baohuang.rules import RulesBot, decide
 from yamen.engine import new_game
-from yamen.games.baohuang.rules import CALL_BASE, CLAIM, WORDS
+from yamen.games.baohuang.actions import CALL_BASE, CLAIM, WORDS
 
 VARIANTS = ("shandong", "japanese")
 

@@ -79,15 +79,7 @@ def _bh_roles(state: Any) -> dict[int, str]:
     by its answer)."""
     if state.emperor is None:
         return {}
-    small = state.variant.marked_small_joker
-    roles = {}
-    for seat in range(state.num_seats):
-        if seat == state.emperor:
-            roles[seat] = "solo emperor" if state.solo or state.grabbed else "emperor"
-        elif seat == state.partner:
-            roles[seat] = "guard" if small else "royalist"
-        else:
-            roles[seat] = "commoner" if small else "rebel"
+    roles = {seat: state.own_role(seat) for seat in range(state.num_seats)}
     return {s: r for s, r in roles.items() if s not in state.public_roles}
 
 

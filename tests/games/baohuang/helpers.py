@@ -7,8 +7,9 @@ import random
 from tests.games.helpers import act
 from yamen.cards import parse_cards
 from yamen.engine import new_game
+from yamen.games.baohuang.actions import CALL_BASE, PASS
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
-from yamen.games.baohuang.rules import CALL_BASE, PASS, BaohuangState
+from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.variants import VARIANTS
 
 

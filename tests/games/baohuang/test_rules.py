@@ -15,6 +15,7 @@ from tests.games.baohuang.helpers import (
 from tests.games.helpers import play_random
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError
 from yamen.games.baohuang.kinds import BJ_MARKED, SJ_MARKED
+from yamen.games.baohuang.opening import copies
 from yamen.games.baohuang.sets import decode
 
 # ---------------------------------------------------------------- dealing
@@ -91,7 +92,7 @@ def test_calling_offers_exactly_the_cards_held_three_or_four_times():
     legal = {state.action_text(a) for a in state.legal(0)}
     calls = {t for t in legal if t.startswith("call")}
     assert "call 9H" in calls
-    assert all(state._copies(0, state.parse_action(0, t) - 8) >= 3 for t in calls)
+    assert all(copies(state, 0, state.parse_action(0, t) - 8) >= 3 for t in calls)
     assert {"yield"} <= legal and "grab" not in legal
 
 

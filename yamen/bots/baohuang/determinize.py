@@ -27,13 +27,7 @@ import random
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from yamen.games.baohuang.kinds import (
-    BJ,
-    BJ_MARKED,
-    KIND_TEXT,
-    NUM_KINDS,
-    SJ_MARKED,
-)
+from yamen.games.baohuang.kinds import BJ, BJ_MARKED, KIND_TEXT, NUM_KINDS
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.variants import VARIANTS
 
@@ -83,6 +77,7 @@ class _Sampler:
 
     def __init__(self, view: dict[str, Any], rng: random.Random):
         self.view, self.rng = view, rng
+        self.variant = VARIANTS[view["variant"]]
         self.me = view["seat"]
         self.unseen = unseen_counts(view)
         self.played = played_by_seat(view)
@@ -112,8 +107,8 @@ class _Sampler:
         marked = self.view.get("marked_joker")
         if self.unseen[BJ_MARKED] and marked is not None:
             self.pin(marked, BJ_MARKED)
-        if self.view["variant"] == "japanese":
-            partner = self.place_guard()
+        if self.variant.guard_card is not None:
+            partner = self.place_guard(self.variant.guard_card)
         elif self.view["called"] is not None and not self.view["grabbed"]:
             partner = self.place_called()
         else:
@@ -153,18 +148,19 @@ class _Sampler:
         self.pin(royalist, called, 1 - copies(self.played[royalist]) - copies(self.hands[royalist]))
         return royalist
 
-    def place_guard(self) -> int | None:
-        """Japanese: whoever holds (or played) the marked small joker is the guard; on the
-        emperor it is a solo game."""
+    def place_guard(self, guard_card: int) -> int | None:
+        """Japanese: whoever holds (or played) the guard card (the marked small joker) is the
+        guard; on the emperor it is a solo game."""
         emperor = self.view["emperor"]
-        holder = next((s for s in range(5) if self.played[s][SJ_MARKED]), None)
-        if self.hands[self.me][SJ_MARKED]:
+        holder = next((s for s in range(5) if self.played[s][guard_card]), None)
+        if self.hands[self.me][guard_card]:
             holder = self.me
-        if holder is None and self.unseen[SJ_MARKED]:
-            seats = [s for s in range(5) if s != self.me and self.roles.get(s) != "commoner"]
+        if holder is None and self.unseen[guard_card]:
+            rebel = self.variant.other_role  # a seat that rebelled is public as one
+            seats = [s for s in range(5) if s != self.me and self.roles.get(s) != rebel]
             holder = self.draw_seat(seats)
             if holder is not None:
-                self.pin(holder, SJ_MARKED)
+                self.pin(holder, guard_card)
         return None if holder is None or holder == emperor else holder
 
     def deal_rest(self) -> None:

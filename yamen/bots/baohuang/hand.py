@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from yamen.games.baohuang.kinds import BIG_SLOT, BJ, KIND_TEXT, SJ, SJ_MARKED, SLOT_OF, SMALL_SLOT
+from yamen.games.baohuang.kinds import BIG_SLOT, BJ, KIND_TEXT, SJ, SLOT_OF, SMALL_SLOT
 from yamen.games.baohuang.sets import NO_RANK, encode
+from yamen.games.baohuang.variants import VARIANTS
 
 KIND_OF_TEXT = {text: kind for kind, text in enumerate(KIND_TEXT)}
 RANKS = range(13)
@@ -132,14 +133,13 @@ class Seat:
 class Knowledge(Seat):
     """A seat's reading of its own view (``state.view(seat)``): nothing else is read."""
 
-    __slots__ = ("japanese", "lowest", "role", "view")
+    __slots__ = ("role", "variant", "view")
 
     def __init__(self, view: dict[str, Any]):
         self.view = view
         self.me = me = view["seat"]
-        self.japanese = view["variant"] == "japanese"
-        self.single_with_jokers = not self.japanese
-        self.lowest = 3 if self.japanese else 0
+        self.variant = VARIANTS[view["variant"]]
+        self.single_with_jokers = self.variant.single_with_jokers
         self.role: str | None = view.get("role")
         self.sizes = view["hand_sizes"]
         hand = view["hand"]
@@ -160,16 +160,13 @@ class Knowledge(Seat):
         """The card kind whose play tells a role (the engine's ``tell_kind``), or -1."""
         if self.view["emperor"] is None:
             return -1
-        if self.japanese:
-            return SJ_MARKED
         called = self.view["called"]
-        kind = KIND_OF_TEXT[called] if called else -1
-        return kind if 0 <= kind < 52 else -1
+        return self.variant.tell_kind(KIND_OF_TEXT[called] if called else None)
 
     def _count_unseen(self) -> list[int]:
         """The deck less my hand and every played set."""
         unseen = [COPIES_PER_RANK] * 13 + [JOKERS_PER_COLOUR] * 2
-        for r in range(self.lowest):
+        for r in range(self.variant.lowest_strength):
             unseen[r] = 0
         for played in self.view["played"]:
             for text in played["cards"]:

@@ -2,7 +2,7 @@
 
 The policy reads a seat through :class:`~yamen.bots.baohuang.hand.Seat`: the rules bot builds
 it from its view (:func:`choose_play`), the search's playouts from a sampled state
-(``baohuang_playout``); so the playouts model the rules bot exactly, and the two cannot drift
+(``playout``); so the playouts model the rules bot exactly, and the two cannot drift
 apart. It never lists the legal actions: the sets that beat the table are generated from the
 hand's slot counts (:func:`beating`), which is what makes playouts fast.
 
@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from yamen.bots.baohuang.hand import Knowledge, Seat, table_shape
+from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
 from yamen.games.baohuang.kinds import BIG_SLOT, SMALL_SLOT
-from yamen.games.baohuang.rules import CLAIM, PASS, YIELD
 from yamen.games.baohuang.sets import NO_RANK
 
 # What spending a card of each strength costs (3 .. 2): low cards are worth getting rid of,

@@ -7,7 +7,9 @@ from the sampled state instead of a view (building a view per decision would cos
 the decision), and actions are applied with ``apply_unchecked``. The policy only ever builds
 legal actions (the tests check that against ``legal``).
 
-Every seat judges friends from what it can know: its own role and the public roles.
+Every seat judges friends from what it can know: its own role and the public roles. What the
+rules decide is asked of the state, never copied here: a seat's role (``own_role``), whether
+it may yield or claim (``answer_words``) and the deal's scores (``deal_scores``).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from fractions import Fraction
 
 from yamen.bots.baohuang.hand import JOKER_SLOT, Seat, known_friends, partner_of
 from yamen.bots.baohuang.play import Table, answer_beatable, cannot_beat, lead
-from yamen.games.baohuang import scoring
+from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
 from yamen.games.baohuang.kinds import SLOT_OF
-from yamen.games.baohuang.rules import CLAIM, PASS, PLAY, BaohuangState
+from yamen.games.baohuang.phases import Phase
+from yamen.games.baohuang.rules import BaohuangState
 
 
 def play_out(state: BaohuangState) -> None:
@@ -27,7 +30,8 @@ def play_out(state: BaohuangState) -> None:
     outs = len(state.out)
     sides: list = [None] * 5  # each seat's reading of sides, until a role becomes public
     public = dict(state.public_roles)
-    while state.phase == PLAY:
+    play = Phase.PLAY
+    while state.phase is play:
         seat = state._pending[0]
         state.apply_unchecked(seat, choose(state, seat, sides))
         if state.public_roles != public:
@@ -52,12 +56,9 @@ def settled(state: BaohuangState) -> bool:
 
 
 def deal_scores(state: BaohuangState) -> list[Fraction]:
-    """This deal's scores once :func:`settled` (the seats still in placed in seat order)."""
-    places = state.out + [s for s in range(5) if state.active[s]]
-    teams = scoring.Teams(state.emperor, state.partner, state.grabbed)
-    if state.variant.marked_small_joker:
-        return scoring.japanese(places, teams, state.solo_declared, bool(state.rebels))
-    return scoring.shandong(places, teams, state.declared or state.solo_declared)
+    """This deal's scores once :func:`settled` (the seats still in placed in seat order),
+    as the rules score them."""
+    return state.deal_scores(state.out + [s for s in range(5) if state.active[s]])
 
 
 def choose(state: BaohuangState, seat: int, sides: list | None = None) -> int:
@@ -66,16 +67,12 @@ def choose(state: BaohuangState, seat: int, sides: list | None = None) -> int:
     table = state.table
     if table is None:
         return lead(StateSeat(state, seat, sides))
-    may_claim = (
-        state.yield_and_claim
-        and state.stage == 1
-        and state.claimant is None
-        and not state.active[state.owner]
-    )
+    words = state.answer_words()
+    may_claim = CLAIM in words
     if cannot_beat(state.slots[seat], table):  # most answers: skip reading the seat
         return CLAIM if may_claim else PASS
     r, n, x, y = table
-    may_yield = state.yield_and_claim and state.stage == 1
+    may_yield = YIELD in words
     seat_ = StateSeat(state, seat, sides)
     return answer_beatable(seat_, Table(r, n, x, y, state.owner, state.stage, may_yield, may_claim))
 
@@ -101,7 +98,7 @@ class StateSeat(Seat):
         self.joker_slot = JOKER_SLOT.get(state.called, -1) if self.hidden_partner else -1
         known = sides[seat] if sides is not None else None
         if known is None:
-            role = own_role(state, seat)
+            role = state.own_role(seat)
             friend = known_friends(seat, role, emperor, public, state.grabbed)
             known = friend, partner_of(seat, role, emperor, friend)
             if sides is not None:
@@ -114,12 +111,3 @@ class StateSeat(Seat):
         me = self.me
         others = [slots for s, slots in enumerate(self.state.slots) if s != me]
         return [sum(column) for column in zip(*others, strict=True)]
-
-
-def own_role(state: BaohuangState, seat: int) -> str:
-    """The role the seat knows it has, as its view names it (in the play phase)."""
-    if seat == state.emperor:
-        return "solo emperor" if state.solo or state.grabbed else "emperor"
-    if seat == state.partner:
-        return "guard" if state.variant.marked_small_joker else "royalist"
-    return "rebel"

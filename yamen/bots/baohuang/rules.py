@@ -24,8 +24,7 @@ from typing import Any
 
 from yamen.bots.baohuang.hand import Knowledge
 from yamen.bots.baohuang.play import choose_play
-from yamen.games.baohuang.kinds import BIG_SLOT, KIND_TEXT, SJ_MARKED, SLOT_OF, SMALL_SLOT
-from yamen.games.baohuang.rules import (
+from yamen.games.baohuang.actions import (
     CALL_BASE,
     DECLARE,
     GRAB,
@@ -35,6 +34,8 @@ from yamen.games.baohuang.rules import (
     REBEL,
     YIELD,
 )
+from yamen.games.baohuang.kinds import BIG_SLOT, KIND_TEXT, SJ_MARKED, SLOT_OF, SMALL_SLOT
+from yamen.games.baohuang.variants import Japanese
 
 # hand_strength(): weights of a logistic fit of "finishes first playing alone" on self-play.
 BIG_WEIGHT, SMALL_WEIGHT, TWO_WEIGHT, ACE_WEIGHT, KING_WEIGHT = 1.0, 0.75, 0.35, 0.12, 0.08
@@ -74,7 +75,7 @@ def decide(k: Knowledge, legal: list[int]) -> int:
     if phase == "play":
         return choose_play(k, legal)
     strength = hand_strength(k)
-    limits = JAPANESE if k.japanese else SHANDONG
+    limits = JAPANESE if isinstance(k.variant, Japanese) else SHANDONG  # presets: their family's
     if phase == "grab":
         return GRAB if strength + BIG_WEIGHT >= limits["grab"] else PASS  # it gets the BJ*
     if phase in ("call", "force"):
@@ -98,7 +99,7 @@ def hand_strength(k: Knowledge) -> float:
         + ACE_WEIGHT * c[11]
         + KING_WEIGHT * c[10]
     )
-    return winners - LOW_RANK_WEIGHT * sum(1 for r in range(k.lowest, 10) if c[r])
+    return winners - LOW_RANK_WEIGHT * sum(1 for r in range(k.variant.lowest_strength, 10) if c[r])
 
 
 def choose_call(k: Knowledge, legal: list[int], strength: float) -> int:

@@ -41,8 +41,7 @@ from yamen.bots.baohuang import bidding
 from yamen.bots.baohuang.determinize import counts_of, determinize
 from yamen.bots.baohuang.playout import choose as playout_choice
 from yamen.bots.baohuang.playout import deal_scores, play_out
-from yamen.games.baohuang.kinds import BIG_SLOT, NUM_SLOTS, SLOT_OF, SMALL_SLOT
-from yamen.games.baohuang.rules import (
+from yamen.games.baohuang.actions import (
     CALL_BASE,
     CLAIM,
     DECLARE,
@@ -51,6 +50,7 @@ from yamen.games.baohuang.rules import (
     PASS,
     YIELD,
 )
+from yamen.games.baohuang.kinds import BIG_SLOT, NUM_SLOTS, SLOT_OF, SMALL_SLOT
 from yamen.games.baohuang.sets import PLAY_BASE, decoded
 
 MAX_CANDIDATES = 12

@@ -25,6 +25,16 @@ class Teams:
     grabbed: bool = False
 
 
+@dataclass(frozen=True)
+class Stakes:
+    """What may multiply a deal's score: the partner declared (明保), the solo emperor
+    declared (明獨), a seat rebelled (反乱). Each variant reads what its seed counts."""
+
+    declared: bool = False
+    solo_declared: bool = False
+    rebellion: bool = False
+
+
 def _place_of(places: list[int]) -> dict[int, int]:
     return {seat: i for i, seat in enumerate(places)}
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from yamen.games.baohuang.kinds import BIG_SLOT, SMALL_SLOT
+from yamen.games.baohuang.kinds import BIG_SLOT, SLOT_OF, SMALL_SLOT
 
 NO_RANK = 13
-PLAY_BASE = 64  # action ids below this are the non-play actions (see rules.py)
+PLAY_BASE = 64  # action ids below this are the non-play actions (see actions.py)
 _N, _J, _T = 17, 5, 5  # radices: naturals 0..16, jokers of a colour 0..4, telling 0..4
 
 
@@ -37,6 +37,14 @@ class SetShape(NamedTuple):
     @property
     def size(self) -> int:
         return self.n + self.x + self.y
+
+
+def shape_of(kinds: list[int]) -> tuple[int, int, int, int]:
+    """``(r, n, x, y)`` of a set given as card kinds."""
+    naturals = [k for k in kinds if k < 52]
+    small = sum(SLOT_OF[k] == SMALL_SLOT for k in kinds)
+    r = SLOT_OF[naturals[0]] if naturals else NO_RANK
+    return r, len(naturals), small, len(kinds) - len(naturals) - small
 
 
 def encode(r: int, n: int, x: int, y: int, t: int = 0) -> int:

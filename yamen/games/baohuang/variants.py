@@ -1,35 +1,199 @@
-"""The two rule variants as data: which cards, and which rules are switched on."""
+"""Baohuang's rule variants as behaviour: one class per variant, one instance each.
+
+What differs between the seeds' two games lives here, and the state machine (rules.py) only
+asks its variant, never which variant it has: the deck and how it is dealt, how the emperor
+is found (the deal's first phase), who may declare or rebel, which card unmasks a role,
+what the roles are called, whether tribute is paid, and the scoring. The playouts of search
+ask the same questions of the same objects, so that they cannot drift from the rules.
+
+A new variant (a rule preset) is one subclass, registered in :data:`VARIANTS` under the name
+the ``variant`` option gives it; the option's value stays that string in records and rooms.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
+import random
+from fractions import Fraction
+from typing import Any, ClassVar
 
+from yamen.games.baohuang import scoring
+from yamen.games.baohuang.actions import DECLARE, PASS, REBEL
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, SJ, SJ_MARKED, natural
+from yamen.games.baohuang.phases import Phase
+
+SEATS = 5
 
 
-@dataclass(frozen=True)
 class Variant:
-    name: str
-    lowest_strength: int  # 0: from the 3 up; 3: from the 6 up
-    single_with_jokers: bool  # a single natural card may carry jokers
-    yield_and_claim: bool  # 讓牌 (two circles) and 接風
-    marked_small_joker: bool  # the guard card
+    """What a variant decides. Subclasses set the class attributes and the abstract
+    methods; the rest is what the two seeds share."""
+
+    name: ClassVar[str]
+    lowest_strength: ClassVar[int]  # the weakest natural rank in the deck (0: the 3)
+    jokers: ClassVar[tuple[int, ...]]  # the joker kinds in the deck, marked ones included
+    single_with_jokers: ClassVar[bool]  # a single natural card may carry jokers
+    yield_and_claim: ClassVar[bool]  # 讓牌 (a second circle for yielders) and 接風
+    tribute: ClassVar[bool]  # 上納 after every deal but the first
+    shows_dealer: ClassVar[bool]  # the dealer decides the deal, so views show it
+    guard_card: ClassVar[int | None]  # the card that makes its holder the partner, if fixed
+    partner_role: ClassVar[str]  # the emperor's hidden partner: "royalist" or "guard"
+    other_role: ClassVar[str]  # a seat on neither side of the emperor
+
+    def __init__(self) -> None:
+        naturals = [natural(s, u) for s in range(self.lowest_strength, 13) for u in range(4)]
+        self._deck = tuple(naturals * 4 + list(self.jokers))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} variant {self.name!r}>"
 
     def deck(self) -> list[int]:
         """The full deck as kinds, marked jokers included, in a fixed order (a new list)."""
-        return list(_deck(self))
+        return list(self._deck)
+
+    def deal(self, rng: random.Random, dealer: int) -> list[list[int]]:
+        """Each seat's cards (kinds) for a new deal, shuffled with ``rng``."""
+        raise NotImplementedError
+
+    def first_phase(self, options: dict[str, Any]) -> Phase:
+        """The phase a deal opens with, once dealt (and any tribute paid)."""
+        raise NotImplementedError
+
+    def tell_kind(self, called: int | None) -> int:
+        """Once the emperor is known: the card kind whose play unmasks a role (-1: none)."""
+        raise NotImplementedError
+
+    def partner_answers(self, is_partner: bool) -> list[int]:
+        """The declaration window's answers for a seat other than the emperor."""
+        raise NotImplementedError
+
+    def unmasked(
+        self, seat: int, emperor: int, called: int | None, x: int, y: int, t: int
+    ) -> str | None:
+        """The role a seat's set makes public (``x`` small, ``y`` big jokers, ``t`` telling
+        cards in it), or ``None``; asked only while the seat's side is hidden."""
+        raise NotImplementedError
+
+    def score(
+        self, places: list[int], teams: scoring.Teams, stakes: scoring.Stakes
+    ) -> list[Fraction]:
+        """A deal's scores, ``places`` being the seats in finishing order (scoring.py)."""
+        raise NotImplementedError
+
+    def declare_answers(
+        self, seat: int, emperor: int, partner: int | None, solo: bool
+    ) -> list[int]:
+        """Every seat is asked in the declaration window; only a seat that may say yes has it
+        among its answers. The emperor may declare a solo game (明獨)."""
+        if seat == emperor:
+            return [PASS, DECLARE] if solo else [PASS]
+        return self.partner_answers(seat == partner)
+
+    def role(self, seat: int, emperor: int | None, partner: int | None, alone: bool) -> str | None:
+        """The role a seat knows it has (it sees its own cards); ``None`` before there is an
+        emperor. ``alone``: the emperor plays one against four (a solo or a grab)."""
+        if emperor is None:
+            return None
+        if seat == emperor:
+            return "solo emperor" if alone else "emperor"
+        return self.partner_role if seat == partner else self.other_role
 
 
-@cache
-def _deck(variant: Variant) -> tuple[int, ...]:
-    naturals = [natural(s, u) for s in range(variant.lowest_strength, 13) for u in range(4)] * 4
-    jokers = [SJ] * 4 + [BJ] * 3 + [BJ_MARKED]
-    if variant.marked_small_joker:
-        jokers[3] = SJ_MARKED
-    return tuple(naturals + jokers)
+class Shandong(Variant):
+    """Seed 002: 216 cards, one marked big joker dealt at random; call, yield, grab, force."""
+
+    name = "shandong"
+    lowest_strength = 0
+    jokers = (SJ, SJ, SJ, SJ, BJ, BJ, BJ, BJ_MARKED)
+    single_with_jokers = True
+    yield_and_claim = True
+    tribute = False
+    shows_dealer = False
+    guard_card = None  # the royalist holds the last copy of the called card
+    partner_role = "royalist"
+    other_role = "rebel"
+
+    def deal(self, rng: random.Random, dealer: int) -> list[list[int]]:
+        """The other 215 cards 43 to each seat; the marked big joker to a seat at random."""
+        cards = self.deck()
+        cards.remove(BJ_MARKED)
+        rng.shuffle(cards)
+        each = len(cards) // SEATS
+        hands = [cards[i * each : (i + 1) * each] for i in range(SEATS)]
+        hands[rng.randrange(SEATS)].append(BJ_MARKED)
+        return hands
+
+    def first_phase(self, options: dict[str, Any]) -> Phase:
+        return Phase.GRAB if options["grabbing"] else Phase.CALL
+
+    def tell_kind(self, called: int | None) -> int:
+        """The called natural card; a called joker unmasks by colour alone, so it is no
+        telling kind (and after a grab nothing was called)."""
+        return called if called is not None and called < 52 else -1
+
+    def partner_answers(self, is_partner: bool) -> list[int]:
+        return [PASS, DECLARE] if is_partner else [PASS]  # 明保
+
+    def unmasked(
+        self, seat: int, emperor: int, called: int | None, x: int, y: int, t: int
+    ) -> str | None:
+        """The royalist, by playing the called card (any joker of a called joker's colour)."""
+        if seat == emperor or called is None:
+            return None
+        if (t and called < 52) or (x and called == SJ) or (y and called == BJ):
+            return self.partner_role
+        return None
+
+    def score(
+        self, places: list[int], teams: scoring.Teams, stakes: scoring.Stakes
+    ) -> list[Fraction]:
+        """Place points shared by side; solo, grab; ×2 when either declared (scoring.py)."""
+        return scoring.shandong(places, teams, stakes.declared or stakes.solo_declared)
 
 
-SHANDONG = Variant("shandong", 0, True, True, False)
-JAPANESE = Variant("japanese", 3, False, False, True)
-VARIANTS = {v.name: v for v in (SHANDONG, JAPANESE)}
+class Japanese(Variant):
+    """Seed 003: 168 cards from the 6 up, a marked big joker (the emperor card) and a marked
+    small joker (the guard card); dealt round from the dealer; tribute from the second deal."""
+
+    name = "japanese"
+    lowest_strength = 3
+    jokers = (SJ, SJ, SJ, SJ_MARKED, BJ, BJ, BJ, BJ_MARKED)
+    single_with_jokers = False
+    yield_and_claim = False
+    tribute = True
+    shows_dealer = True
+    guard_card = SJ_MARKED
+    partner_role = "guard"
+    other_role = "commoner"
+
+    def deal(self, rng: random.Random, dealer: int) -> list[list[int]]:
+        """One card at a time, from the dealer's next seat on (three seats get 34, two 33)."""
+        cards = self.deck()
+        rng.shuffle(cards)
+        return [cards[(i - dealer - 1) % SEATS :: SEATS] for i in range(SEATS)]
+
+    def first_phase(self, options: dict[str, Any]) -> Phase:
+        return Phase.EMPEROR_CARD
+
+    def tell_kind(self, called: int | None) -> int:
+        return SJ_MARKED  # the guard card
+
+    def partner_answers(self, is_partner: bool) -> list[int]:
+        return [PASS] if is_partner else [PASS, REBEL]  # only commoners rebel
+
+    def unmasked(
+        self, seat: int, emperor: int, called: int | None, x: int, y: int, t: int
+    ) -> str | None:
+        """Whoever plays the guard card: the guard, or the emperor playing alone."""
+        if not t:
+            return None
+        return "solo emperor" if seat == emperor else self.partner_role
+
+    def score(
+        self, places: list[int], teams: scoring.Teams, stakes: scoring.Stakes
+    ) -> list[Fraction]:
+        """Place points summed per side; solo by place; ×2 a rebellion, ×2 a declared solo."""
+        return scoring.japanese(places, teams, stakes.solo_declared, stakes.rebellion)
+
+
+SHANDONG, JAPANESE = Shandong(), Japanese()
+VARIANTS: dict[str, Variant] = {v.name: v for v in (SHANDONG, JAPANESE)}

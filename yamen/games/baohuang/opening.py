@@ -1,0 +1,203 @@
+"""Before the first lead: choosing the emperor, then the declarations.
+
+    shandong: [grab window] -> call / yield -> [forcing | void deal] -> declarations
+    japanese: emperor card kept or handed on -> declarations
+
+Which route a deal takes is its variant's first phase. "Clockwise" in the shandong seed
+(yielding the marked joker, forcing, the grab priority) is seat i, i-1, i-2 ...; the japanese
+emperor card is handed on to i+1. Windows (the grab window, the declarations) ask several seats
+at once and keep the answers sealed until all are in, so that being asked reveals nothing.
+
+These are the state machine's phases before play (rules.BaohuangState dispatches to
+:func:`legal` and :func:`act`); they change the state they are given.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from yamen.games.baohuang.actions import (
+    CALL_BASE,
+    DECLARE,
+    GRAB,
+    HAND_ON,
+    KEEP,
+    PASS,
+    REBEL,
+    YIELD,
+)
+from yamen.games.baohuang.kinds import BJ, BJ_MARKED, KIND_TEXT, SJ, SJ_MARKED, SLOT_OF
+from yamen.games.baohuang.phases import Phase
+
+if TYPE_CHECKING:
+    from yamen.games.baohuang.rules import BaohuangState
+
+CALLABLE = list(range(52)) + [SJ, BJ]  # a small or big joker may be called too
+ROUND = 5  # the marked big joker handed on this many times is back with its first holder
+
+
+def begin(state: BaohuangState) -> None:
+    """Open the deal's first phase, once the cards are dealt (and any tribute paid)."""
+    first = state.variant.first_phase(state.options)
+    if first is Phase.GRAB:
+        _open_window(state, first, [s for s in range(5) if s != state.holder])
+    else:
+        state.phase = first
+        state._set_turn(state.holder)
+
+
+def legal(state: BaohuangState, seat: int) -> list[int]:
+    """A pending seat's actions in a phase before play."""
+    phase = state.phase
+    if phase is Phase.GRAB:
+        return [PASS, GRAB]
+    if phase is Phase.DECLARE:
+        return state.variant.declare_answers(seat, state.emperor, state.partner, state.solo)
+    if phase is Phase.CALL:
+        acts = [CALL_BASE + k for k in CALLABLE if copies(state, seat, k) >= 3] + [YIELD]
+        if state.options["grabbing"]:
+            acts.append(GRAB)
+        return acts
+    if phase is Phase.FORCE:
+        return [CALL_BASE + k for k in CALLABLE if copies(state, seat, k) == 3]
+    # the emperor card: back at the first holder after a full round, it must be kept
+    return [KEEP] if state.handed_on == ROUND else [KEEP, HAND_ON]
+
+
+def act(state: BaohuangState, seat: int, action: int) -> None:
+    """Carry out a legal action in a phase before play."""
+    phase = state.phase
+    if phase is Phase.GRAB or phase is Phase.DECLARE:
+        _answer(state, seat, action)
+    elif phase is Phase.CALL:
+        _calling(state, seat, action)
+    elif phase is Phase.FORCE:
+        _call(state, seat, action - CALL_BASE)
+    else:
+        _emperor_card(state, seat, action)
+
+
+def copies(state: BaohuangState, seat: int, kind: int) -> int:
+    """Identical copies held: same rank and suit; jokers by colour, marked ones included."""
+    if kind < 52:
+        return state.hands[seat][kind]
+    return state.slots[seat][SLOT_OF[kind]]
+
+
+def _open_window(state: BaohuangState, phase: Phase, seats: list[int]) -> None:
+    state.phase = phase
+    state.answers = {}
+    state._pending = tuple(seats)
+
+
+def _answer(state: BaohuangState, seat: int, action: int) -> None:
+    state.answers[seat] = action
+    state._pending = tuple(s for s in state._pending if s != seat)
+    if state._pending:
+        return
+    if state.phase is Phase.GRAB:
+        _close_grab_window(state)
+    else:
+        _close_declarations(state)
+
+
+def _close_grab_window(state: BaohuangState) -> None:
+    """搶莊: the earliest grabber clockwise from the holder takes the marked joker."""
+    h = state.holder
+    order = [(h - i) % 5 for i in range(1, 5)]  # clockwise from the holder
+    grabber = next((s for s in order if state.answers[s] == GRAB), None)
+    state._emit("grab window closed", grabbed_by=grabber)
+    if grabber is None:
+        state.phase = Phase.CALL
+        state._set_turn(h)
+    else:
+        _grab(state, grabber)
+
+
+def _grab(state: BaohuangState, seat: int) -> None:
+    if seat != state.holder:
+        state._move(BJ_MARKED, state.holder, seat)
+    state.emperor, state.grabbed = seat, True
+    state.public_roles[seat] = "emperor"
+    state._emit("grab", seat=seat)
+    state._begin_play()  # nobody declares after a grab: it is one against four
+
+
+def _calling(state: BaohuangState, seat: int, action: int) -> None:
+    if action == GRAB:
+        _grab(state, seat)
+    elif action == YIELD:  # 讓莊: the marked joker moves on clockwise
+        nxt = (seat - 1) % 5
+        state._move(BJ_MARKED, seat, nxt)
+        state.handed_on += 1
+        state._emit("yield emperor", seat=seat, to_seat=nxt)
+        if state.handed_on < ROUND:
+            state.holder = nxt
+            state._set_turn(nxt)
+        else:
+            _force(state)
+    else:
+        _call(state, seat, action - CALL_BASE)
+
+
+def _force(state: BaohuangState) -> None:
+    """逼莊: the first seat clockwise from the first holder with exactly 3 identical cards
+    must call; nobody qualifies -> 黃莊, a void deal dealt again."""
+    h = state.first_holder
+    for seat in ((h - i) % 5 for i in range(5)):
+        if any(copies(state, seat, k) == 3 for k in CALLABLE):
+            state.phase = Phase.FORCE
+            state._emit("forced", seat=seat)
+            state._set_turn(seat)
+            return
+    state._emit("void deal")
+    state._start_deal(redeal=True)
+
+
+def _call(state: BaohuangState, seat: int, kind: int) -> None:
+    """叫莊: the caller is emperor; the holder of the last copy is royalist (none: solo)."""
+    state.emperor, state.called = seat, kind
+    state.solo = copies(state, seat, kind) == 4
+    if not state.solo:
+        state.partner = next(s for s in range(5) if s != seat and copies(state, s, kind))
+    state.tell_kind = state.variant.tell_kind(kind)
+    state.public_roles[seat] = "emperor"
+    state._emit("call", seat=seat, card=KIND_TEXT[kind])
+    _open_window(state, Phase.DECLARE, list(range(5)))
+
+
+def _emperor_card(state: BaohuangState, seat: int, action: int) -> None:
+    """Kept: its holder is emperor and the guard card's holder the guard (itself: solo)."""
+    if action == HAND_ON:
+        nxt = (seat + 1) % 5
+        state._move(BJ_MARKED, seat, nxt)
+        state.handed_on += 1
+        state.holder = nxt
+        state._emit("hand on emperor card", seat=seat, to_seat=nxt)
+        state._set_turn(nxt)
+        return
+    guard = state._holder_of(SJ_MARKED)
+    state.emperor = seat
+    state.solo = guard == seat
+    state.partner = None if state.solo else guard
+    state.tell_kind = state.variant.tell_kind(None)
+    state.public_roles[seat] = "emperor"
+    state._emit("emperor", seat=seat)
+    _open_window(state, Phase.DECLARE, list(range(5)))
+
+
+def _close_declarations(state: BaohuangState) -> None:
+    """明保 / 明獨 / 反乱 become public, then the emperor leads."""
+    declared = [s for s in range(5) if state.answers[s] == DECLARE]
+    state.rebels = [s for s in range(5) if state.answers[s] == REBEL]
+    for seat in declared:
+        if seat == state.emperor:
+            state.solo_declared = True
+            state.public_roles[seat] = "solo emperor"
+        else:
+            state.declared = True
+            state.public_roles[seat] = state.variant.partner_role
+    for seat in state.rebels:
+        state.public_roles[seat] = state.variant.other_role
+    state._emit("declarations", declared=declared, rebels=state.rebels)
+    state._begin_play()
