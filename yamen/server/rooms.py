@@ -35,6 +35,7 @@ from yamen.server.match import Match
 from yamen.server.settings import Settings
 from yamen.server.storage import Store, new_public_id
 from yamen.server.thinking import INLINE, Thinker
+from yamen.table import Move, Table
 
 log = logging.getLogger(__name__)
 
@@ -423,27 +424,26 @@ class Room:
                 raise RoomError("no_game", "no game is in progress")
             if seq is not None and seq != self.match.seq:
                 raise RoomError("stale", "the table has moved on since you chose: look again")
-            state.check_turn(seat)  # before reading: a game may read text by the seat's hand
+            table = Table(state, self.match.record)
             if text is not None:
-                action = state.parse_action(seat, text)
-            state.check(seat, action)
-            await self._commit(seat, action)
+                action = table.read(seat, text)
+            await self._commit(table, table.prepare(seat, action))
             return self.match.seq
 
-    async def _commit(self, seat: int, action: int) -> None:
-        match, state = self.match, self.match.state
-        text = state.action_text(action)  # before apply: the notation may depend on the state
+    async def _commit(self, table: Table, move: Move) -> None:
+        """Store, apply, acknowledge and broadcast a checked move (yamen/table.py's steps, with
+        the journal as the hook: awaited, so the halves are called here)."""
+        match, state = self.match, table.state
         try:
-            await self.store.journal.append(match.game_id, match.seq, seat, text)
+            await self.store.journal.append(match.game_id, match.seq, move.seat, move.text)
         except Exception as exc:
             raise StorageFailed(
                 "your action could not be stored; nothing changed, try again"
             ) from exc
         before = set(state.pending())
-        events = state.apply(seat, action)
-        match.record.actions.append((seat, text))
+        events = table.commit(move)
         self.moved = time.monotonic()
-        self.driver.answered(seat, before, state.pending(), time.time())
+        self.driver.answered(move.seat, before, state.pending(), time.time())
         if state.over:
             match.record.result = plain(state.result().to_json())
             await self.store.finish_game(match.game_id, match.record.result)
