@@ -69,7 +69,7 @@ class BaoQingtianRulesBot:
 
 
 def decide(view: BaoQingtianView, legal: list[int], rng: random.Random) -> int:
-    """The action this bot takes, from one of ``legal``."""
+    """This bot's choice among ``legal``, for the seat whose view this is."""
     if len(legal) == 1:
         return legal[0]
     phase = view["phase"]

@@ -129,9 +129,9 @@ def _verdicts(know: Knowledge) -> tuple[dict[tuple[int, ...], int], int]:
             return {((), -1): 1}
         seat = seats[i]
         out: dict[tuple[tuple[int, ...], int], int] = defaultdict(int)
+        kept: tuple[tuple[int, ...], int]
         for hand, ways, rest in _hands(left, know.face_down[seat]):
             mine = weigh(seat, hand)
-            kept: tuple[tuple[int, ...], int]
             row = pairwise.versus[mine]
             for (others, theirs), count in spread(i + 1, rest).items():
                 who = row.get(theirs)

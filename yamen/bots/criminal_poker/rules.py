@@ -67,7 +67,7 @@ class CriminalPokerRulesBot:
 
 
 def decide(view: CriminalPokerView, legal: list[int]) -> int:
-    """The action this bot takes, from one of ``legal``."""
+    """This bot's choice among ``legal``, for the seat whose view this is."""
     if len(legal) == 1:
         return legal[0]
     phase = view["phase"]

@@ -137,7 +137,7 @@ def seat_view(state: CriminalPokerState, seat: int | None) -> CriminalPokerView:
             view["legal"] = [state.action_text(a) for a in state.legal(seat)]
     result = state.result()
     if phase == OVER and result is not None:
-        # the details are the game's own CriminalPokerFinal (rules.py), stored as a Result's
+        # a Result's details are untyped; rules.py builds these as a CriminalPokerFinal
         view["final"] = cast(CriminalPokerFinal, copy.deepcopy(result.details))
     return view
 
