@@ -29,7 +29,7 @@ from collections import defaultdict
 
 from yamen.bots import RandomBot
 from yamen.bots.criminal_poker.posterior import deck_of
-from yamen.bots.criminal_poker.rules import CriminalPokerRules
+from yamen.bots.criminal_poker.rules import CriminalPokerRulesBot
 from yamen.engine import new_game
 from yamen.games.criminal_poker.actions import ARREST_BASE
 from yamen.games.criminal_poker.culprit import judge
@@ -45,7 +45,7 @@ def baseline_arrest(view: dict) -> int:
 def play(players: int, suspects: str, seed: int, times: dict) -> tuple[bool, bool]:
     """One game: (the rules sheriff caught a culprit, the baseline would have)."""
     state = new_game("criminal_poker", {"players": players}, seed=seed)
-    rules = CriminalPokerRules()
+    rules = CriminalPokerRulesBot()
     others = rules if suspects == "rules" else RandomBot()
     rng = random.Random(seed)
     baseline = None

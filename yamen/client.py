@@ -21,6 +21,7 @@ class Lobby:
     def __init__(self, base: str, token: str | None = None):
         self.base = base.rstrip("/")
         self.token = token
+        self.player: str | None = None  # the guest's id, once :meth:`guest` has made one
         self.http = httpx.AsyncClient(base_url=self.base, timeout=30)
 
     @classmethod
@@ -49,7 +50,7 @@ class Lobby:
 
 
 class LobbyError(Exception):
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str | None, message: str):  # None: a refusal without one
         self.status, self.code = status, code
         super().__init__(f"{status} {code}: {message}")
 

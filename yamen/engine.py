@@ -16,6 +16,7 @@ import json
 import random
 import secrets
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
@@ -152,8 +153,9 @@ class State(ABC):
         """Carry out an action already known to be legal, emitting events."""
 
     @abstractmethod
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """Exactly what that seat (``None``: a spectator) may see, as JSON-ready data."""
+    def view(self, seat: int | None = None) -> Mapping[str, Any]:
+        """Exactly what that seat (``None``: a spectator) may see, as JSON-ready data: a dict,
+        whose keys a game declares as a TypedDict (its view.py) for its bots and renderer."""
 
     @abstractmethod
     def result(self) -> Result | None:
@@ -189,7 +191,7 @@ class Game(ABC):
         """A fresh state from normalized options, a seed and optionally an explicit deal."""
 
     @classmethod
-    def render_text(cls, view: dict[str, Any]) -> str:
+    def render_text(cls, view: Mapping[str, Any]) -> str:
         """A seat's view as plain text for a person at a terminal.
 
         Fronts know no game by name, so a game may override this with a readable table; the

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from tests.games.bao_qingtian.test_support import act, make_deal, new, turn
 from yamen.bots import RandomBot, make_bot, play_bots
 from yamen.bots.bao_qingtian.captor import hit_chances, track
-from yamen.bots.bao_qingtian.rules import BaoQingtianRules
+from yamen.bots.bao_qingtian.rules import BaoQingtianRulesBot
 
-RULES = BaoQingtianRules()
+RULES = BaoQingtianRulesBot()
 # five seats, seat 0 deals first: 0 the emperor (and severity), 1 the judge, 2 Wang (the
 # captor), 3 a Theft card, 4 the four number officers; commoners fill the rest
 USUAL = {0: "EMP SEV", 1: "JUD", 2: "WANG", 3: "THF", 4: "ADD SUB MUL DIV"}

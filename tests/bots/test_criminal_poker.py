@@ -22,10 +22,10 @@ from tests.games.criminal_poker.helpers import (
 from tests.games.helpers import act
 from yamen.bots import RandomBot, make_bot, play_bots
 from yamen.bots.criminal_poker.posterior import culprit_odds, deals, deck_of, knowledge
-from yamen.bots.criminal_poker.rules import CriminalPokerRules
+from yamen.bots.criminal_poker.rules import CriminalPokerRulesBot
 from yamen.games.criminal_poker.culprit import judge
 
-RULES = CriminalPokerRules()
+RULES = CriminalPokerRulesBot()
 THREE_SUSPECTS = {
     "identities": ["sheriff", "citizen", "citizen", "citizen"],
     "hands": [[], ["P1", "S1"], ["W1", "W2"], ["weapon", "S4"]],

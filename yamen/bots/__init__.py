@@ -22,6 +22,7 @@ import importlib
 import inspect
 import json
 import random
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from yamen.engine import Action, State
@@ -32,8 +33,9 @@ from yamen.table import Table
 class Bot(Protocol):
     name: str
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        """One of ``legal``, for the seat whose ``view`` this is."""
+    def choose(self, view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        """One of ``legal``, for the seat whose ``view`` this is. A game's own bot reads the
+        view through the game's declared type (its view.py), cast in its ``choose``."""
 
 
 class RandomBot:
@@ -41,7 +43,7 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal)
 
 
@@ -52,10 +54,10 @@ REGISTRY: dict[str, dict[str, str]] = {
         "search": "yamen.bots.baohuang.search:SearchBot",
     },
     "criminal_poker": {
-        "rules": "yamen.bots.criminal_poker.rules:CriminalPokerRules",
+        "rules": "yamen.bots.criminal_poker.rules:CriminalPokerRulesBot",
     },
     "bao_qingtian": {
-        "rules": "yamen.bots.bao_qingtian.rules:BaoQingtianRules",
+        "rules": "yamen.bots.bao_qingtian.rules:BaoQingtianRulesBot",
     },
 }
 

@@ -78,7 +78,7 @@ class Limits:
     def off(cls) -> "Limits":
         """No limit per address or player (tests and benchmarks on loopback); the server's own
         limits stay."""
-        return replace(cls(), **dict.fromkeys(cls.PER_CLIENT))
+        return cls()._per_client_off()
 
     def set(self, items: list[str]) -> "Limits":
         """These limits with ``name=value`` changes: ``rooms=10/600`` (a rate), ``open_rooms=5``
@@ -89,7 +89,7 @@ class Limits:
             name, _, text = item.partition("=")
             name, text = name.strip(), text.strip()
             if name == "all" and text == "off":
-                limits = replace(limits, **dict.fromkeys(self.PER_CLIENT))
+                limits = limits._per_client_off()
                 continue
             if name not in types:
                 raise ValueError(f"no limit {name!r}; known: {', '.join(types)}")
@@ -107,6 +107,10 @@ class Limits:
                 value = _positive(name, text)
             limits = replace(limits, **{name: value})
         return limits
+
+    def _per_client_off(self) -> "Limits":
+        off: dict[str, Any] = dict.fromkeys(self.PER_CLIENT)  # each of them may be None: off
+        return replace(self, **off)
 
 
 def _positive(name: str, text: str) -> float:

@@ -14,7 +14,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -142,7 +142,7 @@ async def turn_away(ws: WebSocket, exc: Limited) -> None:
         await ws.close(1013, exc.code)
 
 
-def read(raw: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
+def read(raw: Mapping[str, Any]) -> tuple[Any, dict[str, Any] | None]:
     """A received frame as a validated message, or an error frame."""
     text = raw.get("text")
     if text is None:

@@ -17,11 +17,12 @@ from yamen.engine import game_names, get_game
 from yamen.errors import OptionsError
 from yamen.records import Record
 from yamen.server import protocol
+from yamen.server.handle import RoomHandle
 from yamen.server.identity import Player, new_guest, player_of, same_secret
 from yamen.server.limits import joins_with_invite, per_address, room_quota
 from yamen.server.registry import Rooms
 from yamen.server.replays import RETRY_SECONDS, Busy, Replays
-from yamen.server.rooms import Room, RoomError, seat_count
+from yamen.server.rooms import RoomError, seat_count
 from yamen.server.storage import Store, StoredGame
 
 router = APIRouter(prefix="/api")
@@ -96,7 +97,7 @@ Anyone = Annotated[Player | None, Depends(maybe_player)]
 Invite = Annotated[str | None, Query(max_length=64)]
 
 
-async def room_or_404(request: Request, room_id: str) -> Room:
+async def room_or_404(request: Request, room_id: str) -> RoomHandle:
     try:
         return await rooms_of(request).get(room_id)
     except RoomError as exc:

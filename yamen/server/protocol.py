@@ -63,7 +63,7 @@ class Sync(Strict):
 
 
 ClientMessage = Annotated[Hello | Act | Chat | Sync, Field(discriminator="type")]
-client_message = TypeAdapter(ClientMessage)
+client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 # What the server sends. The server builds its frames from these models (yamen/server/frames.py),
@@ -171,7 +171,7 @@ ServerMessage = Annotated[
     Welcome | StateFrame | Update | RoomFrame | Presence | Ack | ChatFrame | Error,
     Field(discriminator="type"),
 ]
-server_message = TypeAdapter(ServerMessage)
+server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 
 def schemas() -> dict[str, Any]:

@@ -32,6 +32,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -87,7 +88,7 @@ class Thinker:
                 self.pool.submit(os.getpid)
 
     async def decide(
-        self, game: str, name: str, view: dict[str, Any], legal: list[int], seed: int
+        self, game: str, name: str, view: Mapping[str, Any], legal: list[int], seed: int
     ) -> int:
         """The bot's choice for the seat whose ``view`` and ``legal`` these are."""
         args = (game, self.spec(game, name), view, list(legal), seed)
@@ -129,7 +130,7 @@ def _worker(server: int) -> None:
     threading.Thread(target=watch, name="watch the server", daemon=True).start()
 
 
-def decide(game: str, spec: str, view: dict[str, Any], legal: list[int], seed: int) -> int:
+def decide(game: str, spec: str, view: Mapping[str, Any], legal: list[int], seed: int) -> int:
     """Run in a worker: the bot named by ``spec``, kept between decisions, chooses."""
     bots = getattr(_local, "bots", None)
     if bots is None:

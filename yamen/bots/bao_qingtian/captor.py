@@ -24,11 +24,10 @@ estimate — the places are not independent — but it uses everything the capto
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from yamen.games.bao_qingtian.cards import NUM_TYPES, parse_card_type
+from yamen.games.bao_qingtian.view import BaoQingtianView, GuessRecord, OwnTurn
 
 DECK_SIZE = 54
 COPIES = 2  # of each criminal card
@@ -61,10 +60,12 @@ class Tracker:
         self.discards *= scale
 
 
-def track(view: Mapping[str, Any]) -> Tracker:
+def track(view: BaoQingtianView) -> Tracker:
     """Replay the game as the captor (the seat of ``view``) saw it."""
     me, n, k = view["seat"], view["players"], view["cards_each"]
-    criminal = parse_card_type(view["criminal"])
+    named = view["criminal"]
+    assert named is not None  # a captor hunts a named card
+    criminal = parse_card_type(named)
     hand = _initial_hand(view)
     unknown = DECK_SIZE - k
     copies = COPIES - hand[criminal]
@@ -85,7 +86,7 @@ def track(view: Mapping[str, Any]) -> Tracker:
     return tracker
 
 
-def hit_chances(view: Mapping[str, Any], tracker: Tracker) -> dict[tuple[str, int], float]:
+def hit_chances(view: BaoQingtianView, tracker: Tracker) -> dict[tuple[str, int], float]:
     """(form, seat) -> the estimated chance that guess hits, for every guess form."""
     chances = {("holds", s): min(1.0, e) for s, e in tracker.hands.items()}
     last = view["last_turn"]
@@ -95,7 +96,7 @@ def hit_chances(view: Mapping[str, Any], tracker: Tracker) -> dict[tuple[str, in
     return chances
 
 
-def _initial_hand(view: Mapping[str, Any]) -> list[int]:
+def _initial_hand(view: BaoQingtianView) -> list[int]:
     """The captor's dealt hand: its hand now with its own turns undone."""
     hand = [0] * NUM_TYPES
     for code in view["hand"]:
@@ -106,7 +107,7 @@ def _initial_hand(view: Mapping[str, Any]) -> list[int]:
     return hand
 
 
-def _guesses_by_turn(view: Mapping[str, Any]) -> dict[int, list[dict]]:
+def _guesses_by_turn(view: BaoQingtianView) -> dict[int, list[GuessRecord]]:
     """The turn each public guess followed. "discarded" and "drew" follow the guessed seat's
     turn in that round; a "holds" guess could follow any turn of its round, so it is taken
     as made at the round's end (or now, for the round in progress)."""
@@ -117,7 +118,7 @@ def _guesses_by_turn(view: Mapping[str, Any]) -> dict[int, list[dict]]:
     done = (capture["round"] - 1) * n + capture["turns_this_round"]
     start = view["turns"] - done  # the capture's first turn
     first_seat = (view["first"] + start) % n
-    after: dict[int, list[dict]] = {}
+    after: dict[int, list[GuessRecord]] = {}
     for guess in capture["guesses"]:
         round_start = start + (guess["round"] - 1) * n
         if guess["form"] == "holds":
@@ -128,11 +129,10 @@ def _guesses_by_turn(view: Mapping[str, Any]) -> dict[int, list[dict]]:
     return after
 
 
-def _turn(tracker: Tracker, seat: int, k: int, criminal: int, own: dict | None) -> None:
+def _turn(tracker: Tracker, seat: int, k: int, criminal: int, own: OwnTurn | None) -> None:
     """One discard and one draw (with a refill first when the pile is empty)."""
     if own is not None:
-        out = int(parse_card_type(own["discarded"]) == criminal)
-        tracker.known += out
+        tracker.known += int(parse_card_type(own["discarded"]) == criminal)
         tracker.last = {}
     else:
         out = tracker.hands[seat] / k
@@ -157,7 +157,7 @@ def _turn(tracker: Tracker, seat: int, k: int, criminal: int, own: dict | None) 
     tracker.pile_size -= 1
 
 
-def _missed(tracker: Tracker, guess: Mapping[str, Any]) -> None:
+def _missed(tracker: Tracker, guess: GuessRecord) -> None:
     """A missed guess: that place held no copy."""
     seat, form = guess["seat"], guess["form"]
     if guess["hit"] or seat not in tracker.hands:

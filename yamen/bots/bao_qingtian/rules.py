@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from yamen.bots.bao_qingtian.captor import hit_chances, track
 from yamen.games.bao_qingtian import actions as act
@@ -41,6 +41,7 @@ from yamen.games.bao_qingtian.cards import (
     parse_card_type,
 )
 from yamen.games.bao_qingtian.sentence import CATALOGUE, OFFICERS, RANGES, apply_step
+from yamen.games.bao_qingtian.view import BaoQingtianView
 
 TARGET = 5  # the count bystanders steer toward
 GUESS_AT = 0.5
@@ -58,42 +59,47 @@ OFFICE_VALUE = {
 CARD_OFFICE = {card: office for office, cards in OFFICE_CARDS.items() for card in cards}
 
 
-class BaoQingtianRules:
+class BaoQingtianRulesBot:
     """Plays any seat of the Bao Qing-tian trial by the rules above."""
 
     name = "rules"
 
-    def choose(self, view: dict[str, Any], legal: list[int], rng: random.Random) -> int:
-        if len(legal) == 1:
-            return legal[0]
-        phase = view["phase"]
-        if phase in ("draw", "capture"):
-            return discard(view, legal)
-        if phase == "name":
-            return name_criminal(view, legal, rng)
-        if phase == "appoint":
-            return appoint(view, legal)
-        if phase == "guess":
-            return guess(view, legal)
-        if phase == "punish":
-            return punish(view, rng)
-        if phase in OFFICERS:
-            return officer(view, phase)
-        if phase == "severity":
-            return severity(view)
-        if phase == "verdict":
-            return verdict(view)
+    def choose(self, view: Mapping[str, Any], legal: list[int], rng: random.Random) -> int:
+        return decide(cast(BaoQingtianView, view), legal, rng)  # a seat's view, as view.py builds
+
+
+def decide(view: BaoQingtianView, legal: list[int], rng: random.Random) -> int:
+    """This bot's choice among ``legal``, for the seat whose view this is."""
+    if len(legal) == 1:
         return legal[0]
+    phase = view["phase"]
+    if phase in ("draw", "capture"):
+        return discard(view, legal)
+    if phase == "name":
+        return name_criminal(view, legal, rng)
+    if phase == "appoint":
+        return appoint(view, legal)
+    if phase == "guess":
+        return guess(view, legal)
+    if phase == "punish":
+        return punish(view, rng)
+    if phase in OFFICERS:
+        return officer(view, phase)
+    if phase == "severity":
+        return severity(view)
+    if phase == "verdict":
+        return verdict(view)
+    return legal[0]
 
 
-def on_trial(view: Mapping[str, Any]) -> bool:
+def on_trial(view: BaoQingtianView) -> bool:
     return view["accused"] is not None and view["accused"] == view["seat"]
 
 
 # ---------------------------------------------------------------------- cards
 
 
-def card_value(card: int, view: Mapping[str, Any]) -> int:
+def card_value(card: int, view: BaoQingtianView) -> int:
     """How much this seat wants to keep a card; the lowest is discarded."""
     criminal = view["criminal"]
     if card in CRIMINALS:
@@ -111,7 +117,7 @@ def card_value(card: int, view: Mapping[str, Any]) -> int:
     return OFFICE_VALUE[office]
 
 
-def discard(view: Mapping[str, Any], legal: list[int]) -> int:
+def discard(view: BaoQingtianView, legal: list[int]) -> int:
     """The card this seat wants least; among equals commoners first, then type order."""
 
     def keep(action: int) -> tuple[int, int, int]:
@@ -121,16 +127,17 @@ def discard(view: Mapping[str, Any], legal: list[int]) -> int:
     return min(legal, key=keep)
 
 
-def name_criminal(view: Mapping[str, Any], legal: list[int], rng: random.Random) -> int:
+def name_criminal(view: BaoQingtianView, legal: list[int], rng: random.Random) -> int:
     held = [parse_card_type(code) for code in view["hand"]]
     fewest = min(held.count(CRIMINALS[a - act.NAME]) for a in legal)
     return rng.choice([a for a in legal if held.count(CRIMINALS[a - act.NAME]) == fewest])
 
 
-def appoint(view: Mapping[str, Any], legal: list[int]) -> int:
+def appoint(view: BaoQingtianView, legal: list[int]) -> int:
     me = view["seat"]
     seats = [a - act.APPOINT for a in legal]
     info = view["appointing"]
+    assert info is not None  # shown while an office is being given
     accused = view["accused"]
     if accused == me and me in seats:
         return act.APPOINT + me
@@ -146,7 +153,7 @@ def appoint(view: Mapping[str, Any], legal: list[int]) -> int:
 # ---------------------------------------------------------------------- the captor
 
 
-def guess(view: Mapping[str, Any], legal: list[int]) -> int:
+def guess(view: BaoQingtianView, legal: list[int]) -> int:
     chances = hit_chances(view, track(view))
     options = {}
     for action in legal:
@@ -158,7 +165,9 @@ def guess(view: Mapping[str, Any], legal: list[int]) -> int:
         return best
     holds = max((p for a, p in options.items() if a >= act.GUESS_HOLDS), default=0.0)
     fleeting = best < act.GUESS_HOLDS and 0 < options[best] >= holds
-    if fleeting and not view["capture"]["guessed_this_round"]:
+    capture = view["capture"]
+    assert capture is not None  # shown from the capture's first round on
+    if fleeting and not capture["guessed_this_round"]:
         return best
     return act.WAIT
 
@@ -166,13 +175,14 @@ def guess(view: Mapping[str, Any], legal: list[int]) -> int:
 # ---------------------------------------------------------------------- the sentence
 
 
-def punish(view: Mapping[str, Any], rng: random.Random) -> int:
+def punish(view: BaoQingtianView, rng: random.Random) -> int:
     count = RANGES["judge"].start if on_trial(view) else TARGET
     return act.punish(rng.randrange(len(CATALOGUE)), count)
 
 
-def officer(view: Mapping[str, Any], phase: str) -> int:
+def officer(view: BaoQingtianView, phase: str) -> int:
     count = view["count"]
+    assert count is not None  # the judge set it
     numbers = RANGES[phase]
     if on_trial(view):
         best = min(numbers, key=lambda n: (apply_step(count, phase, n), n))
@@ -185,10 +195,10 @@ def officer(view: Mapping[str, Any], phase: str) -> int:
     return act.number(phase, best)
 
 
-def severity(view: Mapping[str, Any]) -> int:
+def severity(view: BaoQingtianView) -> int:
     lenient = on_trial(view) or view["why"] == "escaped"
     return act.LIGHT if lenient else act.HEAVY
 
 
-def verdict(view: Mapping[str, Any]) -> int:
+def verdict(view: BaoQingtianView) -> int:
     return act.PARDON if on_trial(view) or view["count"] == 0 else act.EXECUTE

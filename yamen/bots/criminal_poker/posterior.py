@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb
-from typing import Any
 
 from yamen.games.criminal_poker.cards import WEAPON, Card
 from yamen.games.criminal_poker.culprit import Assessment, assess, judge
+from yamen.games.criminal_poker.view import CriminalPokerView
 
 
-def deck_of(view: Mapping[str, Any]) -> tuple[Card, ...]:
+def deck_of(view: CriminalPokerView) -> tuple[Card, ...]:
     """The game's evidence from a view, in the game's order (a card's place is its index in
     the reveal actions)."""
     return tuple(
@@ -63,7 +63,7 @@ class Knowledge:
     unseen: frozenset[str]
 
 
-def knowledge(view: Mapping[str, Any], public: bool = False) -> Knowledge:
+def knowledge(view: CriminalPokerView, public: bool = False) -> Knowledge:
     """What the seat of ``view`` knows; ``public``: only what every seat knows (as the
     others see this seat: its face-down cards and any deck look unknown)."""
     deck = deck_of(view)
@@ -112,13 +112,13 @@ def _verdicts(know: Knowledge) -> tuple[dict[tuple[int, ...], int], int]:
     # suspects whose hands are fully known first: they do not branch
     seats = sorted(know.known, key=lambda s: (know.face_down[s], s))
     fixed = {s: tuple(by_id[c] for c in know.known[s]) for s in seats}
-    rules = _Rules()
+    pairwise = _PairwiseJudge()
     weighed: dict[tuple[int, tuple[int, ...]], int] = {}
 
     def weigh(seat: int, hand: tuple[int, ...]) -> int:
         key = (seat, hand)
         if key not in weighed:
-            weighed[key] = rules.weigh(fixed[seat] + tuple(reps[c] for c in hand))
+            weighed[key] = pairwise.weigh(fixed[seat] + tuple(reps[c] for c in hand))
         return weighed[key]
 
     @cache
@@ -129,13 +129,14 @@ def _verdicts(know: Knowledge) -> tuple[dict[tuple[int, ...], int], int]:
             return {((), -1): 1}
         seat = seats[i]
         out: dict[tuple[tuple[int, ...], int], int] = defaultdict(int)
+        kept: tuple[tuple[int, ...], int]
         for hand, ways, rest in _hands(left, know.face_down[seat]):
             mine = weigh(seat, hand)
-            row = rules.versus[mine]
+            row = pairwise.versus[mine]
             for (others, theirs), count in spread(i + 1, rest).items():
                 who = row.get(theirs)
                 if who is None:
-                    who = rules.compare(mine, theirs)
+                    who = pairwise.compare(mine, theirs)
                 if who == ME:
                     kept = ((seat,), mine)
                 elif who == THEM:
@@ -182,7 +183,7 @@ def _pick(left: tuple[int, ...], size: int, start: int, hand: tuple, ways: int):
 ME, THEM, BOTH = 0, 1, 2
 
 
-class _Rules:
+class _PairwiseJudge:
     """The culprit rules, asked through ``judge`` only.
 
     ``judge`` sees a hand only through ``assess``, so each distinct assessment gets a number

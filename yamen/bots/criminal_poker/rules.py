@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from yamen.bots.criminal_poker.posterior import culprit_odds, deck_of, knowledge, weapon_of
 from yamen.games.criminal_poker.actions import (
@@ -52,38 +52,51 @@ from yamen.games.criminal_poker.actions import (
 )
 from yamen.games.criminal_poker.cards import ANTISOCIAL, MASTERMIND, Card
 from yamen.games.criminal_poker.culprit import assess
+from yamen.games.criminal_poker.view import CriminalPokerView
 
 HALF = Fraction(1, 2)
 
 
-class CriminalPokerRules:
+class CriminalPokerRulesBot:
     """Plays any seat of Criminal Poker by the rules above."""
 
     name = "rules"
 
-    def choose(self, view: dict[str, Any], legal: list[int], rng: random.Random) -> int:
-        if len(legal) == 1:
-            return legal[0]
-        phase = view["phase"]
-        if phase in ("opening", "reveal"):
-            return reveal(view, legal)
-        if phase == "turn":
-            return DRAW if wants_to_draw(view, legal) else SKIP
-        if phase == "next":
-            return call_next(view, legal)
-        if phase == "arrest":
-            return arrest(view, legal)
-        if phase == "vote":
-            return vote(view, legal)
-        return legal[0]  # questioning: "end questioning" is the only action
+    def choose(self, view: Mapping[str, Any], legal: list[int], rng: random.Random) -> int:
+        return decide(cast(CriminalPokerView, view), legal)  # a seat's view, as view.py builds
+
+
+def decide(view: CriminalPokerView, legal: list[int]) -> int:
+    """This bot's choice among ``legal``, for the seat whose view this is."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = view["phase"]
+    if phase in ("opening", "reveal"):
+        return reveal(view, legal)
+    if phase == "turn":
+        return DRAW if wants_to_draw(view, legal) else SKIP
+    if phase == "next":
+        return call_next(view, legal)
+    if phase == "arrest":
+        return arrest(view, legal)
+    if phase == "vote":
+        return vote(view, legal)
+    return legal[0]  # questioning: "end questioning" is the only action
 
 
 # ---------------------------------------------------------------------- reading the view
 
 
-def mine(view: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+def own_seat(view: CriminalPokerView) -> int:
+    """The seat this bot plays: a bot is handed a seat's view, never a spectator's."""
+    seat = view["seat"]
+    assert seat is not None
+    return seat
+
+
+def mine(view: CriminalPokerView) -> tuple[list[str], list[str]]:
     """This seat's shown and face-down cards."""
-    return list(view["shown"][view["seat"]]), list(view["hidden"])
+    return list(view["shown"][own_seat(view)]), list(view["hidden"])
 
 
 def weighed(cards: Sequence[str], deck: Mapping[str, Card]) -> tuple[int, int]:
@@ -93,17 +106,17 @@ def weighed(cards: Sequence[str], deck: Mapping[str, Card]) -> tuple[int, int]:
     return (-1, -1) if judged.weapon else (judged.innocence, judged.valid)
 
 
-def looks(view: Mapping[str, Any], seat: int, deck: Mapping[str, Card]) -> tuple:
+def looks(view: CriminalPokerView, seat: int, deck: Mapping[str, Card]) -> tuple:
     """How innocent a seat looks to the table: its shown cards weighed, then fewer face-down
     cards (fewer places for the weapon). Higher looks more innocent."""
     return (*weighed(view["shown"][seat], deck), -view["hidden_counts"][seat])
 
 
-def card_map(view: Mapping[str, Any]) -> dict[str, Card]:
+def card_map(view: CriminalPokerView) -> dict[str, Card]:
     return {card.id: card for card in deck_of(view)}
 
 
-def wants_to_look_guilty(view: Mapping[str, Any]) -> bool:
+def wants_to_look_guilty(view: CriminalPokerView) -> bool:
     """The antisocial always; a mastermind without the weapon when it is probably not the
     culprit (its chance below one half); everyone else wants to look innocent."""
     role = view["identity"]
@@ -111,18 +124,19 @@ def wants_to_look_guilty(view: Mapping[str, Any]) -> bool:
         return True
     if role != MASTERMIND or holds_weapon(view):
         return False
-    return culprit_odds(knowledge(view))[view["seat"]] < HALF
+    return culprit_odds(knowledge(view))[own_seat(view)] < HALF
 
 
-def holds_weapon(view: Mapping[str, Any]) -> bool:
+def holds_weapon(view: CriminalPokerView) -> bool:
     weapon = weapon_of(deck_of(view))
-    return weapon is not None and weapon in [*view.get("hidden", ()), *view["shown"][view["seat"]]]
+    shown = view["shown"][own_seat(view)]
+    return weapon is not None and weapon in [*view.get("hidden", ()), *shown]
 
 
 # ---------------------------------------------------------------------- a suspect's choices
 
 
-def reveal(view: Mapping[str, Any], legal: list[int]) -> int:
+def reveal(view: CriminalPokerView, legal: list[int]) -> int:
     """The opening reveal and the reveal after a draw (where ``keep hidden`` is offered)."""
     order = deck_of(view)
     deck = {card.id: card for card in order}
@@ -148,7 +162,7 @@ def reveal(view: Mapping[str, Any], legal: list[int]) -> int:
     return options[best]
 
 
-def wants_to_draw(view: Mapping[str, Any], legal: list[int]) -> bool:
+def wants_to_draw(view: CriminalPokerView, legal: list[int]) -> bool:
     if DRAW not in legal:
         return False
     if view["identity"] == ANTISOCIAL:
@@ -169,7 +183,7 @@ def wants_to_draw(view: Mapping[str, Any], legal: list[int]) -> bool:
 # ---------------------------------------------------------------------- the investigator
 
 
-def call_next(view: Mapping[str, Any], legal: list[int]) -> int:
+def call_next(view: CriminalPokerView, legal: list[int]) -> int:
     """The likeliest culprit first: it must act before it has seen how the others play. A
     detective keeps its own turn for last, when it knows most."""
     me = view["seat"]
@@ -177,12 +191,12 @@ def call_next(view: Mapping[str, Any], legal: list[int]) -> int:
     return NEXT_BASE + likeliest(view, [s for s in seats if s != me] or seats)
 
 
-def arrest(view: Mapping[str, Any], legal: list[int]) -> int:
+def arrest(view: CriminalPokerView, legal: list[int]) -> int:
     return ARREST_BASE + likeliest(view, [a - ARREST_BASE for a in legal])
 
 
 def likeliest(
-    view: Mapping[str, Any], seats: list[int], odds: Mapping[int, Fraction] | None = None
+    view: CriminalPokerView, seats: list[int], odds: Mapping[int, Fraction] | None = None
 ) -> int:
     """The seat most likely to be a culprit by this seat's exact posterior.
 
@@ -195,14 +209,14 @@ def likeliest(
     return max(seats, key=lambda s: (odds[s], *weakest(view, s, deck)))
 
 
-def weakest(view: Mapping[str, Any], seat: int, deck: Mapping[str, Card]) -> tuple:
+def weakest(view: CriminalPokerView, seat: int, deck: Mapping[str, Card]) -> tuple:
     """A key that is larger the guiltier a seat looks to the table (shown cards weighed, then
     more face-down cards); then the lowest seat."""
     return (*(-x for x in looks(view, seat, deck)), -seat)
 
 
-def vote(view: Mapping[str, Any], legal: list[int]) -> int:
-    me, role = view["seat"], view["identity"]
+def vote(view: CriminalPokerView, legal: list[int]) -> int:
+    me, role = own_seat(view), view["identity"]
     seats = [a - VOTE_BASE for a in legal]
     odds = culprit_odds(knowledge(view))
     deck = card_map(view)

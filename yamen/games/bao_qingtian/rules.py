@@ -50,7 +50,7 @@ from yamen.games.bao_qingtian.phases import (
     Phase,
 )
 from yamen.games.bao_qingtian.sentence import CATALOGUE, OFFICERS, RANGES, apply_step
-from yamen.games.bao_qingtian.view import seat_view
+from yamen.games.bao_qingtian.view import BaoQingtianView, GuessRecord, SentenceStep, seat_view
 
 CATALOGUE_PUNISHMENTS = [act.punish(slot, c) for slot in range(len(CATALOGUE)) for c in act.COUNTS]
 CUSTOM_PUNISHMENTS = [act.punish(act.CUSTOM_SLOT, c) for c in act.COUNTS]
@@ -128,13 +128,13 @@ class BaoQingtianState(State):
         self.appointing: Appointment | None = None
         self.round = self.round_turns = 0
         self.guessed_in_round = False
-        self.guesses: list[dict[str, Any]] = []
+        self.guesses: list[GuessRecord] = []
         self.accused: int | None = None
         self.reason: str | None = None  # "caught" or "escaped"
         self.escaped: list[int] = []
         self.punishment: str | None = None
         self.count: int | None = None
-        self.steps: list[dict[str, Any]] = []
+        self.steps: list[SentenceStep] = []
         self.severity: str | None = None
         self.verdict: str | None = None
         self.draft: str | None = None  # the judge's own words, written through parse_action
@@ -181,6 +181,7 @@ class BaoQingtianState(State):
         n = self.num_seats
         won = outcome.winners(self.offices["captor"], self.reason == "caught", self.escaped)
         executed = self.verdict == "executed"
+        assert self.accused is not None and self.count is not None  # a trial ends sentenced
         scores = outcome.scores(n, self.accused, self.count, executed)
         return Result(scores, outcome.places(n, won), won, self._details())
 
@@ -189,6 +190,7 @@ class BaoQingtianState(State):
 
     def _details(self) -> dict[str, Any]:
         """The ledger entry of this trial: public once the game is over."""
+        assert self.criminal is not None  # named before any trial
         return {
             "criminal": CODE[self.criminal],
             "emperor": self.emperor,
@@ -242,10 +244,12 @@ class BaoQingtianState(State):
             self.phase = GUESS
             self._pending = (self.offices["captor"],)
             return
-        sought = (EMPEROR,) if self.seeking == "emperor" else OFFICE_CARDS[self.seeking]
+        seeking = self.seeking
+        assert seeking is not None  # draw turns always seek something (_seek)
+        sought = (EMPEROR,) if seeking == "emperor" else OFFICE_CARDS[seeking]
         if not any(hand[c] for c in sought):  # checked after every draw
             self._pending = (self.turn,)
-        elif self.seeking == "emperor":
+        elif seeking == "emperor":
             self._crown(seat)
         else:
             self._fill(self.queue.pop(0), seat, "drawn")
@@ -269,10 +273,12 @@ class BaoQingtianState(State):
     def _fill_next(self) -> None:
         """Fill the queued offices in order (offices.py): a single holder takes the office at
         once; else the appointer chooses, or draw turns go on until somebody holds its card."""
+        emperor = self.emperor
+        assert emperor is not None  # offices are filled once the emperor is crowned
         while self.queue:
             office = self.queue[0]
             how = filling(
-                office, self.hands, self.offices, self.emperor, self.options["find_by_drawing"]
+                office, self.hands, self.offices, emperor, self.options["find_by_drawing"]
             )
             if isinstance(how, int):
                 self._fill(self.queue.pop(0), how, "holder")
@@ -290,7 +296,7 @@ class BaoQingtianState(State):
             return
         if "executor" in self.offices:
             self.phase = VERDICT
-            self._pending = (self.emperor,)
+            self._pending = (emperor,)
         elif self.accused is not None:
             self.phase = PUNISH
             self._pending = (self.offices["judge"],)
@@ -325,7 +331,9 @@ class BaoQingtianState(State):
             self._emit("wait", captor=captor)
         else:
             form, seat = act.guess_parts(action)
-            hit = capture.hit(form, seat, self.criminal, self.last_turn, self.hands)
+            criminal, last_turn = self.criminal, self.last_turn
+            assert criminal is not None and last_turn is not None  # named, and a turn taken
+            hit = capture.hit(form, seat, criminal, last_turn, self.hands)
             self.guessed_in_round = True
             self.guesses.append({"round": self.round, "seat": seat, "form": form, "hit": hit})
             left = MAX_GUESSES - len(self.guesses)
@@ -347,6 +355,7 @@ class BaoQingtianState(State):
         self.accused = seat
         self.reason = reason
         if reason == "escaped":  # who holds the criminal card now: kept for the result
+            assert self.criminal is not None  # the captor hunted it
             self.escaped = capture.got_away(self.hands, self.criminal, self.offices["captor"])
         self._emit("accused", seat=seat, why=reason)
         self.queue = list(TRIAL_OFFICES)
@@ -368,6 +377,7 @@ class BaoQingtianState(State):
     def _officer(self, phase: Phase, number: int) -> None:
         index = OFFICER_PHASES.index(phase)
         officer = OFFICERS[index]  # the plain word for events and the ledger, not the member
+        assert self.count is not None  # the judge set it
         self.count = apply_step(self.count, officer, number)
         seat = self.offices[officer]
         self.steps.append({"step": officer, "seat": seat, "number": number, "count": self.count})
@@ -407,12 +417,14 @@ class BaoQingtianState(State):
             hand = self.hands[seat]
             acts = [act.DISCARD + t for t in range(NUM_TYPES) if hand[t]]
         elif phase == GUESS:
+            assert self.last_turn is not None  # a guess follows a turn
             captor, last = self.offices["captor"], self.last_turn[0]
             n, guessed = self.num_seats, self.guessed_in_round
             acts = capture.decisions(captor, last, self.round_turns, n, guessed)
         elif phase == NAME:
             acts = [act.NAME + i for i in range(len(CRIMINALS))]
         elif phase == APPOINT:
+            assert self.appointing is not None  # set while the phase is APPOINT
             choices = self.appointing.choices
             acts = [
                 act.APPOINT + s for s in (range(self.num_seats) if choices is None else choices)
@@ -446,6 +458,6 @@ class BaoQingtianState(State):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> BaoQingtianView:
         """What ``seat`` may see (``None``: a spectator); see view.py."""
         return seat_view(self, seat)

@@ -7,10 +7,12 @@ Everything comes from the seat's view; card codes are spelled out with the game'
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from yamen.games.bao_qingtian.cards import CARD_TYPES
 from yamen.games.bao_qingtian.phases import Phase
+from yamen.games.bao_qingtian.view import BaoQingtianView
 from yamen.plaintext import seat_name, table, words
 
 NAMES = {t.code: f"{t.english} {t.chinese}" for t in CARD_TYPES}
@@ -33,7 +35,13 @@ PHASES: dict[Phase, str] = {
 WHY = {"caught": "caught by the captor", "escaped": "the captor, after ten misses"}
 
 
-def render(view: dict[str, Any]) -> str:
+def render(view: Mapping[str, Any]) -> str:
+    """A seat's view as text; ``Game.render_text`` passes any view, read here as view.py
+    declares it."""
+    return _page(cast(BaoQingtianView, view))
+
+
+def _page(view: BaoQingtianView) -> str:
     me = view.get("seat")
     parts = [_heading(view), _seats(view, me)]
     for section in (_appointing(view), _capture(view), _trial(view)):
@@ -48,27 +56,29 @@ def card_name(code: str) -> str:
     return f"{code} ({NAMES[code]})" if code in NAMES else code
 
 
-def _heading(view: dict[str, Any]) -> str:
+def _heading(view: BaoQingtianView) -> str:
     lines = [
         f"Bao Qing-tian trial ({view['players']} players, {view['cards_each']} cards each): "
         + PHASES.get(view["phase"], view["phase"]),
         f"Pile {view['pile']}, discards {view['discards']}, turns taken {view['turns']}, "
         f"first seat {view['first']}",
     ]
-    if view.get("emperor") is not None:
-        line = f"Emperor: seat {view['emperor']}"
-        if view.get("criminal"):
-            line += f"; the criminal card: {card_name(view['criminal'])}"
+    emperor, criminal = view.get("emperor"), view.get("criminal")
+    if emperor is not None:
+        line = f"Emperor: seat {emperor}"
+        if criminal:
+            line += f"; the criminal card: {card_name(criminal)}"
         lines.append(line)
     if view.get("seeking"):
         lines.append(f"Seeking: {view['seeking']}")
     return "\n".join(lines)
 
 
-def _seats(view: dict[str, Any], me: int | None) -> str:
+def _seats(view: BaoQingtianView, me: int | None) -> str:
     held: dict[int, list[str]] = {}
-    if view.get("emperor") is not None:
-        held.setdefault(view["emperor"], []).append("emperor")
+    emperor = view.get("emperor")
+    if emperor is not None:
+        held.setdefault(emperor, []).append("emperor")
     for office, seat in view.get("offices", {}).items():
         how = view.get("how", {}).get(office)
         held.setdefault(seat, []).append(office + (f" ({how})" if how else ""))
@@ -90,19 +100,20 @@ def _seats(view: dict[str, Any], me: int | None) -> str:
     return table(["seat", "offices", ""], rows) if rows else "No offices yet."
 
 
-def _appointing(view: dict[str, Any]) -> str:
+def _appointing(view: BaoQingtianView) -> str:
     appointing = view.get("appointing")
     if not appointing:
         return ""
     line = f"Seat {appointing['by']} appoints the {appointing['office']}"
     holders = appointing.get("holders") or []
     line += f"; holders of its card: {words(holders)}"
-    if appointing.get("choices"):
-        line += f"; choose from: {words(appointing['choices'])}"
+    choices = appointing.get("choices")
+    if choices:
+        line += f"; choose from: {words(choices)}"
     return line
 
 
-def _capture(view: dict[str, Any]) -> str:
+def _capture(view: BaoQingtianView) -> str:
     capture = view.get("capture")
     if not capture:
         return ""
@@ -117,11 +128,12 @@ def _capture(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _trial(view: dict[str, Any]) -> str:
+def _trial(view: BaoQingtianView) -> str:
     if view.get("accused") is None:
         return ""
-    why = WHY.get(view.get("why"), view.get("why"))
-    lines = [f"On trial: seat {view['accused']} ({why})"]
+    why = view.get("why")
+    reason = why if why is None else WHY.get(why, why)
+    lines = [f"On trial: seat {view['accused']} ({reason})"]
     if view.get("punishment"):
         lines.append(f"Punishment: {view['punishment']}")
     for step in view.get("sentence", []):
@@ -135,7 +147,7 @@ def _trial(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _own(view: dict[str, Any]) -> str:
+def _own(view: BaoQingtianView) -> str:
     counts = Counter(view.get("hand", []))
     lines = [f"Your hand ({len(view.get('hand', []))} cards):"]
     lines += [f"  {n} x {card_name(code)}" for code, n in counts.items()]

@@ -5,24 +5,111 @@ they took a turn, and the sizes of the pile and the discards. The first seat, th
 named criminal, every office and how it was filled, an appointment being made (with the holders
 of that card), the guesses and their outcomes, the seat tried and why, the sentence and the
 verdict are public. A spectator (``seat`` None) sees no hand at all.
+
+The view's shape is declared below (:class:`BaoQingtianView`), so a reader that names a key the
+view does not have (a bot, the text renderer) is a type error, not a ``KeyError`` in play. The
+JSON is the dict itself: the declarations cost nothing at run time.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from yamen.games.bao_qingtian.capture import MAX_GUESSES
 from yamen.games.bao_qingtian.cards import CODE, hand_codes
-from yamen.games.bao_qingtian.phases import APPOINT, DRAW, TURNS
+from yamen.games.bao_qingtian.phases import APPOINT, DRAW, TURNS, Phase
 
 if TYPE_CHECKING:
     from yamen.games.bao_qingtian.rules import BaoQingtianState
 
 
-def seat_view(state: BaoQingtianState, seat: int | None) -> dict[str, Any]:
+class GuessRecord(TypedDict):
+    """One of the captor's guesses: ``form`` is holds, discarded or drew."""
+
+    round: int
+    seat: int
+    form: str
+    hit: bool
+
+
+class SentenceStep(TypedDict):
+    """One step of the sentence: the judge's count, or an officer's number and the count
+    after it."""
+
+    step: str  # "judge" or the officer's plain word
+    seat: int
+    number: int
+    count: int
+
+
+class AppointingView(TypedDict):
+    """An office being given: who gives it, the holders of its card, the seats allowed
+    (None: any seat)."""
+
+    office: str
+    by: int
+    holders: list[int]
+    choices: list[int] | None
+
+
+class CaptureView(TypedDict):
+    """The hunt for the criminal card, from its first round on."""
+
+    captor: int
+    round: int
+    turns_this_round: int
+    guessed_this_round: bool
+    guesses_left: int
+    guesses: list[GuessRecord]
+
+
+class OwnTurn(TypedDict):
+    """A turn of the seat's own: the card codes it discarded and drew."""
+
+    discarded: str
+    drew: str
+
+
+class BaoQingtianView(TypedDict):
+    """What one seat (or a spectator, ``seat`` None) sees; the keys marked ``NotRequired``
+    are a seat's own."""
+
+    game: str
+    seat: int | None
+    players: int
+    cards_each: int
+    phase: Phase
+    pending: list[int]
+    first: int
+    turn: int | None
+    seeking: str | None  # what draw turns look for: "emperor" or an office
+    pile: int
+    discards: int
+    refills: int
+    turns: int
+    last_turn: int | None  # the seat that took the last turn
+    emperor: int | None
+    criminal: str | None  # the named criminal card's code
+    offices: dict[str, int]
+    how: dict[str, str]  # office -> holder, appointed or drawn
+    appointing: AppointingView | None
+    capture: CaptureView | None
+    accused: int | None
+    why: str | None  # "caught" or "escaped"
+    punishment: str | None
+    sentence: list[SentenceStep]
+    count: int | None
+    severity: str | None
+    verdict: str | None
+    hand: NotRequired[list[str]]
+    my_turns: NotRequired[list[OwnTurn]]
+    legal: NotRequired[list[str]]
+
+
+def seat_view(state: BaoQingtianState, seat: int | None) -> BaoQingtianView:
     phase = state.phase
     pending = state.pending()
-    view: dict[str, Any] = {
+    view: BaoQingtianView = {
         "game": state.game,
         "seat": seat,
         "players": state.num_seats,
@@ -46,7 +133,7 @@ def seat_view(state: BaoQingtianState, seat: int | None) -> dict[str, Any]:
         "accused": state.accused,
         "why": state.reason,
         "punishment": state.punishment,
-        "sentence": [dict(s) for s in state.steps],
+        "sentence": [s.copy() for s in state.steps],
         "count": state.count,
         "severity": state.severity,
         "verdict": state.verdict,
@@ -61,7 +148,7 @@ def seat_view(state: BaoQingtianState, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def _appointing(state: BaoQingtianState) -> dict[str, Any] | None:
+def _appointing(state: BaoQingtianState) -> AppointingView | None:
     appointing = state.appointing
     if state.phase != APPOINT or appointing is None:
         return None
@@ -74,7 +161,7 @@ def _appointing(state: BaoQingtianState) -> dict[str, Any] | None:
     }
 
 
-def _capture(state: BaoQingtianState) -> dict[str, Any] | None:
+def _capture(state: BaoQingtianState) -> CaptureView | None:
     if state.round == 0:
         return None
     return {
@@ -83,5 +170,5 @@ def _capture(state: BaoQingtianState) -> dict[str, Any] | None:
         "turns_this_round": state.round_turns,
         "guessed_this_round": state.guessed_in_round,
         "guesses_left": MAX_GUESSES - len(state.guesses),
-        "guesses": [dict(g) for g in state.guesses],
+        "guesses": [g.copy() for g in state.guesses],
     }

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypedDict
 
 from yamen.errors import OptionsError
 from yamen.options import is_whole, require_text
@@ -39,6 +39,15 @@ MAX_LANGUAGE = 16  # characters of a language's code ("en", "zh-Hant")
 MAX_INNOCENCE = 100
 
 
+class CardJson(TypedDict):
+    """A card as views and lists write it: ``innocence`` is None for the murder weapon."""
+
+    id: str
+    type: str
+    innocence: int | None
+    name: dict[str, str]  # language -> name
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """An evidence card. ``innocence`` is 0 for the murder weapon, which has none."""
@@ -48,7 +57,7 @@ class Card:
     innocence: int
     name: dict[str, str]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CardJson:
         innocence = None if self.kind == WEAPON else self.innocence
         return {"id": self.id, "type": self.kind, "innocence": innocence, "name": dict(self.name)}
 

@@ -44,7 +44,13 @@ from yamen.games.criminal_poker.setup import (
     role_counts,
     suspect_count,
 )
-from yamen.games.criminal_poker.view import seat_view
+from yamen.games.criminal_poker.view import (
+    CriminalPokerFinal,
+    CriminalPokerView,
+    FinalSeat,
+    PublicTurn,
+    seat_view,
+)
 
 VOTE_ROUNDS = 3  # the first vote and at most two re-votes (RULINGS)
 
@@ -100,7 +106,7 @@ class CriminalPokerState(State):
         self.suspects = tuple(s for s, r in enumerate(self.roles) if r != SHERIFF)
         self.acted: list[int] = []
         self.turn: int | None = None
-        self.turns: list[dict[str, Any]] = []  # public: who skipped, drew, revealed what
+        self.turns: list[PublicTurn] = []  # public: who skipped, drew, revealed what
         self.looked = False
         self.votes: list[list[int]] = []  # each finished vote round: the target of each seat
         self.arrested: tuple[int, ...] | None = None
@@ -138,7 +144,7 @@ class CriminalPokerState(State):
         new.shown = [list(s) for s in self.shown]
         new.pile = list(self.pile)
         new.acted = list(self.acted)
-        new.turns = [dict(t) for t in self.turns]
+        new.turns = [t.copy() for t in self.turns]
         new.answers = dict(self.answers)
         new.votes = [list(v) for v in self.votes]
         new._events = []
@@ -322,7 +328,7 @@ class CriminalPokerState(State):
         }
         verdict = culprit.judge(holdings)
         won = outcome.wins(self.roles, verdict.culprits, arrested)
-        seats = []
+        seats: list[FinalSeat] = []
         for seat, role in enumerate(self.roles):
             judged = verdict.assessments.get(seat)
             seats.append(
@@ -340,7 +346,7 @@ class CriminalPokerState(State):
             )
         winners = tuple(s for s in range(self.num_seats) if won[s])
         losers = tuple(s for s in range(self.num_seats) if not won[s])
-        details = {
+        details: CriminalPokerFinal = {
             "mode": self.mode,
             "investigator": self.investigator,
             "seats": seats,
@@ -351,7 +357,7 @@ class CriminalPokerState(State):
             "votes": [list(v) for v in self.votes],
         }
         scores = tuple(Fraction(int(w)) for w in won)
-        self._result = Result(scores, winners + losers, winners, details)
+        self._result = Result(scores, winners + losers, winners, dict(details))
         self._emit("game over", **details)
 
     # ------------------------------------------------------------------ notation
@@ -366,6 +372,6 @@ class CriminalPokerState(State):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> CriminalPokerView:
         """What ``seat`` may see (``None``: a spectator); see view.py."""
         return seat_view(self, seat)

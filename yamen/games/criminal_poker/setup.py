@@ -51,7 +51,7 @@ def specials(options: dict[str, Any]) -> list[str]:
     return [role for role in SPECIAL_ROLES if options[role]]
 
 
-def role_counts(options: dict[str, Any]) -> Counter:
+def role_counts(options: dict[str, Any]) -> Counter[str]:
     """How many of each role a game of these options deals."""
     extra = specials(options)
     citizens = options["players"] - 1 - len(extra)

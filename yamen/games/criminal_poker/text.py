@@ -7,9 +7,11 @@ list, so a room's own list reads as well as Yamen's. Everything comes from the s
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from yamen.games.criminal_poker.phases import TURN_PHASES, Phase
+from yamen.games.criminal_poker.view import CriminalPokerView, PublicTurn
 from yamen.plaintext import seat_name, table, words
 
 PHASES: dict[Phase, str] = {
@@ -24,7 +26,13 @@ PHASES: dict[Phase, str] = {
 }
 
 
-def render(view: dict[str, Any]) -> str:
+def render(view: Mapping[str, Any]) -> str:
+    """A seat's view as text; ``Game.render_text`` passes any view, read here as view.py
+    declares it."""
+    return _page(cast(CriminalPokerView, view))
+
+
+def _page(view: CriminalPokerView) -> str:
     me = view.get("seat")
     parts = [_heading(view), _seats(view, me)]
     if view.get("turns"):
@@ -38,7 +46,7 @@ def render(view: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
-def card_text(view: dict[str, Any], card_id: str | None) -> str:
+def card_text(view: CriminalPokerView, card_id: str | None) -> str:
     """A card with its English name and innocence, or ``?`` for one not shown."""
     if card_id is None:
         return "?"
@@ -50,11 +58,11 @@ def card_text(view: dict[str, Any], card_id: str | None) -> str:
     return f"{card_id} ({name}, {level})"
 
 
-def _role_name(view: dict[str, Any], role: str) -> str:
+def _role_name(view: CriminalPokerView, role: str) -> str:
     return view.get("role_names", {}).get(role, {}).get("en", role)
 
 
-def _heading(view: dict[str, Any]) -> str:
+def _heading(view: CriminalPokerView) -> str:
     roles = ", ".join(f"{n} {_role_name(view, r)}" for r, n in view["roles_in_play"].items())
     inv = view["investigator"]
     return (
@@ -65,9 +73,10 @@ def _heading(view: dict[str, Any]) -> str:
     )
 
 
-def _seats(view: dict[str, Any], me: int | None) -> str:
+def _seats(view: CriminalPokerView, me: int | None) -> str:
     suspects = set(view["suspects"])
-    pending, answered, acted = (set(view.get(k, [])) for k in ("pending", "answered", "acted"))
+    pending, answered = set(view.get("pending", [])), set(view.get("answered", []))
+    acted = set(view.get("acted", []))
     arrested = set(view.get("arrested") or [])
     rows = []
     for seat in range(view["players"]):
@@ -92,21 +101,21 @@ def _seats(view: dict[str, Any], me: int | None) -> str:
     return table(["seat", "identity", "shown", "face down", ""], rows)
 
 
-def _turn(turn: dict[str, Any]) -> str:
+def _turn(turn: PublicTurn) -> str:
     text = f"seat {turn['seat']} {turn['action']}"
     if turn.get("revealed"):
         text += f", revealed {turn['revealed']}"
     return text
 
 
-def _votes(view: dict[str, Any]) -> str:
+def _votes(view: CriminalPokerView) -> str:
     lines = ["Votes (voter -> seat)"]
     for number, votes in enumerate(view["votes"], 1):
         lines.append(f"  round {number}: " + ", ".join(f"{s}->{v}" for s, v in enumerate(votes)))
     return "\n".join(lines)
 
 
-def _own(view: dict[str, Any]) -> str:
+def _own(view: CriminalPokerView) -> str:
     lines = [f"You are {_role_name(view, view['identity'])}."]
     hidden = view.get("hidden", [])
     if hidden:
@@ -123,7 +132,7 @@ def _own(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _final(view: dict[str, Any]) -> str:
+def _final(view: CriminalPokerView) -> str:
     final = view["final"]
     rows = [
         [

@@ -8,27 +8,101 @@ list. A seat also sees its own identity, its own face-down cards (in card-list o
 says nothing about when they were drawn), its own sealed answer and its legal actions; the
 investigator sees the rest of the deck after its look. A spectator (``seat`` None) sees the
 public part. Once the game is over, ``final`` shows everything to everyone.
+
+The view's shape is declared below (:class:`CriminalPokerView`), so a reader that names a key
+the view does not have (a bot, the text renderer) is a type error, not a ``KeyError`` in play.
+The JSON is the dict itself: the declarations cost nothing at run time.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
-from yamen.games.criminal_poker.phases import OVER, WINDOWS
+from yamen.games.criminal_poker.cards import CardJson
+from yamen.games.criminal_poker.phases import OVER, WINDOWS, Phase
 from yamen.games.criminal_poker.setup import role_counts
 
 if TYPE_CHECKING:
     from yamen.games.criminal_poker.rules import CriminalPokerState
 
 
-def seat_view(state: CriminalPokerState, seat: int | None) -> dict[str, Any]:
+class PublicTurn(TypedDict):
+    """One suspect's turn as everyone saw it: ``skip`` or ``draw``, and the card it then
+    revealed (None: it skipped, or kept its cards hidden)."""
+
+    seat: int
+    action: str
+    revealed: str | None
+
+
+class FinalSeat(TypedDict):
+    """A seat turned over at the end; ``innocence`` and ``valid`` are None for the sheriff."""
+
+    seat: int
+    identity: str
+    shown: list[str]
+    hidden: list[str]
+    innocence: int | None
+    valid: int | None
+    culprit: bool
+    arrested: bool
+    won: bool
+
+
+class CriminalPokerFinal(TypedDict):
+    """Everything turned over, once the game is over (the result's details)."""
+
+    mode: str
+    investigator: int
+    seats: list[FinalSeat]
+    culprits: list[int]
+    by_weapon: bool
+    arrested: list[int]
+    caught: bool
+    votes: list[list[int]]
+
+
+class CriminalPokerView(TypedDict):
+    """What one seat (or a spectator, ``seat`` None) sees; the keys marked ``NotRequired``
+    are a seat's own and appear only when they apply."""
+
+    game: str
+    mode: str
+    seat: int | None
+    players: int
+    phase: Phase
+    pending: list[int]
+    investigator: int
+    identities: dict[str, str]  # seat (as a string) -> role: the investigator's
+    suspects: list[int]
+    roles_in_play: dict[str, int]
+    shown: list[list[str]]  # by seat, in the order revealed
+    hidden_counts: list[int]
+    deck_count: int
+    turn: int | None
+    acted: list[int]
+    turns: list[PublicTurn]
+    answered: list[int]
+    votes: list[list[int]]  # each finished vote: the target of each seat
+    arrested: list[int] | None
+    cards: dict[str, CardJson]  # the game's evidence by id, in the game's order
+    role_names: dict[str, dict[str, str]]  # role -> language -> name
+    identity: NotRequired[str]
+    hidden: NotRequired[list[str]]
+    answer: NotRequired[str | None]  # in a sealed window: this seat's answer, if any yet
+    deck: NotRequired[list[str]]  # the investigator, after its look
+    legal: NotRequired[list[str]]
+    final: NotRequired[CriminalPokerFinal]
+
+
+def seat_view(state: CriminalPokerState, seat: int | None) -> CriminalPokerView:
     inv = state.investigator
     phase = state.phase
     pending = state.pending()
     deck = state.deck
-    view: dict[str, Any] = {
+    view: CriminalPokerView = {
         "game": state.game,
         "mode": state.mode,
         "seat": seat,
@@ -44,7 +118,7 @@ def seat_view(state: CriminalPokerState, seat: int | None) -> dict[str, Any]:
         "deck_count": len(state.pile),
         "turn": state.turn,
         "acted": list(state.acted),
-        "turns": [dict(t) for t in state.turns],
+        "turns": [t.copy() for t in state.turns],
         "answered": sorted(state.answers) if phase in WINDOWS else [],
         "votes": [list(v) for v in state.votes],
         "arrested": None if state.arrested is None else list(state.arrested),
@@ -63,7 +137,8 @@ def seat_view(state: CriminalPokerState, seat: int | None) -> dict[str, Any]:
             view["legal"] = [state.action_text(a) for a in state.legal(seat)]
     result = state.result()
     if phase == OVER and result is not None:
-        view["final"] = copy.deepcopy(result.details)
+        # a Result's details are untyped; rules.py builds these as a CriminalPokerFinal
+        view["final"] = cast(CriminalPokerFinal, copy.deepcopy(result.details))
     return view
 
 

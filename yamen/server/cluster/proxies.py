@@ -386,6 +386,8 @@ class Relayed:
                         self._moved()
                         continue
                     frame = protocol.client_message.validate_python(message.frame)
+                    if isinstance(frame, protocol.Hello):  # Remote.receive forwards none
+                        continue
                     await self.room.receive(self, frame)
                 else:
                     if self.room is not None:

@@ -1,0 +1,90 @@
+"""Each game's declared view type (its view.py's TypedDict) is the view it builds: every view of
+every phase, for each seat and a spectator, has all the required keys, no key undeclared, and
+values of the declared kinds, nested records included. mypy checks the code that reads the
+views against the declarations (tests/core/test_lint.py); this checks the declarations against
+the views."""
+
+from __future__ import annotations
+
+import functools
+import random
+import types
+import typing
+from enum import Enum
+
+import pytest
+
+from yamen.engine import new_game
+from yamen.games.bao_qingtian.view import BaoQingtianView
+from yamen.games.criminal_poker.view import CriminalPokerView
+
+GAMES = [
+    ("bao_qingtian", {"players": 5}, BaoQingtianView),
+    ("bao_qingtian", {"players": 9, "find_by_drawing": True}, BaoQingtianView),
+    ("criminal_poker", {}, CriminalPokerView),
+    ("criminal_poker", {"mode": "detective", "players": 5, "mastermind": True}, CriminalPokerView),
+    ("criminal_poker", {"players": 6, "mastermind": True, "antisocial": True}, CriminalPokerView),
+]
+
+
+@functools.cache
+def fields(kind) -> tuple[dict, frozenset]:
+    """A TypedDict's keys with their types, and its required keys. (Read from the hints: the
+    views' modules postpone annotations, so at run time ``__required_keys__`` misses
+    ``NotRequired``.)"""
+    hints = typing.get_type_hints(kind, include_extras=True)
+    optional = {k for k, h in hints.items() if typing.get_origin(h) is typing.NotRequired}
+    plain = {k: typing.get_args(h)[0] if k in optional else h for k, h in hints.items()}
+    return plain, frozenset(hints.keys() - optional)
+
+
+def conforms(value, kind, where: str) -> None:
+    """Assert that ``value`` is of the declared type ``kind`` (the forms views use)."""
+    if typing.is_typeddict(kind):
+        assert isinstance(value, dict), where
+        hints, required = fields(kind)
+        missing = required - value.keys()
+        unknown = value.keys() - hints.keys()
+        assert not missing and not unknown, f"{where}: missing {missing}, undeclared {unknown}"
+        for key, item in value.items():
+            conforms(item, hints[key], f"{where}.{key}")
+        return
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        errors = []
+        for option in args:
+            try:
+                conforms(value, option, where)
+                return
+            except AssertionError as exc:
+                errors.append(str(exc))
+        raise AssertionError(f"{where}: {value!r} is none of {kind}: {errors}")
+    if origin is list:
+        assert isinstance(value, list), where
+        for i, item in enumerate(value):
+            conforms(item, args[0], f"{where}[{i}]")
+    elif origin is dict:
+        assert isinstance(value, dict), where
+        for key, item in value.items():
+            conforms(key, args[0], f"{where} key")
+            conforms(item, args[1], f"{where}[{key!r}]")
+    elif kind is type(None):
+        assert value is None, where
+    elif isinstance(kind, type) and issubclass(kind, Enum):
+        assert isinstance(value, kind), f"{where}: {value!r} is not a {kind.__name__}"
+    else:
+        assert type(value) is kind, f"{where}: {value!r} is not {kind}"  # (bool is not int)
+
+
+@pytest.mark.parametrize(("game", "options", "declared"), GAMES)
+def test_every_view_is_of_its_declared_type(game, options, declared):
+    for seed in range(8):
+        state = new_game(game, options, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            for seat in [None, *range(state.num_seats)]:
+                conforms(state.view(seat), declared, f"{game} seed {seed} seat {seat}")
+            if state.over:
+                break
+            seat = rng.choice(state.pending())
+            state.apply(seat, rng.choice(state.legal(seat)))
