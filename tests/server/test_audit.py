@@ -159,34 +159,32 @@ def hands_in_table(monkeypatch) -> None:
 
 def next_hand_in_view(monkeypatch) -> None:
     """One other seat's hand, inside the view, under a name of its own."""
-    table = Room.table
+    table = Room._table  # every table a room sends is built here
 
-    def leaky(self, seat: int | None) -> protocol.Table | None:
-        data = table(self, seat)
-        if data is not None:
-            state, key = self.match.state, RULES[self.game].hand_key
-            other = 0 if seat is None else (seat + 1) % state.num_seats
-            data.view["notes"] = {"seen": list(state.view(other)[key])}
+    def leaky(self, state, seat: int | None) -> protocol.Table:
+        data = table(self, state, seat)
+        key = RULES[self.game].hand_key
+        other = 0 if seat is None else (seat + 1) % state.num_seats
+        data.view["notes"] = {"seen": list(state.view(other)[key])}
         return data
 
-    monkeypatch.setattr(Room, "table", leaky)
+    monkeypatch.setattr(Room, "_table", leaky)
 
 
 def roles_in_view(monkeypatch) -> None:
     """Every seat's role in the public list of roles, for everyone."""
-    table = Room.table
+    table = Room._table
 
-    def leaky(self, seat: int | None) -> protocol.Table | None:
-        data = table(self, seat)
-        if data is not None:
-            state, view = self.match.state, data.view
-            if "identities" in view:  # Criminal Poker
-                view["identities"] = {str(s): r for s, r in enumerate(state.roles)}
-            elif state.emperor is not None:  # Baohuang
-                view["roles"] = {str(s): state.view(s)["role"] for s in range(state.num_seats)}
+    def leaky(self, state, seat: int | None) -> protocol.Table:
+        data = table(self, state, seat)
+        view = data.view
+        if "identities" in view:  # Criminal Poker
+            view["identities"] = {str(s): r for s, r in enumerate(state.roles)}
+        elif state.emperor is not None:  # Baohuang
+            view["roles"] = {str(s): state.view(s)["role"] for s in range(state.num_seats)}
         return data
 
-    monkeypatch.setattr(Room, "table", leaky)
+    monkeypatch.setattr(Room, "_table", leaky)
 
 
 def private_events_to_all(monkeypatch) -> None:

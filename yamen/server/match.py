@@ -9,10 +9,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
-from yamen.engine import State
+from yamen.engine import Result, State
 from yamen.records import Record, plain, replay
+from yamen.server.errors import RoomError
 from yamen.server.storage import StoredGame
+
+
+class Current(NamedTuple):
+    """The game in progress, or the last one played."""
+
+    game_id: int  # internal: the database's
+    state: State
+    record: Record
+
+
+def result_json(result: Result | None) -> dict:
+    """A finished game's result as stored and sent."""
+    if result is None:
+        raise ValueError("the game is not over: it has no result")
+    return plain(result.to_json())
 
 
 @dataclass
@@ -31,7 +48,13 @@ class Match:
     @property
     def seq(self) -> int:
         """Actions applied so far in the current game."""
-        return len(self.record.actions)
+        return 0 if self.record is None else len(self.record.actions)
+
+    def current(self) -> Current:
+        """The game in progress or the last one played (RoomError before the first)."""
+        if self.game_id is None or self.state is None or self.record is None:
+            raise RoomError("no_game", "no game has started in this room")
+        return Current(self.game_id, self.state, self.record)
 
     def begin(self, number: int, game_id: int, public_id: str, state: State, record: Record):
         self.number, self.game_id, self.public_id = number, game_id, public_id
@@ -45,7 +68,7 @@ class Match:
         self.state = state = replay(stored.record)
         self.record = stored.record
         if state.over:
-            stored.record.result = plain(state.result().to_json())
+            stored.record.result = result_json(state.result())
             self.add_scores(state)
 
     def add_scores(self, state: State) -> None:

@@ -24,14 +24,14 @@ from typing import Any, Protocol
 from yamen.bots import bot_names
 from yamen.engine import Event, State, get_game, new_game, new_seed
 from yamen.errors import IllegalAction, NotationError, NotYourTurn
-from yamen.records import Record, plain
+from yamen.records import Record
 from yamen.server import frames, protocol
 from yamen.server.chat import Chat
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
 from yamen.server.frames import dumps as dumps  # (live.py and cluster.py write frames with it)
 from yamen.server.identity import admits
-from yamen.server.match import Match
+from yamen.server.match import Match, result_json
 from yamen.server.settings import Settings
 from yamen.server.storage import Store, new_public_id
 from yamen.server.thinking import INLINE, Thinker
@@ -114,7 +114,10 @@ class Room:
             return None
         row, seat_rows = found
         names = await store.players([s.player_id for s in seat_rows if s.player_id])
-        seats = [Seat(s.player_id, names.get(s.player_id), s.bot) for s in seat_rows]
+        seats = [
+            Seat(s.player_id, names.get(s.player_id) if s.player_id else None, s.bot)
+            for s in seat_rows
+        ]
         fields = (row.id, row.game, row.options, row.public, row.invite, row.host)
         room = cls(store, *fields, Settings.stored(row.settings, row.game), seats, thinker)
         for game in await store.games(room_id):
@@ -136,14 +139,15 @@ class Room:
                 room.closed = f"game {game.number} could not be replayed"
                 room.match.number, room.match.state = game.number, None
                 break
-            if room.match.state.over and not game.finished:  # stopped between the two writes
-                await store.finish_game(game.id, room.match.record.result)
+            _, state, record = room.match.current()
+            if state.over and not game.finished:  # stopped between the two writes
+                await store.finish_game(game.id, result_json(state.result()))
         now = time.time()
         for seat in room.seats:
             if seat.player is not None:
                 seat.away_since = now
         if room.playing:
-            room.driver.ask(room.match.state.pending(), now)
+            room.driver.ask(room.match.current().state.pending(), now)
             room.driver.start()
         return room
 
@@ -208,12 +212,13 @@ class Room:
         )
 
     def table(self, seat: int | None) -> protocol.Table | None:
-        """The game as ``seat`` (None: a spectator) may see it."""
+        """The game as ``seat`` (None: a spectator) may see it; None before the first game."""
+        return None if self.match.state is None else self._table(self.match.state, seat)
+
+    def _table(self, state: State, seat: int | None) -> protocol.Table:
         match = self.match
-        if match.state is None:
-            return None
         return frames.table(
-            match.state,
+            state,
             seat,
             game_id=match.public_id,
             number=match.number,
@@ -235,18 +240,18 @@ class Room:
         async with self.lock:
             conn.seat = self.seat_of(conn.player)
             self.connections.add(conn)
-            came = False
+            came = None  # the seat that came online, if any
             if conn.seat is not None:
                 seat = self.seats[conn.seat]
-                came = seat.connections == 0
+                came = conn.seat if seat.connections == 0 else None
                 seat.connections += 1
                 seat.away_since = None
             conn.send(frames.welcome(conn.player, conn.seat))
             conn.send(await self.state_frame(conn.seat))
             # The joiner gets the room; the others only what changed for them: a seat that
             # came online (a spectator changes nothing they see), never the room again.
-            if came:
-                self._broadcast_presence(conn.seat, skip=conn)
+            if came is not None:
+                self._broadcast_presence(came, skip=conn)
             self.driver.wake()
 
     async def detach(self, conn: Connection) -> None:
@@ -362,7 +367,7 @@ class Room:
             self.match.begin(number, game_id, public_id, state, record)
             self.driver.ask(state.pending(), time.time())
             self.moved = time.monotonic()
-            self._broadcast_update(state.opening_events)
+            self._broadcast_update(state, state.opening_events)
             self._broadcast_room()  # the status is now "playing"
             self.driver.start()
 
@@ -419,23 +424,25 @@ class Room:
     ) -> int:
         """Check, store, apply, broadcast; the action count after it."""
         async with self.lock:
-            state = self.match.state
             if not self.playing:
                 raise RoomError("no_game", "no game is in progress")
             if seq is not None and seq != self.match.seq:
                 raise RoomError("stale", "the table has moved on since you chose: look again")
-            table = Table(state, self.match.record)
+            game_id, state, record = self.match.current()
+            table = Table(state, record)
             if text is not None:
                 action = table.read(seat, text)
-            await self._commit(table, table.prepare(seat, action))
+            if action is None:
+                raise RoomError("bad_message", "give exactly one of action (an id) or text", 422)
+            await self._commit(game_id, table, table.prepare(seat, action))
             return self.match.seq
 
-    async def _commit(self, table: Table, move: Move) -> None:
+    async def _commit(self, game_id: int, table: Table, move: Move) -> None:
         """Store, apply, acknowledge and broadcast a checked move (yamen/table.py's steps, with
         the journal as the hook: awaited, so the halves are called here)."""
         match, state = self.match, table.state
         try:
-            await self.store.journal.append(match.game_id, match.seq, move.seat, move.text)
+            await self.store.journal.append(game_id, match.seq, move.seat, move.text)
         except Exception as exc:
             raise StorageFailed(
                 "your action could not be stored; nothing changed, try again"
@@ -445,15 +452,17 @@ class Room:
         self.moved = time.monotonic()
         self.driver.answered(move.seat, before, state.pending(), time.time())
         if state.over:
-            match.record.result = plain(state.result().to_json())
-            await self.store.finish_game(match.game_id, match.record.result)
+            result = result_json(state.result())
+            if table.record is not None:
+                table.record.result = result
+            await self.store.finish_game(game_id, result)
             match.add_scores(state)
-        self._broadcast_update(events)
+        self._broadcast_update(state, events)
         self.driver.wake()
 
-    def _broadcast_update(self, events: list[Event]) -> None:
-        self._send_each(lambda seat: frames.update(events, seat, self.table(seat)))
-        if self.match.state.over:
+    def _broadcast_update(self, state: State, events: list[Event]) -> None:
+        self._send_each(lambda seat: frames.update(events, seat, self._table(state, seat)))
+        if state.over:
             self._broadcast_room()
 
     async def chat(self, conn: Connection, text: str) -> None:
