@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from tests.databases import POSTGRES, database
 from tests.server_helpers import ServerThread, free_port
+from yamen.engine import get_game
 from yamen.records import Recorder
 from yamen.selfplay import play_random
 from yamen.server import rooms as rooms_module
@@ -111,7 +112,7 @@ async def room_with_a_broken_game(url: str) -> tuple[str, str, int]:
     await store.add_player("p", "P", "token")
     ids = []
     for broken in (True, False):
-        room = await Rooms(store).create("p", "bao_qingtian", {"players": 3}, True, None)
+        room = await Rooms(store).create("p", get_game("bao_qingtian", {"players": 3}), True, None)
         for seat in range(3):
             await store.set_seat(room.id, seat, None, "random")
         recorder = Recorder("bao_qingtian", room.options, seed=4)

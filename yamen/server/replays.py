@@ -75,7 +75,7 @@ def replay_from_start(record: Record, step: int) -> dict[str, Any]:
     """The position after ``step`` actions, replayed from the deal: what the cache must equal."""
     state = record.start()
     for seat, text in record.actions[:step]:
-        state.apply(seat, state.parse_action(seat, text))
+        state.apply_text(seat, text)
     return position(state, record, step)
 
 
@@ -141,7 +141,7 @@ class Replays:
         state = copy.deepcopy(checkpoint)  # a checkpoint itself is never changed
         for index in range(start, step):
             seat, text = record.actions[index]
-            state.apply(seat, state.parse_action(seat, text))
+            state.apply_text(seat, text)
             if (index + 1) % every == 0 and index + 1 not in points:
                 snapshot = copy.deepcopy(state)
                 with self.lock:

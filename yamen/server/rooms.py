@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
 from yamen.bots import bot_names
-from yamen.engine import Event, State, get_game, new_game, new_seed, score_json, visible_to
+from yamen.engine import Event, Game, State, get_game, new_seed, score_json, visible_to
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, YamenError
 from yamen.records import Record, plain, replay
 from yamen.server import protocol
@@ -98,8 +100,7 @@ class Room:
         self,
         store: Store,
         room_id: str,
-        game: str,
-        options: dict[str, Any],
+        game: Game,
         public: bool,
         invite: str,
         host: str,
@@ -108,7 +109,8 @@ class Room:
         thinker: Thinker = INLINE,
     ):
         self.store = store
-        self.id, self.game, self.options = room_id, game, options
+        self.id, self.rules = room_id, game  # the game, its options read once
+        self.game, self.options = game.name, game.options
         self.public, self.invite, self.host = public, invite, host
         self.settings = settings
         self.seats = seats
@@ -140,8 +142,7 @@ class Room:
         room = cls(
             store,
             row.id,
-            row.game,
-            row.options,
+            get_game(row.game, row.options),
             row.public,
             row.invite,
             row.host,
@@ -416,7 +417,7 @@ class Room:
             empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]
             if empty:
                 raise RoomError("empty_seats", f"seats {empty} are empty: seat people or bots")
-            state = new_game(self.game, self.options, new_seed())
+            state = self.rules.new_state(new_seed())
             record = Record(self.game, dict(state.options), state.seed)
             number = self.match.number + 1
             public_id, players = new_public_id(), [s.player for s in self.seats]
@@ -489,16 +490,18 @@ class Room:
                 raise RoomError("no_game", "no game is in progress")
             if seq is not None and seq != len(self.match.record.actions):
                 raise RoomError("stale", "the table has moved on since you chose: look again")
-            state.check_turn(seat)  # before reading: a game may read text by the seat's hand
-            if text is not None:
-                action = state.parse_action(seat, text)
-            state.check(seat, action)
-            await self._commit(seat, action)
+            if text is None:
+                state.check(seat, action)
+                text = state.action_text(action)  # before apply: the notation may depend on it
+                await self._commit(seat, text, functools.partial(state.apply, seat, action))
+            else:  # a text may say more than an action id (a judge's own words): apply_text
+                text = state.check_text(seat, text)  # as the record writes it
+                await self._commit(seat, text, functools.partial(state.apply_text, seat, text))
             return len(self.match.record.actions)
 
-    async def _commit(self, seat: int, action: int) -> None:
+    async def _commit(self, seat: int, text: str, apply: Callable[[], list[Event]]) -> None:
+        """Store the action ``text`` of ``seat``, then ``apply`` it (checked already)."""
         match, state = self.match, self.match.state
-        text = state.action_text(action)  # before apply: the notation may depend on the state
         try:
             await self.store.journal.append(match.game_id, len(match.record.actions), seat, text)
         except Exception as exc:
@@ -506,7 +509,7 @@ class Room:
                 "storage", "your action could not be stored; nothing changed, try again", 503
             ) from exc
         before = set(state.pending())
-        events = state.apply(seat, action)
+        events = apply()
         match.record.actions.append((seat, text))
         self.moved = time.monotonic()
         now = time.time()
@@ -711,9 +714,3 @@ def _same(frame: dict[str, Any], connections: set[Connection]) -> dict[int | Non
 
 def dumps(frame: dict[str, Any]) -> str:
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
-
-
-def seat_count(game: str, options: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """Normalized options and the number of seats they give (OptionsError when unplayable)."""
-    normalized = get_game(game).normalize_options(options)
-    return normalized, new_game(game, normalized, seed=0).num_seats
