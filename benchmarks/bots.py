@@ -40,7 +40,7 @@ import time
 from typing import Any
 
 from yamen.bots import bot_move, bot_names, make_bot, parse_spec
-from yamen.engine import game_names, new_game
+from yamen.engine import game_names, get_game
 from yamen.tournament import Summary, confidence_interval, plan, play, summarize
 
 BAOHUANG_VARIANTS = ("shandong", "japanese")
@@ -131,12 +131,13 @@ def time_bot(game: str, options: dict[str, Any], name: str, args) -> dict[str, A
     times: list[float] = []
     games = 0
     budget_end = time.perf_counter() + args.timing_seconds
+    configured = get_game(game, options)
 
     def more() -> bool:
         return len(times) < args.timing_decisions and time.perf_counter() < budget_end
 
     while more():
-        state = new_game(game, options, args.seed + games)
+        state = configured.new_state(args.seed + games)
         bots = [make_bot(game, name) for _ in range(state.num_seats)]
         rng = random.Random(f"yamen bench {args.seed} {games}")
         while not state.over and more():

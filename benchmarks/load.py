@@ -105,10 +105,9 @@ def run_yamen(args: argparse.Namespace, tmp: Path) -> tuple[dict[str, Any], int]
 
 
 def seats_of(args: argparse.Namespace) -> int:
-    from yamen.engine import get_game, new_game
+    from yamen.engine import get_game
 
-    options = get_game(args.game).normalize_options(args.options)
-    return new_game(args.game, options, seed=0).num_seats
+    return get_game(args.game, args.options).num_seats
 
 
 def run_bare(

@@ -81,14 +81,15 @@ def combine(name: str, parts: list[dict]) -> dict:
 
 def yamen_baohuang(variant: str, seed: int) -> PlayGame:
     try:
-        from yamen.engine import new_game
+        from yamen.engine import get_game
         from yamen.selfplay import play_random
     except ImportError as exc:
         raise Skipped(f"Yamen not installed ({exc}; pip install -e .)") from exc
     rng = random.Random(seed)
+    game = get_game("baohuang", {"variant": variant})
 
     def play(game_seed: int) -> int:
-        state = new_game("baohuang", {"variant": variant}, seed=game_seed)
+        state = game.new_state(game_seed)
         decisions = play_random(state, rng)
         if state.result() is None:
             raise RuntimeError(f"baohuang/{variant} seed {game_seed}: over but no result")

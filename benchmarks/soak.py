@@ -534,7 +534,7 @@ class Soak:
                 for seat, text in record.actions:
                     action = state.parse_action(seat, text)
                     stored.append((seat, action))
-                    state.apply(seat, action)
+                    state.apply_text(seat, text)
                 for seq, seat, action in acked:  # (seq: the actions before this one)
                     if seq >= len(stored) or stored[seq] != (seat, action):
                         lost += 1

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from yamen import tournament
 from yamen.bots import bot_names, make_bot
-from yamen.engine import Result, State, game_names, get_game, new_game, new_seed, score_json
+from yamen.engine import Result, State, game_names, game_type, get_game, new_seed, score_json
 from yamen.errors import RecordError, YamenError
 from yamen.records import Record, Recorder, replay
 from yamen.selfplay import play_random, policy_rng
@@ -85,7 +85,7 @@ OptionFlag = Annotated[
 def games() -> None:
     """List the registered games."""
     for name in game_names():
-        out.print(f"{name}\t{get_game(name).title}")
+        out.print(f"{name}\t{game_type(name).title}")
 
 
 @app.command()
@@ -112,7 +112,7 @@ def simulate(
         raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
     options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
     try:
-        new_game(game, options, seed)  # bad options fail here, before any work or file
+        configured = get_game(game, options)  # bad options fail here, before any work or file
     except YamenError as exc:
         raise fail(f"options: {exc}", 2) from None
     if records is not None:
@@ -138,10 +138,10 @@ def simulate(
             game_seed = seed + i
             rng = policy_rng(seed, i)
             if records is None:
-                state: State = new_game(game, options, game_seed)
+                state: State = configured.new_state(game_seed)
                 decisions = play_random(state, rng)
             else:
-                recorder = Recorder(game, options, game_seed)
+                recorder = Recorder(game, configured.options, game_seed)
                 decisions = play_random(recorder, rng)
                 recorder.finish().save(records / f"{game}-{game_seed}.json")
                 state = recorder.state
@@ -330,15 +330,15 @@ def play_command(
     if bots is None:
         bots = "rules" if "rules" in bot_names(game) else "random"
     try:
-        seats = new_game(game, options, seed).num_seats
+        configured = get_game(game, options)
         players_bots = [make_bot(game, name.strip()) for name in bots.split(",") if name.strip()]
     except YamenError as exc:
         raise fail(str(exc), 2) from None
     if not players_bots:
         raise fail("name at least one bot with --bots", 2)
-    if seat >= seats:
-        raise fail(f"--seat must be from 0 to {seats - 1} for this game", 2)
-    play_terminal(game, options, seed, seat, players_bots)
+    if seat >= configured.num_seats:
+        raise fail(f"--seat must be from 0 to {configured.num_seats - 1} for this game", 2)
+    play_terminal(configured, seed, seat, players_bots)
     out.print(f"seed {seed}: `yamen play {game} --seed {seed}` deals these cards again")
 
 

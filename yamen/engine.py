@@ -1,7 +1,9 @@
 """The game protocol every front drives, the seeded RNG and the registry of games.
 
 A game is a deterministic state machine: options + seed (or an explicit deal) + actions give the
-state. The server, bots, CLI, replays and RL environments only use the methods below, so a rule
+state. ``get_game(name, options)`` reads the options once and answers what a front asks before
+any deal (seats, size of the action space, the options declared); its ``new_state`` starts a
+game. The server, bots, CLI, replays and RL environments only use the methods below, so a rule
 lives in exactly one place.
 
 States are mutable for speed (random self-play and search apply millions of actions); ``apply``
@@ -22,6 +24,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError
+from yamen.options import Option, read_options
 
 Action = int
 """Actions are small integers: cheap to generate, hash and use as an RL action index. Each game
@@ -78,6 +81,8 @@ class State(ABC):
     ``_act`` (plus views, results and notation) and keeps ``_pending``, ``_legal_cache`` and
     ``_events`` up to date as it moves."""
 
+    # Each game's state declares every slot (these three included) in its own ``__slots__``,
+    # which its ``clone`` walks; mypy, seeing none here, is told so where they are assigned.
     __slots__ = ()
     game: ClassVar[str]
     num_seats: int
@@ -110,8 +115,9 @@ class State(ABC):
         legal = cache[1] if cache is not None and cache[0] == seat else self._legal_now(seat)
         if type(action) is not int or action not in legal:
             raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
-        self._events = events = []
-        self._legal_cache = None
+        events: list[Event] = []
+        self._events = events  # type: ignore[misc]  # (a slot of the game's state)
+        self._legal_cache = None  # type: ignore[misc]
         self._act(seat, action)
         return events
 
@@ -126,12 +132,28 @@ class State(ABC):
         if type(action) is not int or action not in self._legal_now(seat):
             raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
 
+    def apply_text(self, seat: int, text: str) -> list[Event]:
+        """Read an action written in the game's notation and apply it, as one step: the way
+        for a text that carries more than an action id can (a game that takes free text
+        overrides this). Raises as :meth:`parse_action` and :meth:`apply` do, state unchanged."""
+        self.check_turn(seat)  # before reading: a game may read text by the seat's hand
+        return self.apply(seat, self.parse_action(seat, text))
+
+    def check_text(self, seat: int, text: str) -> str:
+        """Raise what :meth:`apply_text` would raise for this text, changing nothing; else the
+        text as a record writes it (the game's own spelling), for fronts that store a text
+        before they apply it. Overridden with :meth:`apply_text`."""
+        self.check_turn(seat)
+        action = self.parse_action(seat, text)
+        self.check(seat, action)
+        return self.action_text(action)
+
     def _legal_now(self, seat: int) -> list[Action]:
         cache = self._legal_cache
         if cache is not None and cache[0] == seat:
             return cache[1]
         actions = self._legal_actions(seat)
-        self._legal_cache = (seat, actions)
+        self._legal_cache = (seat, actions)  # type: ignore[misc]  # (a slot of the game's state)
         return actions
 
     def _emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
@@ -167,7 +189,8 @@ class State(ABC):
 
     @abstractmethod
     def parse_action(self, seat: int, text: str) -> Action:
-        """Read an action written in the game's notation; raise :class:`NotationError`."""
+        """Read an action written in the game's notation; raise :class:`NotationError`.
+        Reading never changes the state (:meth:`apply_text` reads and applies)."""
 
     @abstractmethod
     def clone(self) -> State:
@@ -175,20 +198,74 @@ class State(ABC):
 
 
 class Game(ABC):
-    """A registered game: how to read its options and start a state."""
+    """A game with its options read: a configured, immutable object that knows, without
+    dealing, how many seats and how many distinct actions it has, and starts states.
+
+    Each game subclasses this once and declares its type as data (as OpenSpiel's GameType):
+    ``title``, the seat counts it takes over all options (``seats``), its options
+    (``declaration``, see :mod:`yamen.options`) and its bots by name (``bots``: name ->
+    ``"module:Class"``, so that games never import the bots). An instance is made by
+    :func:`get_game`: the options are checked once, there, and never change."""
 
     name: ClassVar[str]
     title: ClassVar[str]
+    seats: ClassVar[range]
+    declaration: ClassVar[tuple[Option, ...]]
+    bots: ClassVar[dict[str, str]] = {}  # "random" serves every game besides these
+
+    __slots__ = ("_options", "num_actions", "num_seats")
+    _options: dict[str, Any]
+    num_seats: int
+    num_actions: int
+    """The size of the action space: every action id is below it (an RL mask's length)."""
+
+    def __init__(self, options: dict[str, Any] | None = None):
+        read = read_options(self.declaration, options)
+        self._configure(read, options or {})
+        self._fix(_options=read)
+
+    @abstractmethod
+    def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
+        """The game's own checks of options already read against the declaration (raise
+        :class:`OptionsError`), filling in what depends on what was ``given``; then
+        :meth:`_fix` ``num_seats``, ``num_actions`` and whatever else a state will need."""
+
+    @abstractmethod
+    def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> State:
+        """A fresh state from these (checked) options, a seed and an explicit deal or None."""
+
+    def _fix(self, **facts: Any) -> None:
+        for name, value in facts.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a configured game does not change; get_game() makes another")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (for a tournament's worker processes)
+        return type(self), (self.options,)
+
+    def __repr__(self) -> str:
+        return f"get_game({self.name!r}, {self._options!r})"
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options, read and complete (defaults filled in): a fresh copy, as records and
+        rooms store them."""
+        return dict(self._options)
+
+    def new_state(self, seed: int | None = None, deal: Any = None) -> State:
+        """Start a game. Without a seed one is drawn, and kept in ``state.seed`` for the record;
+        ``deal`` (the game's own shape, see docs/rules/) fixes the cards instead."""
+        return self._new_state(self.options, new_seed() if seed is None else seed, deal)
 
     @classmethod
-    @abstractmethod
-    def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
-        """Fill in defaults; raise :class:`OptionsError` on unknown keys or bad values."""
-
-    @classmethod
-    @abstractmethod
-    def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> State:
-        """A fresh state from normalized options, a seed and optionally an explicit deal."""
+    def type_json(cls) -> dict[str, Any]:
+        """The game's type as JSON, for a lobby: its title, seats and option declaration."""
+        return {
+            "title": cls.title,
+            "seats": {"min": cls.seats[0], "max": cls.seats[-1]},
+            "declaration": [option.to_json() for option in cls.declaration],
+        }
 
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:
@@ -210,7 +287,7 @@ def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-# A new game is new files plus one line here.
+# A new game is new files plus one line here: name -> "module:Game subclass".
 REGISTRY: dict[str, str] = {
     "baohuang": "yamen.games.baohuang:Baohuang",
     "criminal_poker": "yamen.games.criminal_poker:CriminalPoker",
@@ -222,12 +299,20 @@ def game_names() -> list[str]:
     return sorted(REGISTRY)
 
 
-def get_game(name: str) -> type[Game]:
+def game_type(name: str) -> type[Game]:
+    """A registered game's class: its type as data (title, seats, declaration, bots), before
+    any options are read."""
     try:
         module, attr = REGISTRY[name].split(":")
     except KeyError:
         raise OptionsError(f"unknown game {name!r}; known: {', '.join(game_names())}") from None
     return getattr(importlib.import_module(module), attr)
+
+
+def get_game(name: str, options: dict[str, Any] | None = None) -> Game:
+    """The game ``name`` configured by ``options`` (defaults where none are given); raise
+    :class:`OptionsError` for an unknown game or bad options."""
+    return game_type(name)(options)
 
 
 def new_seed() -> int:
@@ -242,6 +327,5 @@ def make_rng(seed: int) -> random.Random:
 def new_game(
     name: str, options: dict[str, Any] | None = None, seed: int | None = None, deal: Any = None
 ) -> State:
-    """Start a game. Without a seed one is drawn, and kept in ``state.seed`` for the record."""
-    game = get_game(name)
-    return game.new(game.normalize_options(options), new_seed() if seed is None else seed, deal)
+    """Start a game: ``get_game(name, options).new_state(seed, deal)``."""
+    return get_game(name, options).new_state(seed, deal)

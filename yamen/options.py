@@ -1,44 +1,114 @@
-"""Reading a game's options: the checks every game makes, with the same wording everywhere."""
+"""A game's options declared as data, and the checks every game makes, with one wording.
+
+Each game declares its options as a tuple of :class:`Option` (as OpenSpiel declares its
+parameters): name, kind, default, range or allowed values, the other option's value it applies
+to, a short label. :func:`read_options` reads a room's or a record's options against that
+declaration (unknown names, kinds, ranges, allowed values, defaults); what ties options to each
+other (Criminal Poker's special roles by mode, a card list that must fit) stays game code. The
+lobby renders its form from :meth:`Option.to_json`.
+
+An option may be declared more than once, each time for another value of an earlier option
+(``players`` by ``mode``): the declaration that applies gives the default and the range; when
+none applies, the first declaration of that name still checks the value.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from yamen.errors import OptionsError
 
+Kind = Literal["bool", "whole", "seat", "choice", "data"]
+"""``bool``: true or false; ``whole``: a whole number from ``low`` to ``high``; ``seat``: a seat
+number (the game narrows the range to its table); ``choice``: one of ``choices``; ``data``: JSON
+data the game reads itself (a card list)."""
 
-def with_defaults(options: dict[str, Any] | None, defaults: dict[str, Any]) -> dict[str, Any]:
-    """The options given, over the game's defaults; an unknown key is refused by name (a typo
-    must not silently fall back to a default)."""
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game, as data."""
+
+    name: str
+    kind: Kind
+    default: Any
+    label: str  # a few words for a form; the rules in docs/rules/ say the rest
+    low: int | None = None  # whole, seat: the smallest value
+    high: int | None = None  # whole, seat: the largest value
+    choices: Collection[str] = ()  # choice: the values allowed, the usual one first (a live
+    # view such as a registry's keys is read when checked: a value registered later is allowed)
+    nullable: bool = False  # null is allowed too (its meaning is in the label)
+    applies: tuple[str, Any] | None = None  # (option, value): only when that option has it
+
+    def applies_to(self, options: dict[str, Any]) -> bool:
+        return self.applies is None or options.get(self.applies[0]) == self.applies[1]
+
+    def check(self, value: Any) -> None:
+        """Raise :class:`OptionsError` unless ``value`` is of this option's kind and range."""
+        if (value is None and self.nullable) or self._fits(value):
+            return
+        name, null = self.name, ", or null" if self.nullable else ""
+        if self.kind == "bool":
+            raise OptionsError(f"{name} must be true or false")
+        if self.kind == "choice":
+            allowed = " or ".join(repr(choice) for choice in self.choices)
+            raise OptionsError(f"unknown {name} {value!r}: {name} must be {allowed}")
+        if self.kind == "seat":
+            raise OptionsError(f"{name} must be a seat from {self.low} to {self.high}{null}")
+        if self.applies is not None:  # "sheriff mode is for 4 to 6 players"
+            case = f"{self.applies[1]} {self.applies[0]}"
+            raise OptionsError(f"{case} is for {self.low} to {self.high} {name}")
+        raise OptionsError(f"{name} must be a whole number from {self.low} to {self.high}{null}")
+
+    def _fits(self, value: Any) -> bool:
+        if self.kind == "bool":
+            return isinstance(value, bool)
+        if self.kind == "choice":
+            return isinstance(value, str) and value in self.choices
+        if self.kind in ("whole", "seat"):
+            assert self.low is not None and self.high is not None, self.name
+            return is_whole(value) and self.low <= value <= self.high
+        return True  # data: the game reads it
+
+    def to_json(self) -> dict[str, Any]:
+        """The declaration as JSON, for a form: only the fields this kind uses."""
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "label": self.label}
+        data["default"] = self.default
+        if self.kind in ("whole", "seat"):
+            data["low"], data["high"] = self.low, self.high
+        if self.kind == "choice":
+            data["choices"] = list(self.choices)
+        data["nullable"] = self.nullable
+        applies = self.applies
+        data["applies"] = None if applies is None else {"option": applies[0], "value": applies[1]}
+        return data
+
+
+def read_options(declaration: Sequence[Option], options: Any) -> dict[str, Any]:
+    """The options given, over the declared defaults, each checked against its declaration;
+    an unknown name is refused (a typo must not silently fall back to a default). Names come
+    in declaration order, so an option's ``applies`` is read before the option itself."""
     if options is not None and not isinstance(options, dict):
         raise OptionsError("options must be an object of name: value")
-    given = dict(options or {})
-    unknown = set(given) - set(defaults)
+    given = options or {}
+    names = list(dict.fromkeys(option.name for option in declaration))
+    unknown = set(given) - set(names)
     if unknown:
-        raise OptionsError(f"unknown option(s) {sorted(unknown)}; known: {sorted(defaults)}")
-    return {**defaults, **given}
+        raise OptionsError(f"unknown option(s) {sorted(unknown)}; known: {sorted(names)}")
+    read: dict[str, Any] = {}
+    for name in names:
+        declared = [option for option in declaration if option.name == name]
+        option = next((o for o in declared if o.applies_to(read)), declared[0])
+        value = given.get(name, option.default)
+        option.check(value)
+        read[name] = value
+    return read
 
 
 def is_whole(value: Any) -> bool:
     """An int that is not a bool (JSON true must not pass for 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def require_bool(options: dict[str, Any], key: str) -> None:
-    if not isinstance(options[key], bool):
-        raise OptionsError(f"{key} must be true or false")
-
-
-def require_whole(
-    options: dict[str, Any], key: str, low: int, high: int, nullable: bool = False
-) -> None:
-    """A whole number from ``low`` to ``high`` (or null when ``nullable``): every number a
-    game takes is bounded, so no option can make a game endless or a table huge."""
-    value = options[key]
-    if (value is None and nullable) or (is_whole(value) and low <= value <= high):
-        return
-    null = ", or null" if nullable else ""
-    raise OptionsError(f"{key} must be a whole number from {low} to {high}{null}")
 
 
 def require_text(value: Any, where: str, limit: int) -> str:

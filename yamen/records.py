@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yamen.engine import State, game_names, get_game, new_game, new_seed
+from yamen.engine import Event, Game, State, game_names, get_game, new_game, new_seed
 from yamen.errors import IllegalAction, NotationError, OptionsError, RecordError
 from yamen.table import Table
 
@@ -90,19 +90,14 @@ class Record:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError(f"result must be an object or null, not {_json_type(result)}")
-        game = data["game"]
-        options = _normalized(game, data["options"])
-        record = cls(game, options, data["seed"], data["deal"], actions, result)
-        record.start()  # an explicit deal is only checked by starting the game
+        game = _configured(data["game"], data["options"])
+        record = cls(game.name, game.options, data["seed"], data["deal"], actions, result)
+        _start(game, record)  # an explicit deal is only checked by starting the game
         return record
 
     def start(self) -> State:
         """The game's state before the first action."""
-        options = _normalized(self.game, self.options)
-        try:
-            return new_game(self.game, options, self.seed, self.deal)
-        except OptionsError as exc:
-            raise RecordError(f"deal: {exc}") from None
+        return _start(_configured(self.game, self.options), self)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(dumps(self), encoding="utf-8")
@@ -126,13 +121,20 @@ class Record:
             raise RecordError(f"{path}: {exc}") from None
 
 
-def _normalized(game: str, options: dict[str, Any]) -> dict[str, Any]:
+def _configured(game: str, options: dict[str, Any]) -> Game:
     if game not in game_names():
         raise RecordError(f"unknown game {game!r}; known: {', '.join(game_names())}")
     try:
-        return get_game(game).normalize_options(options)
+        return get_game(game, options)
     except OptionsError as exc:
         raise RecordError(f"options: {exc}") from None
+
+
+def _start(game: Game, record: Record) -> State:
+    try:
+        return game.new_state(record.seed, record.deal)
+    except OptionsError as exc:
+        raise RecordError(f"deal: {exc}") from None
 
 
 def _json_type(value: Any) -> str:
@@ -200,6 +202,14 @@ class Recorder(Table):
         seed = new_seed() if seed is None else seed
         state = new_game(game, options, seed, deal)
         super().__init__(state, Record(game, dict(state.options), seed, deal))
+
+    def apply_text(self, seat: int, text: str) -> list[Event]:
+        """Apply an action written in the game's notation (``State.apply_text``); the record
+        gets the game's own spelling of it."""
+        text = self.state.check_text(seat, text)  # raises, and records nothing, when illegal
+        events = self.state.apply_text(seat, text)
+        self.record.actions.append((seat, text))
+        return events
 
     def finish(self) -> Record:
         """The record, with the result filled in when the game is over."""

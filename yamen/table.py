@@ -34,10 +34,12 @@ if TYPE_CHECKING:
 
 
 class Move(NamedTuple):
-    """An action checked for a seat, with its notation, not yet applied."""
+    """An action checked for a seat, with its notation, not yet applied. A move given as text
+    has no id (``action`` None): its text may carry more than an id can (a Bao Qing-tian
+    judge's own words), so it is applied as text (``State.apply_text``)."""
 
     seat: int
-    action: Action
+    action: Action | None
     text: str
 
 
@@ -72,12 +74,6 @@ class Table:
     def over(self) -> bool:
         return self.state.over
 
-    def read(self, seat: int, text: str) -> Action:
-        """An action written in the game's notation, for ``seat``: :class:`NotYourTurn` first
-        (a game may read a text by the seat's hand), then :class:`NotationError`."""
-        self.state.check_turn(seat)
-        return self.state.parse_action(seat, text)
-
     def prepare(self, seat: int, action: Action) -> Move:
         """Check the action and write it down (steps 1-2); changes nothing. Raises what
         ``State.apply`` would raise."""
@@ -85,10 +81,19 @@ class Table:
         state.check(seat, action)
         return Move(seat, action, state.action_text(action))
 
+    def prepare_text(self, seat: int, text: str) -> Move:
+        """:meth:`prepare` for a move written in the game's notation: raises what
+        ``State.apply_text`` would; the move carries the text as a record writes it."""
+        return Move(seat, None, self.state.check_text(seat, text))
+
     def commit(self, move: Move) -> list[Event]:
         """Apply a prepared move and record it (steps 4-5); the events it gave. Nothing may
         move the game between :meth:`prepare` and this."""
-        events = self.state.apply(move.seat, move.action)
+        state = self.state
+        if move.action is None:
+            events = state.apply_text(move.seat, move.text)
+        else:
+            events = state.apply(move.seat, move.action)
         if self.record is not None:
             self.record.actions.append((move.seat, move.text))
         return events
@@ -113,8 +118,12 @@ class Table:
     apply = act  # the protocol's name: play_random and other drivers of a State call apply
 
     def act_text(self, seat: int, text: str) -> list[Event]:
-        """:meth:`act` for an action written in the game's notation."""
-        return self.act(seat, self.read(seat, text))
+        """:meth:`act` for a move written in the game's notation (not a hot path: prepare,
+        hook and commit are called as they are)."""
+        move = self.prepare_text(seat, text)
+        if self.before_apply is not None:
+            self.before_apply(move)
+        return self.commit(move)
 
     def play(self, choose: Policy, max_decisions: int | None = None) -> int:
         """Ask ``choose`` for the first pending seat's action until the game is over (or

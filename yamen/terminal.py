@@ -3,7 +3,8 @@
 The person sees only what a front may show a seat: the game's own text rendering of
 ``view(seat)`` (``Game.render_text``), the events that pass :func:`yamen.engine.visible_to` for
 that seat, and its own legal moves. It names no game: the renderer, the notation
-(``action_text``/``parse_action``) and the bots come from the registries.
+(``action_text``, and ``apply_text`` for a move typed out) and the bots come from the
+registries.
 
 The person is always asked, even with a single legal move: auto-answering would tell the
 table who had a real choice (docs/protocol.md). Bots answer first when several seats owe a
@@ -22,11 +23,11 @@ from yamen.bots import Bot, bot_move
 from yamen.engine import (
     Action,
     Event,
+    Game,
     Result,
     State,
     compact,
-    get_game,
-    new_game,
+    game_type,
     score_json,
     visible_to,
 )
@@ -62,11 +63,11 @@ class TerminalGame:
         self.state, self.seat, self.bots, self.rngs = state, seat, bots, rngs
         self.table = Table(state)  # no record and no hook: the terminal keeps no record
         self.ask, self.say = ask, say
-        self.render = get_game(state.game).render_text
+        self.render = game_type(state.game).render_text
 
     def run(self) -> Result | None:
         """Play to the end; the result, or ``None`` when the person quit."""
-        title = get_game(self.state.game).title
+        title = game_type(self.state.game).title
         self.say(f"{title}: you are seat {self.seat} of {self.state.num_seats}. {HELP_TEXT}")
         self.show_events(self.state.opening_events)
         try:
@@ -80,7 +81,7 @@ class TerminalGame:
                     )
                     self.show_events(self.table.act(bot_seat, action))
                 else:
-                    self.show_events(self.table.act(self.seat, self.person_move()))
+                    self.show_events(self.person_move())
         except Quit:
             self.say("Game ended by you; nothing was recorded.")
             return None
@@ -90,8 +91,9 @@ class TerminalGame:
         self.say(result_text(result, self.seat))
         return result
 
-    def person_move(self) -> Action:
-        """Show the table and the moves, and ask until the person gives a legal one."""
+    def person_move(self) -> list[Event]:
+        """Show the table and the moves, ask until the person gives a legal one, and play
+        it; the events it made."""
         self.say("")
         self.say(self.render(self.state.view(self.seat)))
         legal = self.state.legal(self.seat)
@@ -110,22 +112,20 @@ class TerminalGame:
                 self.say(HELP_TEXT)
                 continue
             try:
-                return self.read_move(line, legal)
+                return self.play_move(line, legal)
             except (NotationError, IllegalAction) as exc:
                 self.say(f"error: {exc}. Try again ('?' for the moves).")
 
-    def read_move(self, line: str, legal: list[Action]) -> Action:
-        """A move by its number in the list or in the game's notation; raise on anything
-        else. Reading never changes the game."""
+    def play_move(self, line: str, legal: list[Action]) -> list[Event]:
+        """Play a move given by its number in the list, or written in the game's notation
+        (which may say more than the list: a Bao Qing-tian judge's own words); raise, with the
+        game unchanged, on anything else."""
         if line.isdigit():
             number = int(line)
             if not 1 <= number <= len(legal):
                 raise IllegalAction(f"there is no move {number}: choose 1 to {len(legal)}")
-            return legal[number - 1]
-        action = self.state.parse_action(self.seat, line)
-        if action not in legal:
-            raise IllegalAction(f"{line!r} is not one of your moves now")
-        return action
+            return self.table.act(self.seat, legal[number - 1])
+        return self.table.act_text(self.seat, line)
 
     def show_events(self, events: list[Event]) -> None:
         for event in visible_to(events, self.seat):
@@ -173,8 +173,7 @@ def result_text(result: Result, me: int) -> str:
 
 
 def play_terminal(
-    game: str,
-    options: dict[str, Any] | None,
+    game: Game,
     seed: int,
     seat: int,
     bots: list[Bot],
@@ -183,7 +182,7 @@ def play_terminal(
 ) -> Result | None:
     """Start a game and play it with the person at ``seat``; ``bots`` are cycled over the
     other seats in seat order. Each bot draws from its own generator, made from the seed."""
-    state = new_game(game, options, seed)
+    state = game.new_state(seed)
     others = [s for s in range(state.num_seats) if s != seat]
     seated = {s: bots[i % len(bots)] for i, s in enumerate(others)}
     rngs = {s: random.Random(f"yamen play {seed} {s}") for s in others}

@@ -49,7 +49,7 @@ from fractions import Fraction
 from typing import Any
 
 from yamen.bots import bot_move, bot_names, make_bot, parse_spec
-from yamen.engine import Result, new_game
+from yamen.engine import Result, get_game
 from yamen.errors import OptionsError
 from yamen.table import Table
 
@@ -106,7 +106,7 @@ def plan(
     """Check the game, options and bots (raising :class:`OptionsError`) and fix the line-ups."""
     if deals < 1:
         raise TournamentError("play at least one deal")
-    state = new_game(game, options, seed)  # an unknown game or bad options fail here
+    rules = get_game(game, options)  # an unknown game or bad options fail here
     known = bot_names(game)
     unknown = [spec for spec in bots if parse_spec(spec)[0] not in known]
     if unknown:
@@ -118,15 +118,8 @@ def plan(
             make_bot(game, spec)  # bad arguments fail here, not in a worker
         except OptionsError as exc:
             raise TournamentError(str(exc)) from None
-    return Plan(
-        game,
-        dict(state.options),
-        tuple(bots),
-        deals,
-        seed,
-        state.num_seats,
-        tuple(lineups(bots, state.num_seats)),
-    )
+    seats = rules.num_seats
+    return Plan(game, rules.options, tuple(bots), deals, seed, seats, tuple(lineups(bots, seats)))
 
 
 def policy_rng(seed: int, deal: int, rotation: int, seat: int) -> random.Random:
@@ -137,7 +130,7 @@ def policy_rng(seed: int, deal: int, rotation: int, seat: int) -> random.Random:
 def play_game(plan: Plan, deal: int, rotation: int) -> Outcome:
     """One rotation of one deal, with fresh bots (so nothing carries over between games)."""
     lineup = plan.lineups[rotation]
-    state = new_game(plan.game, plan.options, plan.deal_seed(deal))
+    state = get_game(plan.game, plan.options).new_state(plan.deal_seed(deal))
     bots = [make_bot(plan.game, name) for name in lineup]
     rngs = [policy_rng(plan.seed, deal, rotation, seat) for seat in range(plan.seats)]
     decisions = Table(state).play(lambda seat: bot_move(bots[seat], state, seat, rngs[seat]))

@@ -9,7 +9,7 @@ from importlib import resources
 
 import pytest
 
-from yamen.engine import game_names, get_game, new_game
+from yamen.engine import game_names, get_game
 from yamen.errors import OptionsError
 
 HUGE = [10**6, 10**12, -(10**12), 2**63]
@@ -19,7 +19,7 @@ def numeric_options() -> list[tuple[str, str]]:
     """(game, option) for every option whose default is a number or null (a number allowed)."""
     found = []
     for game in game_names():
-        for key, value in get_game(game).normalize_options({}).items():
+        for key, value in get_game(game).options.items():
             if value is None or (isinstance(value, int) and not isinstance(value, bool)):
                 found.append((game, key))
     return found
@@ -29,15 +29,14 @@ def numeric_options() -> list[tuple[str, str]]:
 def test_every_numeric_option_is_bounded(game, key):
     for value in HUGE:
         with pytest.raises(OptionsError, match=key):
-            get_game(game).normalize_options({key: value})
+            get_game(game, {key: value})
 
 
 def test_baohuang_deals_are_at_most_fifty():
-    normalize = get_game("baohuang").normalize_options
-    assert normalize({"deals": 50})["deals"] == 50
+    assert get_game("baohuang", {"deals": 50}).options["deals"] == 50
     with pytest.raises(OptionsError, match="deals must be a whole number from 1 to 50"):
-        normalize({"deals": 51})
-    assert normalize({"target": 100})["deals"] == 50  # a match to a target ends too
+        get_game("baohuang", {"deals": 51})
+    assert get_game("baohuang", {"target": 100}).options["deals"] == 50  # a target ends too
 
 
 def default_cards() -> dict:
@@ -98,7 +97,7 @@ def huge_innocence(cards):
 )
 def test_criminal_poker_cards_are_bounded(change):
     with pytest.raises(OptionsError, match="cards: "):
-        get_game("criminal_poker").normalize_options(cards_with(change))
+        get_game("criminal_poker", cards_with(change))
 
 
 def test_criminal_poker_cards_nested_beyond_reading_are_refused():
@@ -106,9 +105,9 @@ def test_criminal_poker_cards_nested_beyond_reading_are_refused():
     for _ in range(100_000):
         deep = [deep]
     with pytest.raises(OptionsError, match="cards"):
-        get_game("criminal_poker").normalize_options({"cards": deep})
+        get_game("criminal_poker", {"cards": deep})
 
 
 def test_the_default_cards_fit_the_bounds():
-    options = get_game("criminal_poker").normalize_options({"cards": default_cards()})
-    assert new_game("criminal_poker", options, seed=1).num_seats == 5
+    game = get_game("criminal_poker", {"cards": default_cards()})
+    assert game.num_seats == 5 and game.new_state(seed=1).num_seats == 5

@@ -11,7 +11,8 @@ import pytest
 
 from yamen import engine
 from yamen.engine import Game, Result, State, new_game
-from yamen.errors import IllegalAction, NotationError, OptionsError, RecordError
+from yamen.errors import IllegalAction, NotationError, RecordError
+from yamen.options import Option
 from yamen.records import Record, Recorder, ReplayError, ResultMismatch, dumps, replay
 from yamen.selfplay import play_random, policy_rng
 
@@ -280,16 +281,13 @@ class RaceState(State):
 class Race(Game):
     name = "race"
     title = "Race to a goal"
+    seats = range(2, 3)
+    declaration = (Option("goal", "whole", 10, "Total to reach", low=1, high=100),)
 
-    @classmethod
-    def normalize_options(cls, options):
-        opts = {"goal": 10, **(options or {})}
-        if set(opts) != {"goal"}:
-            raise OptionsError("race takes only a goal")
-        return opts
+    def _configure(self, options, given):
+        self._fix(num_seats=2, num_actions=4)
 
-    @classmethod
-    def new(cls, options, seed, deal=None):
+    def _new_state(self, options, seed, deal):
         return RaceState(options, seed)
 
 

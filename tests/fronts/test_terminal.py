@@ -161,3 +161,31 @@ def test_event_and_move_text():
     assert event_text(event, 2) == "  you: play (cards 9H 9S, out no)"
     assert event_text(event, 0) == "  seat 2: play (cards 9H 9S, out no)"
     assert moves_text(["pass", "9 9"]).splitlines()[1].split() == ["1)", "pass", "2)", "9", "9"]
+
+
+def test_a_judge_types_its_own_words_at_the_terminal():
+    """The words travel with the text (apply_text): they are the sentence's punishment."""
+    from tests.games.bao_qingtian.test_support import make_deal, new
+
+    deal = make_deal(5, {0: "EMP SEV", 1: "JUD", 2: "WANG", 3: "THF", 4: "ADD SUB MUL DIV"})
+    state = new(deal=deal)
+    asked_to_punish = []
+
+    def ask(prompt):
+        if terminal.state.phase == "punish":
+            asked_to_punish.append(prompt)
+            if len(asked_to_punish) > 1:
+                raise EOFError  # refused: the person gives up (the test fails below)
+            return 'punish "recite   a poem" 3'
+        return "1"
+
+    others = [0, 2, 3, 4]
+    bots = {s: make_bot("bao_qingtian", "random") for s in others}
+    said: list[str] = []
+    terminal = TerminalGame(state, 1, bots, {s: random.Random(s) for s in others}, ask, said.append)
+    result = terminal.run()
+    assert result is not None and asked_to_punish == ["seat 1> "]  # taken at the first try
+    assert not [line for line in said if line.startswith("error:")]
+    assert result.details["punishment"] == "recite a poem"
+    assert result.details["sentence"][0] == {"step": "judge", "seat": 1, "number": 3, "count": 3}
+    assert any("punishment" in line and "recite a poem" in line for line in said)

@@ -9,7 +9,7 @@ from yamen.engine import State
 
 def act(state: State, seat: int, text: str):
     """Apply an action written in the game's notation."""
-    return state.apply(seat, state.parse_action(seat, text))
+    return state.apply_text(seat, text)
 
 
 def play_random(state: State, rng: random.Random, limit: int = 100_000) -> list:

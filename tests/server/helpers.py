@@ -139,17 +139,24 @@ async def room_with(
 
 
 async def play_to_end(
-    seats: list[Seat], choose: Callable[[Seat], int] | None = None, timeout: float = 120
+    seats: list[Seat],
+    choose: Callable[[Seat], int] | None = None,
+    timeout: float = 120,
+    number: int | None = None,
 ) -> dict[str, Any]:
-    """Every connected seat acts whenever it is asked, until the game is over; the result."""
+    """Every connected seat acts whenever it is asked, until the game is over (game ``number``
+    of the room's match, when given: a seat may still hold the last game's table); the
+    result."""
 
     async def player(seat: Seat) -> None:
         acted = -1
         while True:
             table = seat.table
-            if table is not None and table["result"] is not None:
+            if number is not None and (table is None or table["number"] != number):
+                table = None  # the new game has not reached this seat yet
+            elif table is not None and table["result"] is not None:
                 return
-            if seat.my_turn() and table["seq"] != acted:
+            if table is not None and seat.my_turn() and table["seq"] != acted:
                 acted = table["seq"]
                 action = choose(seat) if choose else table["legal"][0]
                 await seat.send(type="act", action=action, seq=table["seq"])

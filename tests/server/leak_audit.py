@@ -174,7 +174,7 @@ def truth(record: Record) -> list[Step]:
 
     steps = [step(state.opening_events)]
     for seat, text in record.actions:
-        steps.append(step(state.apply(seat, state.parse_action(seat, text))))
+        steps.append(step(state.apply_text(seat, text)))
     return steps
 
 

@@ -19,7 +19,7 @@ import time
 import pytest
 
 from yamen.bots import bot_names
-from yamen.engine import game_names, new_game
+from yamen.engine import game_names, get_game, new_game
 from yamen.server.registry import Rooms
 from yamen.server.storage import Store
 from yamen.server.thinking import Thinker
@@ -53,7 +53,7 @@ def choices(record) -> list[int]:
     sizes = []
     for seat, text in record.actions:
         sizes.append(len(state.legal(seat)))
-        state.apply(seat, state.parse_action(seat, text))
+        state.apply_text(seat, text)
     return sizes
 
 
@@ -74,7 +74,7 @@ async def timed_moves(tmp_path, game: str, bot: str) -> list[tuple[float, int]]:
     await thinker.decide(game, bot, state.view(seat), state.legal(seat), 1)
     settings = {"bot_delay": BOT_DELAY, "turn_seconds": None, "away_seconds": 3600}
     rooms = Rooms(store, thinker)
-    room = await rooms.create("p", game, {}, True, settings)
+    room = await rooms.create("p", get_game(game), True, settings)
     for seat in range(len(room.seats)):
         await room.set_bot("p", seat, bot)
     spectator = Spectator()

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from yamen.engine import get_game
 from yamen.errors import OptionsError
 from yamen.server.registry import Rooms
 from yamen.server.rooms import Room, Seat
@@ -41,7 +42,7 @@ def test_bad_room_settings_are_refused_and_nothing_is_stored(tmp_path, settings)
     async def go():
         store = await open_store(tmp_path / "s.db")
         with pytest.raises(OptionsError):
-            await Rooms(store).create("p", "baohuang", {}, True, settings)
+            await Rooms(store).create("p", get_game("baohuang"), True, settings)
         listed = await store.public_rooms(100)
         await store.close()
         return listed
@@ -54,7 +55,9 @@ def test_a_room_may_name_any_of_the_games_bots_as_stand_in(tmp_path):
         store = await open_store(tmp_path / "s.db")
         rooms = Rooms(store)
         named = [
-            (await rooms.create("p", "baohuang", {}, True, {"stand_in": bot})).settings.stand_in
+            (
+                await rooms.create("p", get_game("baohuang"), True, {"stand_in": bot})
+            ).settings.stand_in
             for bot in ("random", "rules", "search", None)
         ]
         await store.close()
@@ -69,7 +72,7 @@ def test_a_stored_bad_stand_in_falls_back_to_the_default_on_load(tmp_path):
 
     async def go():
         store = await open_store(tmp_path / "s.db")
-        room = await Rooms(store).create("p", "baohuang", {}, True, {"bot_delay": 0.5})
+        room = await Rooms(store).create("p", get_game("baohuang"), True, {"bot_delay": 0.5})
         async with store.session.begin() as s:
             from yamen.server.tables import RoomRow
 
@@ -100,7 +103,7 @@ def test_a_bot_seat_takes_a_plain_bot_name_only(tmp_path):
 
     async def go():
         store = await open_store(tmp_path / "s.db")
-        room = await Rooms(store).create("p", "baohuang", {}, True, None)
+        room = await Rooms(store).create("p", get_game("baohuang"), True, None)
         codes = []
         for bot in ("search:seconds=null", "search:iterations=2000000000", "nonexistent"):
             try:
@@ -163,7 +166,7 @@ class Watcher:
 async def bots_room(store: Store, game: str = "baohuang", bot: str = "random", **settings):
     """A room whose host sits nowhere and whose every seat is a bot, its game started."""
     fast = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600, **settings}
-    room = await Rooms(store).create("p", game, {}, True, fast)
+    room = await Rooms(store).create("p", get_game(game), True, fast)
     for seat in range(len(room.seats)):
         await room.set_bot("p", seat, bot)
     await room.start("p")
@@ -204,7 +207,7 @@ def test_a_room_of_bots_alone_is_not_resumed_on_restart(tmp_path):
         store = await open_store(tmp_path / "s.db")
         lonely = await bots_room(store)
         rooms = Rooms(store)
-        peopled = await rooms.create("p", "bao_qingtian", {"players": 3}, True, None)
+        peopled = await rooms.create("p", get_game("bao_qingtian", {"players": 3}), True, None)
         await peopled.take_seat("p", "P", 0, None)
         for seat in (1, 2):
             await peopled.set_bot("p", seat, "random")
@@ -241,7 +244,7 @@ def test_a_bot_past_its_budget_is_cut_off_and_the_table_hears_at_its_time(tmp_pa
         store = await open_store(tmp_path / "s.db")
         rooms = Rooms(store, BusyThinker(seconds=0.05, slack=0.05))
         fast = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600}
-        room = await rooms.create("p", "baohuang", {}, True, fast)
+        room = await rooms.create("p", get_game("baohuang"), True, fast)
         for seat in range(len(room.seats)):
             await room.set_bot("p", seat, "search")
         watcher = Watcher()

@@ -24,6 +24,7 @@ import pytest
 
 from tests.server.helpers import FAST, ServerProcess, free_port, play_to_end, run
 from yamen.client import Lobby, LobbyError, Seat
+from yamen.engine import get_game
 from yamen.records import Record, replay
 from yamen.server.cluster import cluster_settings
 
@@ -280,7 +281,7 @@ def test_killing_the_owner_mid_game_loses_nothing(database, redis_url):
     for seat, text in record.actions:
         action = state.parse_action(seat, text)
         stored.append((seat, action))
-        state.apply(seat, action)
+        state.apply_text(seat, text)
     assert state.over
     for seq, seat, action in acked:
         assert stored[seq - 1] == (seat, action), f"acknowledged action {seq} was lost"
@@ -371,7 +372,7 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
         try:
             host, _ = await new_guest(one.store, "host")
             slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
-            link = await one.create(host.id, "bao_qingtian", {"players": 3}, True, slow)
+            link = await one.create(host.id, get_game("bao_qingtian", {"players": 3}), True, slow)
             for seat in range(3):
                 await link.set_bot(host.id, seat, "random")
             await link.start(host.id)
@@ -463,7 +464,7 @@ def test_a_client_attached_after_a_tick_forgot_its_link_still_hears_the_room(dat
     async def go():
         async with cluster(database, redis_url) as (one, two):
             host, _ = await new_guest(one.store, "host")
-            link = await one.create(host.id, "baohuang", {}, True, None)
+            link = await one.create(host.id, get_game("baohuang"), True, None)
             handed = await two.get(link.id)  # the owner is the other process
             await two._check_links()  # a lease tick between the hand-out and the attach
             first = Listener(host.id)
@@ -494,7 +495,9 @@ def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis
             slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
             rooms = []
             for _ in range(2):
-                link = await one.create(host.id, "bao_qingtian", {"players": 3}, True, slow)
+                link = await one.create(
+                    host.id, get_game("bao_qingtian", {"players": 3}), True, slow
+                )
                 for seat in range(3):
                     await link.set_bot(host.id, seat, "random")
                 await link.start(host.id)
@@ -625,7 +628,7 @@ def test_a_frame_for_a_connection_the_owner_forgot_is_answered(database, redis_u
     async def go():
         async with cluster(database, redis_url) as (one, two):
             host, _ = await new_guest(one.store, "host")
-            link = await one.create(host.id, "baohuang", {}, True, None)
+            link = await one.create(host.id, get_game("baohuang"), True, None)
             listener = Listener(host.id)
             await (await two.get(link.id)).attach(listener)
             await _eventually(lambda: "state" in listener.kinds())
@@ -655,7 +658,7 @@ def test_a_client_its_owner_never_answers_is_rerouted_then_told(database, redis_
         async with cluster(database, redis_url) as (one, two):
             two.welcome_seconds = 0.5
             host, _ = await new_guest(one.store, "host")
-            link = await one.create(host.id, "baohuang", {}, True, None)
+            link = await one.create(host.id, get_game("baohuang"), True, None)
             listener = Listener(host.id)
             await (await two.get(link.id)).attach(listener)
             await _eventually(lambda: "state" in listener.kinds())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from yamen.engine import get_game
 from yamen.server.cluster import Link, Remote, Snapshot
 from yamen.server.cluster.bus import (
     Answer,
@@ -31,7 +32,7 @@ SEEN = Snapshot(
 
 
 def test_a_room_a_link_and_a_remote_are_room_handles():
-    room = Room(None, "r1", "baohuang", {}, True, "code", "h", Settings(), [Seat()] * 5)
+    room = Room(None, "r1", get_game("baohuang"), True, "code", "h", Settings(), [Seat()] * 5)
     remote = Remote(None, "r1", "owner", SEEN)
     link = Link(None, "r1")
     link.target = remote

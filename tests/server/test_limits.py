@@ -22,6 +22,7 @@ import websockets
 from tests.server.helpers import ServerThread, free_port, room_with, run
 from tests.server.test_cluster import database, redis_url  # noqa: F401 (fixtures)
 from yamen.client import Lobby, Seat
+from yamen.engine import get_game
 from yamen.server.limits import Limited, Limiter, Limits, Rate, address
 from yamen.server.protocol import VERSION
 
@@ -474,7 +475,7 @@ def test_an_idle_room_of_a_cluster_lets_its_lease_go(database, redis_url):  # no
             await rooms.resume()
         try:
             host, _ = await new_guest(one.store, "host")
-            link = await one.create(host.id, "baohuang", {}, True, None)
+            link = await one.create(host.id, get_game("baohuang"), True, None)
             held = await one.redis.get(one.leases.key(link.id))
             unloaded = await one.sweep_idle(0)
             after = await one.redis.get(one.leases.key(link.id))

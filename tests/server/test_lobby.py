@@ -64,6 +64,23 @@ def test_games_and_schemas_are_published(server):
     assert schemas["version"] == 1 and "oneOf" in str(schemas["client"])
 
 
+def test_games_publish_their_type_for_the_lobby_form(server):
+    games = {g["game"]: g for g in httpx.get(f"{server.url}/api/games").json()}
+    assert games["baohuang"]["seats"] == {"min": 5, "max": 5}
+    assert games["bao_qingtian"]["seats"] == {"min": 3, "max": 50}
+    variant = games["baohuang"]["declaration"][0]
+    assert variant["name"] == "variant" and variant["kind"] == "choice"
+    assert variant["choices"][0] == variant["default"] == "shandong"
+    players = [o for o in games["criminal_poker"]["declaration"] if o["name"] == "players"]
+    assert [(o["applies"]["value"], o["low"], o["high"], o["default"]) for o in players] == [
+        ("sheriff", 4, 6, 5),
+        ("detective", 3, 5, 4),
+    ]
+    for game in games.values():  # the defaults shown are the declared ones that apply
+        declared = {o["name"] for o in game["declaration"]}
+        assert set(game["options"]) == declared and game["title"]
+
+
 def test_bad_rooms_are_refused(server):
     async def go(body, code):
         lobby = await Lobby.guest(server.url, "Bo")

@@ -78,7 +78,7 @@ def test_the_lobby_answers_while_a_replay_is_computed(server, monkeypatch):
         shown = replaying.result().json()
     state = Record.from_json(record).start()
     for seat, text in record["actions"][:5]:
-        state.apply(seat, state.parse_action(seat, text))
+        state.apply_text(seat, text)
     assert shown["seats"] == [json.loads(json.dumps(state.view(s))) for s in range(state.num_seats)]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from yamen.engine import get_game
 from yamen.records import Recorder
 from yamen.selfplay import play_random
 from yamen.server.registry import Rooms
@@ -18,7 +19,7 @@ async def stored_game(path):
     store = Store(f"sqlite:///{path}")
     await store.open()
     await store.add_player("p", "P", "token")
-    room = await Rooms(store).create("p", "bao_qingtian", {"players": 3}, True, None)
+    room = await Rooms(store).create("p", get_game("bao_qingtian", {"players": 3}), True, None)
     recorder = Recorder("bao_qingtian", room.options, seed=4)
     game_id = await store.add_game(room.id, 1, recorder.record)
     return store, room, recorder, game_id
@@ -60,3 +61,33 @@ def test_a_refused_action_in_a_group_commit_does_not_sink_the_others(tmp_path):
     outcomes, stored = asyncio.run(go())
     assert isinstance(outcomes[0], IntegrityError) and outcomes[1] is None
     assert stored.record.actions == [(0, "first"), (2, "action 1")]
+
+
+def test_a_judge_writes_its_own_words_through_the_room(tmp_path):
+    """The text path stores and applies the words as one move (State.check_text, apply_text),
+    and a restart replays them."""
+
+    async def go():
+        store, room, recorder, game_id = await stored_game(tmp_path / "w.db")
+        rng = random.Random(4)
+        state = recorder.state
+        while state.phase != "punish":
+            seat = rng.choice(state.pending())
+            recorder.apply(seat, rng.choice(state.legal(seat)))
+        for index, (seat, text) in enumerate(recorder.record.actions):
+            await store.journal.append(game_id, index, seat, text)
+        loaded = await Room.load(store, room.id)
+        judge = loaded.match.state.pending()[0]
+        seq = await loaded.act(judge, None, 'punish "sing  a song of  sixpence" 2')
+        stored = await store.game(game_id)
+        again = await Room.load(store, room.id)
+        await store.close()
+        return judge, seq, loaded, stored, again
+
+    judge, seq, loaded, stored, again = asyncio.run(go())
+    written = (judge, 'punish "sing a song of sixpence" 2')
+    assert loaded.match.record.actions[-1] == written and stored.record.actions[-1] == written
+    assert seq == len(stored.record.actions)
+    for room in (loaded, again):
+        assert room.match.state.punishment == "sing a song of sixpence"
+        assert room.match.state.count == 2 and room.match.state.phase == "plus"

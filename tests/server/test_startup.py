@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.server.helpers import POSTGRES, ServerThread, database, free_port
+from yamen.engine import get_game
 from yamen.records import Recorder
 from yamen.selfplay import play_random
 from yamen.server import match as match_module
@@ -110,7 +111,7 @@ async def room_with_a_broken_game(url: str) -> tuple[str, str, int]:
     await store.add_player("p", "P", "token")
     ids = []
     for broken in (True, False):
-        room = await Rooms(store).create("p", "bao_qingtian", {"players": 3}, True, None)
+        room = await Rooms(store).create("p", get_game("bao_qingtian", {"players": 3}), True, None)
         for seat in range(3):
             await store.set_seat(room.id, seat, None, "random")
         recorder = Recorder("bao_qingtian", room.options, seed=4)

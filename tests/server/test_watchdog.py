@@ -13,6 +13,7 @@ import httpx
 
 from tests.server.helpers import FAST, ServerThread, room_with, run
 from yamen.client import Lobby, Seat
+from yamen.engine import get_game
 from yamen.server import protocol
 from yamen.server.logs import JsonFormatter
 from yamen.server.registry import Rooms
@@ -35,7 +36,7 @@ async def bot_room(path, settings=None):
     await store.open()
     await store.add_player("p", "P", "token")
     rooms = Rooms(store)
-    room = await rooms.create("p", "bao_qingtian", {"players": 3}, True, settings or FAST)
+    room = await rooms.create("p", get_game("bao_qingtian", {"players": 3}), True, settings or FAST)
     for seat in range(3):
         await room.set_bot("p", seat, "random")
     await room.start("p")

@@ -25,7 +25,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from yamen.engine import Action, State
+from yamen.engine import Action, State, game_names, game_type
 from yamen.errors import OptionsError
 from yamen.table import Table
 
@@ -47,19 +47,9 @@ class RandomBot:
         return rng.choice(legal)
 
 
-# game -> bot name -> "module:Class"; "random" is available for every game.
-REGISTRY: dict[str, dict[str, str]] = {
-    "baohuang": {
-        "rules": "yamen.bots.baohuang.rules:RulesBot",
-        "search": "yamen.bots.baohuang.search:SearchBot",
-    },
-    "criminal_poker": {
-        "rules": "yamen.bots.criminal_poker.rules:CriminalPokerRulesBot",
-    },
-    "bao_qingtian": {
-        "rules": "yamen.bots.bao_qingtian.rules:BaoQingtianRulesBot",
-    },
-}
+# game -> bot name -> "module:Class", as each game declares its bots (``Game.bots``: games
+# name their bots as data and never import them); "random" is available for every game.
+REGISTRY: dict[str, dict[str, str]] = {name: dict(game_type(name).bots) for name in game_names()}
 
 
 def bot_names(game: str) -> list[str]:

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from yamen.bots import bot_names
-from yamen.engine import game_names, get_game
+from yamen.engine import game_names, game_type, get_game
 from yamen.errors import OptionsError
 from yamen.records import Record
 from yamen.server import protocol
@@ -22,7 +22,7 @@ from yamen.server.identity import Player, new_guest, player_of, same_secret
 from yamen.server.limits import joins_with_invite, per_address, room_quota
 from yamen.server.registry import Rooms
 from yamen.server.replays import RETRY_SECONDS, Busy, Replays
-from yamen.server.rooms import RoomError, seat_count
+from yamen.server.rooms import RoomError
 from yamen.server.storage import Store, StoredGame
 
 router = APIRouter(prefix="/api")
@@ -128,12 +128,13 @@ async def me(player: Me) -> dict[str, str]:
 
 @router.get("/games")
 async def list_games() -> list[dict[str, Any]]:
-    """Every game with its default options and bots."""
+    """Every game: its type (title, seats, the options declared, for a lobby's form), its
+    default options and its bots."""
     return [
         {
             "game": name,
-            "title": get_game(name).title,
-            "options": get_game(name).normalize_options({}),
+            **game_type(name).type_json(),
+            "options": get_game(name).options,
             "bots": bot_names(name),
         }
         for name in game_names()
@@ -152,14 +153,13 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
     if body.game not in game_names():
         raise refuse(422, "unknown_game", f"unknown game {body.game!r}; known: {game_names()}")
     try:
-        _, seats = seat_count(body.game, body.options)
+        game = get_game(body.game, body.options)  # the one reading of the options
+        seats = game.num_seats
         if body.seat is not None and not 0 <= body.seat < seats:
             # checked before the room exists: a refused request creates nothing
             message = f"there is no seat {body.seat}: seats are 0 to {seats - 1}"
             raise refuse(422, "no_seat", message)
-        room = await rooms_of(request).create(
-            player.id, body.game, body.options, body.public, body.settings
-        )
+        room = await rooms_of(request).create(player.id, game, body.public, body.settings)
     except (OptionsError, TypeError) as exc:
         raise refuse(422, "bad_options", str(exc)) from None
     if body.seat is not None:

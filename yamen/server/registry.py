@@ -18,9 +18,10 @@ import secrets
 import time
 from typing import Any
 
+from yamen.engine import Game
 from yamen.server.handle import RoomHandle
 from yamen.server.metrics import Metrics
-from yamen.server.rooms import Room, RoomError, Seat, seat_count
+from yamen.server.rooms import Room, RoomError, Seat
 from yamen.server.settings import Settings
 from yamen.server.storage import Store
 from yamen.server.tables import RoomRow
@@ -64,46 +65,43 @@ class Rooms:
     async def create(
         self,
         host: str,
-        game: str,
-        options: dict[str, Any],
+        game: Game,
         public: bool,
         settings: dict[str, Any] | None,
     ) -> RoomHandle:
-        """A new room (OptionsError when the game, its options or the settings are bad)."""
-        return await self.new_room(host, game, options, public, settings)
+        """A new room (OptionsError when the settings are bad; the game's options were read by
+        ``get_game``)."""
+        return await self.new_room(host, game, public, settings)
 
     async def new_room(
         self,
         host: str,
-        game: str,
-        options: dict[str, Any],
+        game: Game,
         public: bool,
         settings: dict[str, Any] | None,
     ) -> Room:
-        """A new room, stored and loaded here."""
-        options, seats = seat_count(game, options)
-        room_settings = Settings.read(settings, game)
+        """A new room for ``game``, stored and loaded here."""
+        room_settings = Settings.read(settings, game.name)
         row = RoomRow(
             id=secrets.token_urlsafe(6),
-            game=game,
-            options=options,
+            game=game.name,
+            options=game.options,
             public=public,
             invite=secrets.token_urlsafe(12),
             host=host,
             settings=room_settings.to_json(),
             created=time.time(),
         )
-        await self.store.add_room(row, seats)
+        await self.store.add_room(row, game.num_seats)
         room = Room(
             self.store,
             row.id,
             game,
-            options,
             public,
             row.invite,
             host,
             room_settings,
-            [Seat() for _ in range(seats)],
+            [Seat() for _ in range(game.num_seats)],
             self.thinker,
         )
         self.loaded[row.id] = room

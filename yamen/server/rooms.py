@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from yamen.bots import bot_names
-from yamen.engine import Event, State, get_game, new_game, new_seed
+from yamen.engine import Event, Game, State, get_game, new_seed
 from yamen.errors import IllegalAction, NotationError, NotYourTurn
 from yamen.records import Record
 from yamen.server import frames, protocol
@@ -72,8 +72,7 @@ class Room:
         self,
         store: Store,
         room_id: str,
-        game: str,
-        options: dict[str, Any],
+        game: Game,
         public: bool,
         invite: str,
         host: str,
@@ -82,7 +81,8 @@ class Room:
         thinker: Thinker = INLINE,
     ):
         self.store = store
-        self.id, self.game, self.options = room_id, game, options
+        self.id, self.configured = room_id, game  # the game, its options read once
+        self.game, self.options = game.name, game.options
         self.public, self.invite, self.host = public, invite, host
         self.settings = settings
         self.seats = seats
@@ -91,7 +91,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.driver = Driver(  # the bots and timers: they read the room and act through it
             room_id,
-            game,
+            game.name,
             thinker,
             seats=lambda: self.seats,
             settings=lambda: self.settings,
@@ -118,8 +118,17 @@ class Room:
             Seat(s.player_id, names.get(s.player_id) if s.player_id else None, s.bot)
             for s in seat_rows
         ]
-        fields = (row.id, row.game, row.options, row.public, row.invite, row.host)
-        room = cls(store, *fields, Settings.stored(row.settings, row.game), seats, thinker)
+        room = cls(
+            store,
+            row.id,
+            get_game(row.game, row.options),
+            row.public,
+            row.invite,
+            row.host,
+            Settings.stored(row.settings, row.game),
+            seats,
+            thinker,
+        )
         for game in await store.games(room_id):
             if game.quarantined is None:
                 try:
@@ -359,7 +368,7 @@ class Room:
             empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]
             if empty:
                 raise RoomError("empty_seats", f"seats {empty} are empty: seat people or bots")
-            state = new_game(self.game, self.options, new_seed())
+            state = self.configured.new_state(new_seed())
             record = Record(self.game, dict(state.options), state.seed)
             number = self.match.number + 1
             public_id, players = new_public_id(), [s.player for s in self.seats]
@@ -430,11 +439,13 @@ class Room:
                 raise RoomError("stale", "the table has moved on since you chose: look again")
             game_id, state, record = self.match.current()
             table = Table(state, record)
-            if text is not None:
-                action = table.read(seat, text)
-            if action is None:
+            if text is not None:  # a text may say more than an id (a judge's own words)
+                move = table.prepare_text(seat, text)
+            elif action is not None:
+                move = table.prepare(seat, action)
+            else:
                 raise RoomError("bad_message", "give exactly one of action (an id) or text", 422)
-            await self._commit(game_id, table, table.prepare(seat, action))
+            await self._commit(game_id, table, move)
             return self.match.seq
 
     async def _commit(self, game_id: int, table: Table, move: Move) -> None:
@@ -491,9 +502,3 @@ class Room:
 
     async def close(self) -> None:
         await self.driver.stop()
-
-
-def seat_count(game: str, options: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """Normalized options and the number of seats they give (OptionsError when unplayable)."""
-    normalized = get_game(game).normalize_options(options)
-    return normalized, new_game(game, normalized, seed=0).num_seats

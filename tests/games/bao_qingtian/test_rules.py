@@ -470,13 +470,20 @@ def test_a_punishment_in_the_judges_own_words():
     state = caught()
     assert all(t.startswith('punish "') for t in texts(state, 1)) and len(state.legal(1)) == 80
     words = 'recite   a "poem"  背一首詩'
-    action = state.parse_action(1, f'punish "{words}" 4')
-    assert len(state.legal(1)) == 90  # the judge's own words are now offered too
-    assert state.action_text(action) == 'punish "recite a "poem" 背一首詩" 4'
-    assert state.parse_action(1, state.action_text(action)) == action
-    state.apply(1, action)
+    text = f'punish "{words}" 4'
+    action = state.parse_action(1, text)
+    assert len(state.legal(1)) == 80  # reading changes nothing: the words are not offered
+    with pytest.raises(IllegalAction):
+        state.apply(1, action)  # an id alone carries no words
+    assert state.check_text(1, text) == 'punish "recite a "poem" 背一首詩" 4'
+    assert state.parse_action(1, state.check_text(1, text)) == action
+    events = state.apply_text(1, text)
+    assert [e.data["punishment"] for e in events if e.kind == "punishment"] == [
+        'recite a "poem" 背一首詩'
+    ]
     assert state.punishment == 'recite a "poem" 背一首詩' and state.count == 4
     assert state.view(None)["punishment"] == state.punishment
+    assert state.draft is None and state.phase == "plus"
     # words matching the catalogue (English or Chinese) are the catalogue entry
     other = caught()
     assert other.parse_action(1, 'punish "唱一首歌" 2') == other.parse_action(
@@ -493,6 +500,19 @@ def test_own_words_read_for_another_seat_are_not_written_down():
         state.apply(1, action)
     with pytest.raises(NotYourTurn):
         state.apply(3, action)
+    with pytest.raises(NotYourTurn):
+        state.apply_text(3, 'punish "anything" 2')
+    assert len(state.legal(1)) == 80 and state.phase == "punish"
+
+
+def test_own_words_out_of_the_punishment_are_refused_and_change_nothing():
+    state = new(deal=usual())
+    seat = state.pending()[0]
+    before = [state.view(s) for s in (None, *range(5))]
+    for check in (state.check_text, state.apply_text):
+        with pytest.raises(IllegalAction, match='punish "anything" 2'):
+            check(seat, 'punish "anything" 2')
+    assert [state.view(s) for s in (None, *range(5))] == before and state.draft is None
 
 
 def test_refused_actions_name_no_card_of_another_seat():

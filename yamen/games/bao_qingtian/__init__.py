@@ -3,18 +3,21 @@ hidden criminal card, and a sentence built by five officers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from yamen.engine import Game
-from yamen.errors import OptionsError
 from yamen.games.bao_qingtian import text
 from yamen.games.bao_qingtian.actions import MAX_SEATS, NUM_ACTIONS
 from yamen.games.bao_qingtian.deal import parse_deal
 from yamen.games.bao_qingtian.rules import BaoQingtianState
-from yamen.options import is_whole, require_bool, with_defaults
+from yamen.options import Option
 
 MIN_SEATS = 3
-DEFAULTS: dict[str, Any] = {"players": 5, "find_by_drawing": False}
+DECLARATION = (
+    Option("players", "whole", 5, "Players", low=MIN_SEATS, high=MAX_SEATS),
+    Option("find_by_drawing", "bool", False, "Offices nobody holds are found by drawing"),
+)
 
 __all__ = ["NUM_ACTIONS", "BaoQingtian", "BaoQingtianState"]
 
@@ -22,21 +25,19 @@ __all__ = ["NUM_ACTIONS", "BaoQingtian", "BaoQingtianState"]
 class BaoQingtian(Game):
     name = "bao_qingtian"
     title = "Bao Qing-tian trial 包青天審案"
+    seats = range(MIN_SEATS, MAX_SEATS + 1)
+    declaration = DECLARATION
+    bots = {"rules": "yamen.bots.bao_qingtian.rules:BaoQingtianRulesBot"}
+    __slots__ = ()
 
-    @classmethod
-    def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
-        opts = with_defaults(options, DEFAULTS)
-        players = opts["players"]
-        if not is_whole(players) or not MIN_SEATS <= players <= MAX_SEATS:
-            raise OptionsError(f"players must be a whole number from {MIN_SEATS} to {MAX_SEATS}")
-        require_bool(opts, "find_by_drawing")
-        return opts
+    def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
+        # the action ids are laid out for every table size (actions.py)
+        self._fix(num_seats=options["players"], num_actions=NUM_ACTIONS)
 
-    @classmethod
-    def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> BaoQingtianState:
+    def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> BaoQingtianState:
         explicit = None if deal is None else parse_deal(deal, options["players"])
         return BaoQingtianState(options, seed, explicit)
 
     @classmethod
-    def render_text(cls, view: dict[str, Any]) -> str:
+    def render_text(cls, view: Mapping[str, Any]) -> str:
         return text.render(view)

@@ -3,8 +3,8 @@
 Actions are small ints (an RL action index); the layout below is fixed for every table size
 (up to ``MAX_SEATS`` seats), so ``NUM_ACTIONS`` is the size of the action space. Each action has
 one text form, written by :func:`action_text` and read by :func:`parse`. Only a custom
-punishment needs the state: its id says "the judge's own words", and the words travel beside it
-(see ``BaoQingtianState.parse_action``).
+punishment says more than its id ("the judge's own words"): the words travel with the text, and
+``BaoQingtianState.apply_text`` reads and applies them as one step.
 """
 
 from __future__ import annotations

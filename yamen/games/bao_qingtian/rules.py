@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 from yamen.engine import Event, Result, State, make_rng
+from yamen.errors import IllegalAction
 from yamen.games.bao_qingtian import actions as act
 from yamen.games.bao_qingtian import capture, outcome
 from yamen.games.bao_qingtian.capture import MAX_GUESSES
@@ -137,7 +138,7 @@ class BaoQingtianState(State):
         self.steps: list[SentenceStep] = []
         self.severity: str | None = None
         self.verdict: str | None = None
-        self.draft: str | None = None  # the judge's own words, written through parse_action
+        self.draft: str | None = None  # the judge's own words, while apply_text applies them
         self._legal_cache: tuple[int, list[int]] | None = None
         self._events: list[Event] = []
         self._emit("deal", players=n, cards_each=k, first=first, pile=len(pile))
@@ -448,13 +449,33 @@ class BaoQingtianState(State):
 
     def parse_action(self, seat: int, text: str) -> int:
         """Read an action (see docs/rules/bao_qingtian.md, Notation). A punishment in the
-        judge's own words, read for the judge while it is to punish, writes the words down:
-        the custom punishment actions then stand for them (the last words read count)."""
+        judge's own words reads as an own-words id, which only :meth:`apply_text` can apply:
+        the words travel with the text, never in the state."""
+        return act.parse(text, self.num_seats)[0]
+
+    def check_text(self, seat: int, text: str) -> str:
+        action, words = self._read_text(seat, text)
+        return act.action_text(action, words)
+
+    def apply_text(self, seat: int, text: str) -> list[Event]:
+        """Read and apply, as one step: a punishment in the judge's own words carries them
+        into the sentence."""
+        action, words = self._read_text(seat, text)
+        if words is not None:  # the own-words actions are legal while the words are here
+            self.draft, self._legal_cache = words, None
+        return self.apply(seat, action)
+
+    def _read_text(self, seat: int, text: str) -> tuple[int, str | None]:
+        """The action a text stands for, and the judge's own words in it (None for any other
+        action), checked as :meth:`apply` checks an action."""
+        self.check_turn(seat)
         action, words = act.parse(text, self.num_seats)
-        if words is not None and self.phase == PUNISH and seat == self.offices["judge"]:
-            self.draft = words
-            self._legal_cache = None
-        return action
+        if words is None:
+            self.check(seat, action)
+        elif self.phase != PUNISH:  # (while it is to punish, the judge alone is pending)
+            written = act.action_text(action, words)
+            raise IllegalAction(f"{written!r} is not a legal action for you now")
+        return action, words
 
     # ------------------------------------------------------------------ views
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from yamen.cards import parse_cards
@@ -11,38 +12,51 @@ from yamen.errors import NotationError, OptionsError
 from yamen.games.baohuang import text
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
+from yamen.games.baohuang.sets import NUM_ACTIONS
 from yamen.games.baohuang.variants import VARIANTS
-from yamen.options import require_bool, require_whole, with_defaults
+from yamen.options import Option
 
-DEFAULTS: dict[str, Any] = {"variant": "shandong", "deals": 1, "target": None, "grabbing": True}
 MAX_DEALS = 50  # a match is one game: a game of bots alone must end
 TARGET_DEAL_CAP = MAX_DEALS  # a match played to a target score still ends
 MAX_TARGET = 10_000  # points; far beyond what fifty deals score
+DECLARATION = (
+    Option("variant", "choice", "shandong", "Rules", choices=VARIANTS.keys()),  # live: see Option
+    Option("deals", "whole", 1, "Deals in the match", low=1, high=MAX_DEALS),
+    Option(
+        "target",
+        "whole",
+        None,
+        "Play to this score (null: no target)",
+        low=1,
+        high=MAX_TARGET,
+        nullable=True,
+    ),
+    Option("grabbing", "bool", True, "Grabbing (搶莊)", applies=("variant", "shandong")),
+)
 
 
 class Baohuang(Game):
     name = "baohuang"
     title = "Baohuang 保皇"
+    seats = range(5, 6)
+    declaration = DECLARATION
+    bots = {
+        "rules": "yamen.bots.baohuang.rules:RulesBot",
+        "search": "yamen.bots.baohuang.search:SearchBot",
+    }
+    __slots__ = ()
 
-    @classmethod
-    def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
-        opts = with_defaults(options, DEFAULTS)
-        if opts["target"] is not None and "deals" not in (options or {}):
-            opts["deals"] = TARGET_DEAL_CAP
-        if not isinstance(opts["variant"], str) or opts["variant"] not in VARIANTS:
-            raise OptionsError(f"unknown variant {opts['variant']!r}; known: {sorted(VARIANTS)}")
-        require_whole(opts, "deals", 1, MAX_DEALS)
-        require_whole(opts, "target", 1, MAX_TARGET, nullable=True)
-        require_bool(opts, "grabbing")
-        return opts
+    def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
+        if options["target"] is not None and "deals" not in given:
+            options["deals"] = TARGET_DEAL_CAP
+        self._fix(num_seats=5, num_actions=NUM_ACTIONS)
 
-    @classmethod
-    def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> BaohuangState:
+    def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> BaohuangState:
         kinds = None if deal is None else parse_deal(deal, options["variant"])
         return BaohuangState(options, seed, kinds)
 
     @classmethod
-    def render_text(cls, view: dict[str, Any]) -> str:
+    def render_text(cls, view: Mapping[str, Any]) -> str:
         return text.render(view)
 
 

@@ -70,8 +70,11 @@ def decoded(action: int) -> tuple[int, int, int, int, int]:
     return found
 
 
+NUM_ACTIONS = encode(NO_RANK + 1, 0, 0, 0)  # every action id, plays last, is below this
+
+
 def is_play(action: int) -> bool:
-    return PLAY_BASE <= action < encode(NO_RANK + 1, 0, 0, 0)
+    return PLAY_BASE <= action < NUM_ACTIONS
 
 
 def is_shape(r: int, n: int, x: int, y: int, single_with_jokers: bool) -> bool:

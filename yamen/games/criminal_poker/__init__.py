@@ -4,11 +4,13 @@ detective who may be the culprit) arrests one of them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from yamen.engine import Game
 from yamen.errors import OptionsError
 from yamen.games.criminal_poker import text
+from yamen.games.criminal_poker.actions import REVEAL_BASE
 from yamen.games.criminal_poker.cards import (
     SPECIAL_ROLES,
     Catalog,
@@ -17,58 +19,71 @@ from yamen.games.criminal_poker.cards import (
 )
 from yamen.games.criminal_poker.rules import CriminalPokerState
 from yamen.games.criminal_poker.setup import HAND, role_counts, suspect_count
-from yamen.options import is_whole, require_bool, with_defaults
+from yamen.options import Option
 
-DEFAULTS: dict[str, Any] = {
-    "mode": "sheriff",
-    "players": None,  # by mode: sheriff 5 (1 + 4 suspects), detective 4
-    "sheriff": None,  # the sheriff's seat; null: drawn from the seed
-    "mastermind": False,
-    "antisocial": False,
-    "cards": None,  # null: Yamen's own list (cards.json); or a list of the same shape
-}
-PLAYERS = {"sheriff": range(4, 7), "detective": range(3, 6)}
-DEFAULT_PLAYERS = {"sheriff": 5, "detective": 4}
+DECLARATION = (
+    Option("mode", "choice", "sheriff", "Who arrests", choices=("sheriff", "detective")),
+    Option(
+        "players",
+        "whole",
+        5,
+        "Players (the sheriff and 3 to 5 suspects)",
+        low=4,
+        high=6,
+        applies=("mode", "sheriff"),
+    ),
+    Option("players", "whole", 4, "Players", low=3, high=5, applies=("mode", "detective")),
+    Option(
+        "sheriff",
+        "seat",
+        None,
+        "The sheriff's seat (null: drawn)",
+        low=0,
+        high=5,
+        nullable=True,
+        applies=("mode", "sheriff"),
+    ),
+    Option("mastermind", "bool", False, "A mastermind (幕後黑手)"),
+    Option("antisocial", "bool", False, "An antisocial (反社會份子)"),
+    # null: Yamen's own list (cards.json); or a list of the same shape
+    Option("cards", "data", None, "The card list (null: Yamen's own)", nullable=True),
+)
 
 
 class CriminalPoker(Game):
     name = "criminal_poker"
     title = "Criminal Poker 犯罪心理"
+    seats = range(3, 7)
+    declaration = DECLARATION
+    bots = {"rules": "yamen.bots.criminal_poker.rules:CriminalPokerRulesBot"}
+    __slots__ = ("catalog",)
+    catalog: Catalog
 
-    @classmethod
-    def normalize_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
-        opts = with_defaults(options, DEFAULTS)
-        mode = opts["mode"]
-        if not isinstance(mode, str) or mode not in PLAYERS:
-            raise OptionsError(f"mode must be 'sheriff' or 'detective', not {mode!r}")
-        if opts["players"] is None:
-            opts["players"] = DEFAULT_PLAYERS[mode]
-        players = opts["players"]
-        allowed = PLAYERS[mode]
-        if not is_whole(players) or players not in allowed:
-            raise OptionsError(
-                f"{mode} mode is for {allowed[0]} to {allowed[-1]} players"
-                + (" (the sheriff and 3 to 5 suspects)" if mode == "sheriff" else "")
-            )
-        sheriff = opts["sheriff"]
-        if mode == "detective" and sheriff is not None:
+    def __init__(self, options: dict[str, Any] | None = None):
+        if isinstance(options, dict) and "players" in options and options["players"] is None:
+            options = {k: v for k, v in options.items() if k != "players"}  # null: by mode
+        super().__init__(options)
+
+    def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
+        players = options["players"]
+        sheriff = options["sheriff"]
+        if options["mode"] == "detective" and sheriff is not None:
             raise OptionsError("detective mode has no sheriff: leave the option sheriff null")
-        if sheriff is not None and (not is_whole(sheriff) or not 0 <= sheriff < players):
+        if sheriff is not None and sheriff >= players:
             raise OptionsError(f"sheriff must be a seat from 0 to {players - 1}, or null")
-        for role in SPECIAL_ROLES:
-            require_bool(opts, role)
-        _check_specials(opts)
-        if opts["cards"] is not None:
-            opts["cards"] = _plain(opts["cards"])
-        _check_catalog(opts, catalog_of(opts))
-        return opts
+        _check_specials(options)
+        if options["cards"] is not None:
+            options["cards"] = _plain(options["cards"])
+        catalog = catalog_of(options)
+        _check_catalog(options, catalog)
+        deck = catalog.deck(suspect_count(options))
+        self._fix(num_seats=players, num_actions=REVEAL_BASE + len(deck), catalog=catalog)
+
+    def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> CriminalPokerState:
+        return CriminalPokerState(options, seed, self.catalog, deal)
 
     @classmethod
-    def new(cls, options: dict[str, Any], seed: int, deal: Any = None) -> CriminalPokerState:
-        return CriminalPokerState(options, seed, catalog_of(options), deal)
-
-    @classmethod
-    def render_text(cls, view: dict[str, Any]) -> str:
+    def render_text(cls, view: Mapping[str, Any]) -> str:
         return text.render(view)
 
 

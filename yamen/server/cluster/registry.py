@@ -19,6 +19,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from yamen.engine import Game
 from yamen.server import protocol
 from yamen.server.cluster.bus import (
     Answer,
@@ -350,14 +351,9 @@ class ClusterRooms(Rooms):
         return link
 
     async def create(
-        self,
-        host: str,
-        game: str,
-        options: dict[str, Any],
-        public: bool,
-        settings: dict[str, Any] | None,
+        self, host: str, game: Game, public: bool, settings: dict[str, Any] | None
     ) -> Link:
-        room = await self.new_room(host, game, options, public, settings)
+        room = await self.new_room(host, game, public, settings)
         if await self.locate(room.id) != self.node:  # a fresh id: nobody else can hold it
             raise RoomError("unavailable", "could not take the new room's lease", 503)
         link = self.link(room.id)

@@ -1,0 +1,136 @@
+"""A game is a configured object: ``get_game`` reads the options once and answers seats, the
+size of the action space and the declared options without dealing; reading an action never
+changes a state (``apply_text`` reads and applies)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import pickle
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from yamen import bots
+from yamen.engine import State, game_names, game_type, get_game, new_game
+from yamen.errors import NotationError, OptionsError
+
+CONFIGS = [
+    ("baohuang", {"variant": "shandong"}),
+    ("baohuang", {"variant": "japanese", "deals": 2}),
+    ("criminal_poker", {"mode": "sheriff", "players": 6, "mastermind": True}),
+    ("criminal_poker", {"mode": "detective", "players": 3}),
+    ("bao_qingtian", {"players": 3}),
+    ("bao_qingtian", {"players": 7, "find_by_drawing": True}),
+]
+# texts worth reading in any position, beside the legal moves' own: other games' notation,
+# nonsense, and the one text that carries free words (a Bao Qing-tian judge's)
+ODD_TEXTS = ['punish "recite a poem" 3', "pass", "9 9 SJ", "reveal P1", "vote 0", "", "??"]
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=str)
+def test_a_configured_game_knows_seats_and_actions_before_any_deal(name, options):
+    game = get_game(name, options)
+    state = game.new_state(seed=3)
+    assert game.num_seats == state.num_seats and game.num_seats in type(game).seats
+    assert game.options == state.options and game.name == state.game == name
+    rng = random.Random(3)
+    while not state.over:  # every action any seat may take fits the action space
+        seat = rng.choice(state.pending())
+        legal = state.legal(seat)
+        assert all(0 <= action < game.num_actions for action in legal)
+        state.apply(seat, rng.choice(legal))
+
+
+def test_new_game_is_get_game_then_new_state():
+    for name, options in CONFIGS:
+        a, b = new_game(name, options, 5), get_game(name, options).new_state(5)
+        assert [a.view(s) for s in range(a.num_seats)] == [b.view(s) for s in range(b.num_seats)]
+
+
+def test_a_configured_game_does_not_change():
+    game = get_game("baohuang", {"deals": 2})
+    with pytest.raises(AttributeError):
+        game.num_seats = 6  # type: ignore[misc]
+    game.options["deals"] = 9  # a copy: the game's own stay as read
+    assert game.options["deals"] == 2
+    again = pickle.loads(pickle.dumps(game))  # (a tournament's workers get it so)
+    assert type(again) is type(game) and again.options == game.options
+
+
+def test_options_are_read_by_the_declaration():
+    assert get_game("criminal_poker", {"mode": "detective"}).options["players"] == 4
+    assert get_game("criminal_poker", {"players": None}).options["players"] == 5  # by mode
+    refusals = [
+        ("criminal_poker", {"mode": "detective", "players": 6}, "detective mode is for 3 to 5"),
+        ("criminal_poker", {"sheriff": "1"}, "sheriff must be a seat from 0 to 5, or null"),
+        ("baohuang", {"variant": "nope"}, "unknown variant 'nope': variant must be 'shandong'"),
+        ("baohuang", {"target": 0}, "target must be a whole number from 1 to 10000, or null"),
+        ("baohuang", {"grabbing": "no"}, "grabbing must be true or false"),
+        ("baohuang", [], "options must be an object"),
+        ("bao_qingtian", {"player": 5}, r"unknown option\(s\) \['player'\]"),
+    ]
+    for name, options, message in refusals:
+        with pytest.raises(OptionsError, match=message):
+            get_game(name, options)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_each_game_declares_its_type_as_data(name):
+    kind = game_type(name)
+    seen: list[str] = []
+    for option in kind.declaration:
+        if option.applies is not None:  # read after the option it depends on
+            assert option.applies[0] in seen and option.applies[0] != option.name
+        option.check(option.default)  # every default passes its own declaration
+        seen.append(option.name)
+    assert list(get_game(name).options) == list(dict.fromkeys(seen))
+    described = json.loads(json.dumps(kind.type_json()))
+    assert described["title"] == kind.title
+    assert described["seats"] == {"min": kind.seats[0], "max": kind.seats[-1]}
+    assert [o["name"] for o in described["declaration"]] == seen
+    assert bots.REGISTRY[name] == kind.bots  # the bots' registry reads the games
+    for bot in kind.bots:
+        assert callable(bots.bot_class(name, bot))
+
+
+def snapshot(state: State) -> str:
+    """Everything a state holds and shows: every field (but the memo of legal moves, which
+    anything may fill), every view, the legal moves."""
+    fields = {}
+    for cls in type(state).__mro__:
+        for slot in getattr(cls, "__slots__", ()):
+            if slot == "_legal_cache":
+                continue
+            value = getattr(state, slot, None)
+            fields[slot] = value.getstate() if isinstance(value, random.Random) else value
+    seats = range(state.num_seats)
+    shown = [state.view(None), [state.view(s) for s in seats], [state.legal(s) for s in seats]]
+    return repr(fields) + json.dumps(shown, default=str)
+
+
+def read_everything(state: State, seat: int, rng: random.Random) -> None:
+    """Read some of the seat's legal moves and the odd texts (refusals included)."""
+    legal = state.legal(seat)
+    texts = [state.action_text(a) for a in rng.sample(legal, min(8, len(legal)))]
+    for text in texts + ODD_TEXTS:
+        with contextlib.suppress(NotationError):
+            state.parse_action(seat, text)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(CONFIGS), st.integers(0, 2**32))
+def test_reading_an_action_never_changes_the_state(config, seed):
+    name, options = config
+    state = new_game(name, options, seed)
+    rng = random.Random(seed)
+    while not state.over:
+        if rng.random() < 0.3 or state.view(None).get("phase") == "punish":
+            before = snapshot(state)
+            for seat in {*state.pending(), rng.randrange(state.num_seats)}:
+                read_everything(state, seat, rng)
+            assert snapshot(state) == before
+        seat = rng.choice(state.pending())
+        state.apply(seat, rng.choice(state.legal(seat)))
