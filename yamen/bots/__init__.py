@@ -22,6 +22,7 @@ import importlib
 import inspect
 import json
 import random
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from yamen.engine import Action, State
@@ -32,8 +33,9 @@ from yamen.table import Table
 class Bot(Protocol):
     name: str
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        """One of ``legal``, for the seat whose ``view`` this is."""
+    def choose(self, view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        """One of ``legal``, for the seat whose ``view`` this is. A game's own bot reads the
+        view through the game's declared type (its view.py), cast in its ``choose``."""
 
 
 class RandomBot:
@@ -41,15 +43,15 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal)
 
 
 # game -> bot name -> "module:Class"; "random" is available for every game.
 REGISTRY: dict[str, dict[str, str]] = {
     "baohuang": {
-        "rules": "yamen.bots.baohuang.rules:RulesBot",
-        "search": "yamen.bots.baohuang.search:SearchBot",
+        "rules": "yamen.bots.baohuang.rules:BaohuangRulesBot",
+        "search": "yamen.bots.baohuang.search:BaohuangSearchBot",
     },
     "criminal_poker": {
         "rules": "yamen.bots.criminal_poker.rules:CriminalPokerRules",

@@ -25,7 +25,7 @@ from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.scoring import Stakes, Teams
 from yamen.games.baohuang.sets import DECODED, decoded, follows, leads, rank_masks, shape_of
 from yamen.games.baohuang.variants import VARIANTS
-from yamen.games.baohuang.view import seat_view
+from yamen.games.baohuang.view import BaohuangView, FinishedDeal, TributeCards, seat_view
 
 AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
 _PLAY = Phase.PLAY  # a module name for the hot paths: an enum attribute lookup costs more
@@ -63,7 +63,7 @@ class BaohuangState(State):
         options: dict[str, Any],
         seed: int,
         totals: list[Fraction] | None = None,
-        history: list[dict[str, Any]] | None = None,
+        history: list[FinishedDeal] | None = None,
         deal_no: int = 0,
         dealer: int = 0,
     ) -> None:
@@ -96,7 +96,7 @@ class BaohuangState(State):
         self.tell_kind = -1  # the card kind whose play unmasks a role
         self.public_roles: dict[int, str] = {}
         self.answers: dict[int, int] = {}
-        self.tribute: dict[int, dict[str, list[str]]] = {}
+        self.tribute: dict[int, TributeCards] = {}
         self.handed_on = 0  # times the marked big joker moved on (yield / hand on)
         self.out: list[int] = []
         self.active = [True] * 5
@@ -137,8 +137,8 @@ class BaohuangState(State):
         deal_no: int = 1,
         dealer: int = 0,
         totals: list[Fraction] | None = None,
-        history: list[dict[str, Any]] | None = None,
-        tribute: dict[int, dict[str, list[str]]] | None = None,
+        history: list[FinishedDeal] | None = None,
+        tribute: dict[int, TributeCards] | None = None,
         seed: int = 0,
     ) -> BaohuangState:
         """A deal in its PLAY phase, built from its parts rather than by playing up to it
@@ -261,7 +261,7 @@ class BaohuangState(State):
         """See actions.py: only the deal's telling card changes how a set is read."""
         return actions.parse(text, self.tell_kind)
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> BaohuangView:
         return seat_view(self, seat)
 
     # ------------------------------------------------------------------ rules asked by search
@@ -276,14 +276,16 @@ class BaohuangState(State):
         the first circle; claim (接風) in the first circle after a set that put its owner out,
         until someone claims. Yield and claim only where the variant has them."""
         if self.yield_and_claim and self.stage == 1:
-            if self.claimant is None and not self.active[self.owner]:
+            if self.claimant is None and self.owner in self.out:
                 return _PASS_YIELD_CLAIM
             return _PASS_YIELD
         return _PASS_ONLY
 
     def deal_scores(self, places: list[int]) -> list[Fraction]:
         """This deal's scores had the seats finished in the order ``places``."""
-        teams = Teams(self.emperor, self.partner, self.grabbed)
+        emperor = self.emperor
+        assert emperor is not None, "a deal is scored once it has an emperor"
+        teams = Teams(emperor, self.partner, self.grabbed)
         stakes = Stakes(self.declared, self.solo_declared, bool(self.rebels))
         return self.variant.score(places, teams, stakes)
 
@@ -348,8 +350,10 @@ class BaohuangState(State):
     # ------------------------------------------------------------------ play
 
     def _begin_play(self) -> None:
+        emperor = self.emperor
+        assert emperor is not None, "play opens once the deal has an emperor"
         self.phase = Phase.PLAY
-        self._lead(self.emperor)
+        self._lead(emperor)
 
     def _lead(self, seat: int) -> None:
         self.table = None
@@ -387,9 +391,11 @@ class BaohuangState(State):
 
     def _reveal_by_play(self, seat: int, x: int, y: int, t: int) -> None:
         """Playing a telling card makes a role public (which: Variant.unmasked)."""
-        if self.grabbed or seat in self.public_roles and seat != self.emperor:
+        emperor = self.emperor
+        assert emperor is not None, "a deal in play has an emperor"
+        if self.grabbed or seat in self.public_roles and seat != emperor:
             return
-        role = self.variant.unmasked(seat, self.emperor, self.called, x, y, t)
+        role = self.variant.unmasked(seat, emperor, self.called, x, y, t)
         if role is not None:
             self.public_roles[seat] = role
 
@@ -405,6 +411,7 @@ class BaohuangState(State):
 
     def _close_trick(self) -> None:
         owner = self.owner
+        assert owner is not None, "a trick closes on a set, which has an owner"
         if self.claimant is not None:
             leader = self.claimant  # 接風
         elif self.active[owner]:
@@ -421,10 +428,12 @@ class BaohuangState(State):
         places = self.out + [last]
         scores = self.deal_scores(places)
         self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
-        summary = {
+        emperor = self.emperor
+        assert emperor is not None, "a deal is played out once it has an emperor"
+        summary: FinishedDeal = {
             "deal": self.deal_no,
             "places": places,
-            "emperor": self.emperor,
+            "emperor": emperor,
             "partner": self.partner,
             "called": None if self.called is None else KIND_TEXT[self.called],
             "grabbed": self.grabbed,
