@@ -74,11 +74,9 @@ def choose(state: BaohuangState, seat: int, sides: Sides | None = None) -> int:
     if cannot_beat(state.slots[seat], table):  # most answers: skip reading the seat
         return CLAIM if may_claim else PASS
     r, n, x, y = table
-    owner = state.owner
-    assert owner is not None, "a set on the table has an owner"
     may_yield = YIELD in words
     seen = StatePerspective(state, seat, sides)
-    return answer_beatable(seen, Table(r, n, x, y, owner, state.stage, may_yield, may_claim))
+    return answer_beatable(seen, Table(r, n, x, y, state.owner, state.stage, may_yield, may_claim))
 
 
 class StatePerspective(Perspective):

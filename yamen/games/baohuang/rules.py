@@ -30,6 +30,7 @@ from yamen.games.baohuang.view import BaohuangView, FinishedDeal, TributeCards, 
 AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
 _PLAY = Phase.PLAY  # a module name for the hot paths: an enum attribute lookup costs more
 _PASS_ONLY, _PASS_YIELD, _PASS_YIELD_CLAIM = (PASS,), (PASS, YIELD), (PASS, YIELD, CLAIM)
+NOBODY = -1  # the owner while no set is on the table (an int: the hot paths index by it)
 
 # Every field, once, grouped by how clone() copies it.
 _SHARED = (  # immutable, or only ever replaced whole: shared by a clone
@@ -103,7 +104,7 @@ class BaohuangState(State):
         self.still_in_after = [list(after) for after in AFTER]  # play order, seats out skipped
         self.table: tuple[int, int, int, int] | None = None  # (r, n, x, y) of the set to beat
         self.table_cards: list[int] = []
-        self.owner: int | None = None
+        self.owner = NOBODY  # who played the set on the table
         self.trick: list[tuple[int, str, list[str] | None]] = []  # (seat, action, cards)
         self.plays: list[tuple[int, list[str]]] = []  # every set of this deal, face up
         self.to_ask: list[int] = []
@@ -172,7 +173,7 @@ class BaohuangState(State):
         self.still_in_after = [[s for s in AFTER[i] if self.active[s]] for i in range(5)]
         self.table_cards = list(table_cards or [])
         self.table = shape_of(self.table_cards) if owner is not None else None
-        self.owner = owner
+        self.owner = NOBODY if owner is None else owner
         self.trick = list(trick or [])
         self.plays = list(plays or [])
         self.to_ask = list(to_ask or [])
@@ -276,7 +277,7 @@ class BaohuangState(State):
         the first circle; claim (接風) in the first circle after a set that put its owner out,
         until someone claims. Yield and claim only where the variant has them."""
         if self.yield_and_claim and self.stage == 1:
-            if self.claimant is None and self.owner in self.out:
+            if self.claimant is None and not self.active[self.owner]:
                 return _PASS_YIELD_CLAIM
             return _PASS_YIELD
         return _PASS_ONLY
@@ -357,7 +358,7 @@ class BaohuangState(State):
 
     def _lead(self, seat: int) -> None:
         self.table = None
-        self.owner = None
+        self.owner = NOBODY
         self.trick = []
         self._set_turn(seat)
 
@@ -411,7 +412,6 @@ class BaohuangState(State):
 
     def _close_trick(self) -> None:
         owner = self.owner
-        assert owner is not None, "a trick closes on a set, which has an owner"
         if self.claimant is not None:
             leader = self.claimant  # 接風
         elif self.active[owner]:

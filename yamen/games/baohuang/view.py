@@ -128,10 +128,9 @@ class SeatView(PublicView):
 def seat_view(state: BaohuangState, seat: int | None) -> BaohuangView:
     """What ``seat`` may see (``None``: a spectator)."""
     table: TableView | None = None
-    owner = state.owner
-    if state.phase == Phase.PLAY and state.table is not None and owner is not None:
+    if state.phase == Phase.PLAY and state.table is not None:
         table = {
-            "owner": owner,
+            "owner": state.owner,
             "cards": [KIND_TEXT[k] for k in state.table_cards],
             "circle": state.stage,
             "yielders": list(state.yielders),
