@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from tests.games.baohuang.helpers import act, answer_all, make_deal, new
 from yamen.bots import RandomBot, bot_move, make_bot, play_bots
-from yamen.bots.baohuang.hand import Knowledge
-from yamen.bots.baohuang.rules import RulesBot, decide
+from yamen.bots.baohuang.hand import ViewPerspective
+from yamen.bots.baohuang.rules import BaohuangRulesBot, decide
 from yamen.engine import new_game
 from yamen.games.baohuang.actions import CALL_BASE, CLAIM, WORDS
 
@@ -22,11 +22,11 @@ VARIANTS = ("shandong", "japanese")
 
 def bot_says(state, seat: int) -> str:
     """The rules bot's answer for ``seat``, as notation (bot_move checks it is legal)."""
-    return state.action_text(bot_move(RulesBot(), state, seat, random.Random(0)))
+    return state.action_text(bot_move(BaohuangRulesBot(), state, seat, random.Random(0)))
 
 
 def test_registered_as_rules():
-    assert isinstance(make_bot("baohuang", "rules"), RulesBot)
+    assert isinstance(make_bot("baohuang", "rules"), BaohuangRulesBot)
 
 
 # ---------------------------------------------------------------- always legal, every phase
@@ -49,7 +49,7 @@ def test_only_legal_actions_in_any_company(seed, variant, seats, grabbing):
         seat = state.pending()[0]
         legal = state.legal(seat)
         if seats >> seat & 1:
-            action = decide(Knowledge(state.view(seat)), list(legal))
+            action = decide(ViewPerspective(state.view(seat)), list(legal))
             assert action in legal, (state.view(seat), action)
         else:
             action = rng.choice(legal)
@@ -61,7 +61,7 @@ def decision_kinds(variant: str, deals: int, seed: int) -> Counter:
     """What rules bots on every seat decided over a match: (phase, kind of action), counted
     only where the seat had a choice."""
     state = new_game("baohuang", {"variant": variant, "deals": deals}, seed=seed)
-    bot = RulesBot()
+    bot = BaohuangRulesBot()
     rng = random.Random(seed)
     kinds: Counter = Counter()
     while not state.over:
@@ -267,7 +267,7 @@ def duplicate_means(variant: str, seeds: range, rules_seats: int) -> tuple[float
         for rotation in range(5):
             is_rules = [(s + rotation) % 5 < rules_seats for s in range(5)]
             state = new_game("baohuang", {"variant": variant}, seed=seed)
-            bots = [RulesBot() if r else RandomBot() for r in is_rules]
+            bots = [BaohuangRulesBot() if r else RandomBot() for r in is_rules]
             play_bots(state, bots, random.Random(seed))
             for seat, score in enumerate(state.result().scores):
                 totals[is_rules[seat]] += float(score)
@@ -290,7 +290,7 @@ def test_one_rules_bot_beats_four_random_bots_clearly():
 def decision_times(variant: str, seeds: range) -> list[float]:
     """Seconds per rules-bot decision (the bot's own time, not the view's), sorted, over
     all-rules games."""
-    bot = RulesBot()
+    bot = BaohuangRulesBot()
     times = []
     for seed in seeds:
         state = new_game("baohuang", {"variant": variant}, seed=seed)

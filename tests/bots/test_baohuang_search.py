@@ -8,19 +8,19 @@ from tests.games.baohuang.helpers import act, answer_all, make_deal, new
 from yamen.bots import RandomBot, bot_move, make_bot
 from yamen.bots.baohuang import bidding
 from yamen.bots.baohuang.determinize import determinize
-from yamen.bots.baohuang.hand import Knowledge, table_shape
+from yamen.bots.baohuang.hand import ViewPerspective, table_shape
 from yamen.bots.baohuang.play import beating
 from yamen.bots.baohuang.playout import choose as playout_choose
 from yamen.bots.baohuang.playout import deal_scores, play_out
-from yamen.bots.baohuang.search import SearchBot, candidates, fallback_choice
+from yamen.bots.baohuang.search import BaohuangSearchBot, candidates, fallback_choice
 from yamen.games.baohuang.kinds import BJ_MARKED
 from yamen.games.baohuang.sets import PLAY_BASE, decoded
 
 VARIANTS = ["shandong", "japanese"]
 
 
-def small_bot(iterations: int = 40) -> SearchBot:
-    return SearchBot(iterations=iterations, seconds=None)
+def small_bot(iterations: int = 40) -> BaohuangSearchBot:
+    return BaohuangSearchBot(iterations=iterations, seconds=None)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -39,8 +39,8 @@ def test_playout_policy_only_builds_legal_actions(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_playout_policy_plays_as_the_rules_bot_does(variant):
     """The search's playouts model its opponents: the policy is shared, and the seat read
-    from a sampled state (``StateSeat``) must read as the seat's view does (``Knowledge``),
-    or the search misjudges."""
+    from a sampled state (``StatePerspective``) must read as the seat's view does
+    (``ViewPerspective``), or the search misjudges."""
     rules = make_bot("baohuang", "rules")
     for seed in range(4):
         state = new(variant, seed=seed)
@@ -68,7 +68,7 @@ def test_the_policy_generates_exactly_the_legal_sets_that_beat_the_table(variant
             view = state.view(seat)
             if state.phase == "play" and view["table"] is not None:
                 r, n, x, y = table_shape(view["table"]["cards"])
-                shapes = beating(Knowledge(view), r, n, x) if not y else []
+                shapes = beating(ViewPerspective(view), r, n, x) if not y else []
                 plays = [decoded(a)[:4] for a in legal if a >= PLAY_BASE]
                 assert shapes == list(dict.fromkeys(plays))
                 checked += bool(shapes)
@@ -161,10 +161,10 @@ def test_the_time_cap_holds_and_the_iterations_cap_counts_playouts():
     policy's own choice is answered (no wall-clock is measured here)."""
     state, _ = twin_positions()
     view, legal = state.view(0), state.legal(0)
-    bot = SearchBot(iterations=10**6, seconds=0.0)
+    bot = BaohuangSearchBot(iterations=10**6, seconds=0.0)
     assert bot.choose(view, legal, random.Random(0)) == playout_choose(state, 0)
     assert bot.last_iterations == 0
-    bot = SearchBot(iterations=100, seconds=None)
+    bot = BaohuangSearchBot(iterations=100, seconds=None)
     bot.choose(view, legal, random.Random(0))
     assert 0 < bot.last_iterations <= 100
 
@@ -222,6 +222,6 @@ def test_a_strong_grab_is_taken_and_a_weak_one_is_not():
             seat = state.pending()[0]
             state.apply(seat, state.legal(seat)[0])  # pass, or the holder calls / yields
             assert answered < 10
-        bot = SearchBot(iterations=60, seconds=None)
+        bot = BaohuangSearchBot(iterations=60, seconds=None)
         action = bot.choose(state.view(1), state.legal(1), random.Random(0))
         assert (state.action_text(action) == "grab") is grabs

@@ -17,60 +17,69 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
 
 from yamen.bots.baohuang.determinize import build_state, sample_deal
 from yamen.bots.baohuang.playout import deal_scores, play_out
+from yamen.games.baohuang.phases import Phase
+from yamen.games.baohuang.view import SeatView
 
 MIN_SAMPLES = 20  # playouts (or pairs) before an estimate may stop early
 SURE = 3.0  # standard errors between the mean and the bar to stop early
 
 
-def play_view(view: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    """The seat's view at the first lead of the deal, as ``changes`` make it."""
-    hypothetical = {
-        **view,
-        "phase": "play",
-        "table": None,
-        "trick": [],
-        "played": [],
-        "out": [],
-        "declared": [],
-        "answered": [],
-        **changes,
-    }
-    hypothetical["pending"] = [hypothetical["emperor"]]
+def play_view(view: SeatView, roles: dict[str, str], declared: list[int]) -> SeatView:
+    """The seat's view at the first lead of the deal, with these public ``roles`` and
+    ``declared`` seats: nothing played yet, the emperor to lead."""
+    hypothetical = view.copy()
+    hypothetical.update(
+        {
+            "phase": Phase.PLAY.value,
+            "table": None,
+            "trick": [],
+            "played": [],
+            "out": [],
+            "declared": declared,
+            "answered": [],
+            "roles": roles,
+        }
+    )
+    emperor = view["emperor"]
+    hypothetical["pending"] = [] if emperor is None else [emperor]
     return hypothetical
 
 
-def grab_view(view: dict[str, Any]) -> dict[str, Any]:
+def grab_view(view: SeatView) -> SeatView:
     """The seat has grabbed: it takes the marked big joker and plays alone."""
     me, holder = view["seat"], view["marked_joker"]
     hand, sizes = list(view["hand"]), list(view["hand_sizes"])
-    if holder != me:
+    if holder is not None and holder != me:
         hand.append("BJ*")
         sizes[holder] -= 1
         sizes[me] += 1
-    return play_view(
-        view,
-        emperor=me,
-        grabbed=True,
-        called=None,
-        hand=hand,
-        hand_sizes=sizes,
-        marked_joker=me,
-        roles={str(me): "emperor"},
-        role="solo emperor",
+    hypothetical = play_view(view, roles={str(me): "emperor"}, declared=[])
+    hypothetical.update(
+        {
+            "emperor": me,
+            "pending": [me],
+            "grabbed": True,
+            "called": None,
+            "hand": hand,
+            "hand_sizes": sizes,
+            "marked_joker": me,
+            "role": "solo emperor",
+        }
     )
+    return hypothetical
 
 
-def declared_view(view: dict[str, Any], answer: str) -> dict[str, Any]:
+def declared_view(view: SeatView, answer: str) -> SeatView:
     """The declaration window closed with this seat's ``answer`` (``pass``, ``declare`` or
     ``rebel``) and every other seat passing."""
     me, emperor, role = view["seat"], view["emperor"], view["role"]
     roles = dict(view["roles"])
     declared: list[int] = []
     if answer == "declare":
+        assert role is not None, "a seat asked to declare knows its role"
         declared = [me]
         roles[str(me)] = "solo emperor" if me == emperor else role
     elif answer == "rebel":
@@ -115,7 +124,7 @@ class Estimate:
 
 
 def value(
-    view: dict[str, Any],
+    view: SeatView,
     rng: random.Random,
     playouts: int,
     deadline: float | None,
@@ -137,8 +146,8 @@ def value(
 
 
 def paired_gain(
-    base: dict[str, Any],
-    other: dict[str, Any],
+    base: SeatView,
+    other: SeatView,
     rng: random.Random,
     playouts: int,
     deadline: float | None,

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, KIND_TEXT, NUM_KINDS
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.variants import VARIANTS
+from yamen.games.baohuang.view import SeatView
 
 KIND_OF_TEXT = {text: kind for kind, text in enumerate(KIND_TEXT)}
 
@@ -49,7 +50,7 @@ def counts_of(cards: list[str]) -> list[int]:
     return counts
 
 
-def played_by_seat(view: dict[str, Any]) -> list[list[int]]:
+def played_by_seat(view: SeatView) -> list[list[int]]:
     """Card-kind counts of what each seat has played this deal."""
     played = [[0] * NUM_KINDS for _ in range(5)]
     for entry in view["played"]:
@@ -59,7 +60,7 @@ def played_by_seat(view: dict[str, Any]) -> list[list[int]]:
     return played
 
 
-def unseen_counts(view: dict[str, Any]) -> list[int]:
+def unseen_counts(view: SeatView) -> list[int]:
     """Kinds the seat cannot see: the deck less its hand less everything played."""
     unseen = [0] * NUM_KINDS
     for kind in VARIANTS[view["variant"]].deck():
@@ -75,7 +76,7 @@ def unseen_counts(view: dict[str, Any]) -> list[int]:
 class _Sampler:
     """One sampling: places the constrained cards first, then deals the rest at random."""
 
-    def __init__(self, view: dict[str, Any], rng: random.Random):
+    def __init__(self, view: SeatView, rng: random.Random):
         self.view, self.rng = view, rng
         self.variant = VARIANTS[view["variant"]]
         self.me = view["seat"]
@@ -104,22 +105,25 @@ class _Sampler:
         return self.rng.choices(seats, weights=[self.need[s] for s in seats])[0]
 
     def sample(self) -> Deal:
-        marked = self.view.get("marked_joker")
+        marked = self.view["marked_joker"]
         if self.unseen[BJ_MARKED] and marked is not None:
             self.pin(marked, BJ_MARKED)
+        called = self.view["called"]
         if self.variant.guard_card is not None:
             partner = self.place_guard(self.variant.guard_card)
-        elif self.view["called"] is not None and not self.view["grabbed"]:
-            partner = self.place_called()
+        elif called is not None and not self.view["grabbed"]:
+            partner = self.place_called(KIND_OF_TEXT[called])
         else:
             partner = None
         self.deal_rest()
         return Deal(self.hands, partner)
 
-    def place_called(self) -> int | None:
-        """The emperor's 3 copies of the called card, the royalist's one (see the module)."""
+    def place_called(self, called: int) -> int | None:
+        """The emperor's 3 copies of the ``called`` card kind, the royalist's one (see the
+        module)."""
         view, me = self.view, self.me
-        emperor, called = view["emperor"], KIND_OF_TEXT[view["called"]]
+        emperor = view["emperor"]
+        assert emperor is not None, "a card is called by the emperor"
         group = (BJ, BJ_MARKED) if called == BJ else (called,)
 
         def copies(counts: list[int]) -> int:
@@ -176,19 +180,19 @@ class _Sampler:
         self.unseen = [0] * NUM_KINDS
 
 
-def sample_deal(view: dict[str, Any], rng: random.Random) -> Deal:
+def sample_deal(view: SeatView, rng: random.Random) -> Deal:
     """Hands for every seat that agree with ``view`` (a seat's view in the play phase)."""
     return _Sampler(view, rng).sample()
 
 
-def build_state(
-    view: dict[str, Any], deal: Deal, fresh: bool = False, seed: int = 0
-) -> BaohuangState:
+def build_state(view: SeatView, deal: Deal, fresh: bool = False, seed: int = 0) -> BaohuangState:
     """The play-phase state of ``view`` with ``deal``'s hands. ``fresh``: a one-deal game
     with zero totals, so that it ends with this deal and its totals are this deal's scores
     (what search wants); otherwise the match bookkeeping is copied from the view."""
-    table = view["table"] or {}
+    table = view["table"]
     called = view["called"]
+    emperor = view["emperor"]
+    assert emperor is not None, "a deal in play has an emperor"
     options = {
         "variant": view["variant"],
         "deals": 1 if fresh else view["deals"],
@@ -199,7 +203,7 @@ def build_state(
     return BaohuangState.at_play(
         options,
         deal.hands,
-        emperor=view["emperor"],
+        emperor=emperor,
         partner=deal.partner,
         called=None if called is None else KIND_OF_TEXT[called],
         grabbed=view["grabbed"],
@@ -207,12 +211,12 @@ def build_state(
         roles={int(s): r for s, r in view["roles"].items()},
         out=view["out"],
         pending=tuple(view["pending"]),
-        owner=table.get("owner"),
-        table_cards=[KIND_OF_TEXT[c] for c in table.get("cards", ())],
-        to_ask=table.get("to_ask"),
-        stage=table.get("circle", 1),
-        yielders=table.get("yielders"),
-        claimant=table.get("claimant"),
+        owner=None if table is None else table["owner"],
+        table_cards=[] if table is None else [KIND_OF_TEXT[c] for c in table["cards"]],
+        to_ask=None if table is None else table["to_ask"],
+        stage=1 if table is None else table["circle"],
+        yielders=None if table is None else table["yielders"],
+        claimant=None if table is None else table["claimant"],
         trick=[(t["seat"], t["action"], t.get("cards")) for t in view["trick"]],
         plays=[(p["seat"], list(p["cards"])) for p in view["played"]],
         deal_no=1 if fresh else view["deal"],
@@ -224,6 +228,6 @@ def build_state(
     )
 
 
-def determinize(view: dict[str, Any], rng: random.Random, fresh: bool = False) -> BaohuangState:
+def determinize(view: SeatView, rng: random.Random, fresh: bool = False) -> BaohuangState:
     """A full state consistent with ``view``: :func:`sample_deal` then :func:`build_state`."""
     return build_state(view, sample_deal(view, rng), fresh, seed=rng.getrandbits(32))

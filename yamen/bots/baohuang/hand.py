@@ -1,9 +1,10 @@
 """What a Baohuang seat knows about its hand, its side and the cards still unseen.
 
-The play policy (:mod:`play`) reads a seat only through :class:`Seat`, which has two
-makers: :class:`Knowledge` reads ``state.view(seat)`` alone (plain JSON data), so the rules bot
-built on it cannot see a hidden card; the search's playouts build the same facts straight from
-a sampled state (``playout.StateSeat``), which is much faster and plays identically.
+The play policy (:mod:`play`) reads a seat only through its :class:`Perspective`, which has
+two makers: :class:`ViewPerspective` reads the seat's view alone (``state.view(seat)``, plain
+JSON data), so the rules bot built on it cannot see a hidden card; the search's playouts build
+the same facts straight from a sampled state (``playout.StatePerspective``), which is much
+faster and plays identically.
 
 Sets are handled as the engine encodes them (``yamen.games.baohuang.sets``): ``(r, n, x, y)``
 is ``n`` naturals of strength ``r`` plus ``x`` small and ``y`` big jokers; ``t`` counts the
@@ -12,11 +13,10 @@ is ``n`` naturals of strength ``r`` plus ``x`` small and ``y`` big jokers; ``t``
 
 from __future__ import annotations
 
-from typing import Any
-
 from yamen.games.baohuang.kinds import BIG_SLOT, BJ, KIND_TEXT, SJ, SLOT_OF, SMALL_SLOT
 from yamen.games.baohuang.sets import NO_RANK, encode
 from yamen.games.baohuang.variants import VARIANTS
+from yamen.games.baohuang.view import SeatView
 
 KIND_OF_TEXT = {text: kind for kind, text in enumerate(KIND_TEXT)}
 RANKS = range(13)
@@ -34,7 +34,7 @@ def slot_counts(cards: list[str]) -> list[int]:
     return counts
 
 
-class Seat:
+class Perspective:
     """One seat's hand and side, as the play policy reads them. Makers set every field; the
     unseen-card count is computed only when a decision asks for it (:meth:`_count_unseen`).
 
@@ -130,17 +130,17 @@ class Seat:
         return max(unseen[r + 1 : 13], default=0) + small + big < n + x
 
 
-class Knowledge(Seat):
+class ViewPerspective(Perspective):
     """A seat's reading of its own view (``state.view(seat)``): nothing else is read."""
 
     __slots__ = ("role", "variant", "view")
 
-    def __init__(self, view: dict[str, Any]):
+    def __init__(self, view: SeatView):
         self.view = view
         self.me = me = view["seat"]
         self.variant = VARIANTS[view["variant"]]
         self.single_with_jokers = self.variant.single_with_jokers
-        self.role: str | None = view.get("role")
+        self.role = view["role"]
         self.sizes = view["hand_sizes"]
         hand = view["hand"]
         self.counts = slot_counts(hand)

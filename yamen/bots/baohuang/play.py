@@ -1,7 +1,7 @@
 """Baohuang play, the rules bot's and the search playouts' (one policy, two ways to read a seat).
 
-The policy reads a seat through :class:`~yamen.bots.baohuang.hand.Seat`: the rules bot builds
-it from its view (:func:`choose_play`), the search's playouts from a sampled state
+The policy reads a seat through its :class:`~yamen.bots.baohuang.hand.Perspective`: the rules
+bot builds it from its view (:func:`choose_play`), the search's playouts from a sampled state
 (``playout``); so the playouts model the rules bot exactly, and the two cannot drift
 apart. It never lists the legal actions: the sets that beat the table are generated from the
 hand's slot counts (:func:`beating`), which is what makes playouts fast.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from yamen.bots.baohuang.hand import Knowledge, Seat, table_shape
+from yamen.bots.baohuang.hand import Perspective, ViewPerspective, table_shape
 from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
 from yamen.games.baohuang.kinds import BIG_SLOT, SMALL_SLOT
 from yamen.games.baohuang.sets import NO_RANK
@@ -62,7 +62,7 @@ class Table(NamedTuple):
     may_claim: bool
 
 
-def choose_play(k: Knowledge, legal: list[int]) -> int:
+def choose_play(k: ViewPerspective, legal: list[int]) -> int:
     """The rules bot's play, from its view (``legal`` says whether it may yield or claim)."""
     table = k.view["table"]
     if table is None:
@@ -76,7 +76,7 @@ def choose_play(k: Knowledge, legal: list[int]) -> int:
 # ---------------------------------------------------------------------- leading
 
 
-def lead(k: Seat) -> int:
+def lead(k: Perspective) -> int:
     """The whole hand if it is one set; else the start of a sure way out; else a set a
     partner may go out on; else the weakest whole rank."""
     whole = whole_hand(k)
@@ -100,7 +100,7 @@ def lead(k: Seat) -> int:
     return k.action(best, counts[best])
 
 
-def whole_hand(k: Seat) -> Shape | None:
+def whole_hand(k: Perspective) -> Shape | None:
     """The whole hand as one set, when it is one."""
     c = k.counts
     groups = k.groups()
@@ -115,7 +115,7 @@ def whole_hand(k: Seat) -> Shape | None:
     return r, c[r], small, big
 
 
-def finishing_plan(k: Seat) -> list[Shape] | None:
+def finishing_plan(k: Perspective) -> list[Shape] | None:
     """Sets ``(r, n, x, y)`` that empty the hand, all unbeatable but the last, or ``None``.
 
     Whole ranks stay whole (a smaller set is only easier to beat). A rank nobody can beat goes
@@ -146,7 +146,7 @@ def finishing_plan(k: Seat) -> list[Shape] | None:
     return sets + ([(last, c[last], 0, 0)] if last is not None else [])
 
 
-def helping_lead(k: Seat) -> int | None:
+def helping_lead(k: Perspective) -> int | None:
     """A known partner down to one or two cards: lead that many of my weakest rank, a set it
     may go out on."""
     sizes = k.sizes
@@ -158,7 +158,7 @@ def helping_lead(k: Seat) -> int | None:
     return k.action(ranks[0], want) if ranks else None
 
 
-def lead_penalty(k: Seat, r: int, n: int, danger: set[int]) -> float:
+def lead_penalty(k: Perspective, r: int, n: int, danger: set[int]) -> float:
     """Weak ranks first; control cards, unmasking myself, and sizes an opponent could go
     out on (unless unbeatable) last."""
     penalty = float(r)
@@ -171,7 +171,7 @@ def lead_penalty(k: Seat, r: int, n: int, danger: set[int]) -> float:
     return penalty
 
 
-def danger_sizes(k: Seat) -> set[int]:
+def danger_sizes(k: Perspective) -> set[int]:
     """Hand sizes of probable opponents close to going out: a set of that size lets them."""
     return {h for s, h in enumerate(k.sizes) if not k.friend[s] and 0 < h <= 5}
 
@@ -179,7 +179,7 @@ def danger_sizes(k: Seat) -> set[int]:
 # ---------------------------------------------------------------------- answering
 
 
-def set_cost(k: Seat, r: int, n: int, x: int, y: int) -> float:
+def set_cost(k: Perspective, r: int, n: int, x: int, y: int) -> float:
     """What playing this set gives up: jokers and strong ranks, a broken rank, a hidden role."""
     cost = x * SMALL_JOKER_COST + y * BIG_JOKER_COST
     if n:
@@ -203,13 +203,13 @@ def cannot_beat(counts: list[int], table: Shape) -> bool:
     )
 
 
-def answer(k: Seat, t: Table) -> int:
+def answer(k: Perspective, t: Table) -> int:
     if cannot_beat(k.counts, t[:4]):
         return CLAIM if t.may_claim else PASS
     return answer_beatable(k, t)
 
 
-def answer_beatable(k: Seat, t: Table) -> int:
+def answer_beatable(k: Perspective, t: Table) -> int:
     """:func:`answer` once :func:`cannot_beat` has said no (playouts check it first)."""
     no_play = CLAIM if t.may_claim else PASS
     shapes = beating(k, t.r, t.n, t.x)
@@ -240,9 +240,9 @@ def answer_beatable(k: Seat, t: Table) -> int:
     return PASS
 
 
-def beating(k: Seat, r_b: int, n_b: int, x_b: int) -> list[Shape]:
+def beating(k: Perspective, r_b: int, n_b: int, x_b: int) -> list[Shape]:
     """Every set ``(r, n, x, y)`` from the hand that beats a set without a big joker, in the
-    order the engine lists them (telling variants merged: :meth:`Seat.action` puts in as few
+    order the engine lists them (telling variants merged: :meth:`Perspective.action` puts in as few
     telling cards as it can)."""
     c = k.counts
     size = n_b + x_b
@@ -263,7 +263,7 @@ def beating(k: Seat, r_b: int, n_b: int, x_b: int) -> list[Shape]:
     return shapes
 
 
-def beat_limit(k: Seat, owner: int, circle: int) -> float:
+def beat_limit(k: Perspective, owner: int, circle: int) -> float:
     """How much an answer may cost: more against an opponent near going out, in the second
     circle, and when my own hand is nearly gone."""
     limit = BEAT_FOE
@@ -279,7 +279,7 @@ def beat_limit(k: Seat, owner: int, circle: int) -> float:
     return limit
 
 
-def finishing_answer(k: Seat, shapes: list[Shape]) -> Shape | None:
+def finishing_answer(k: Perspective, shapes: list[Shape]) -> Shape | None:
     """An unbeatable answer after which the rest of the hand is a sure way out."""
     c = k.counts
     k.unseen  # noqa: B018 -- counted before the hand is changed below
@@ -302,7 +302,7 @@ def finishing_answer(k: Seat, shapes: list[Shape]) -> Shape | None:
     return None
 
 
-def stopping_answer(k: Seat, shapes: list[Shape], wanted: int) -> Shape | None:
+def stopping_answer(k: Perspective, shapes: list[Shape], wanted: int) -> Shape | None:
     """Over a partner's set: the cheapest unbeatable answer, but only when an opponent still in
     could go out on this set (its hand is exactly the set's size, ``wanted``)."""
     sizes = k.sizes

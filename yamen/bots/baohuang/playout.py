@@ -2,8 +2,8 @@
 
 Search needs thousands of simulated decisions per second. The policy is the rules bot's
 (:mod:`yamen.bots.baohuang.play`), so that playouts look like the games the search bot meets
-against it; only the way a seat is read differs: :class:`StateSeat` takes its facts straight
-from the sampled state instead of a view (building a view per decision would cost more than
+against it; only the way a seat is read differs: :class:`StatePerspective` takes its facts
+straight from the sampled state instead of a view (building a view per decision would cost more than
 the decision), and actions are applied with ``apply_unchecked``. The policy only ever builds
 legal actions (the tests check that against ``legal``).
 
@@ -16,19 +16,21 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from yamen.bots.baohuang.hand import JOKER_SLOT, Seat, known_friends, partner_of
+from yamen.bots.baohuang.hand import JOKER_SLOT, Perspective, known_friends, partner_of
 from yamen.bots.baohuang.play import Table, answer_beatable, cannot_beat, lead
 from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
 from yamen.games.baohuang.kinds import SLOT_OF
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
 
+Sides = list[tuple[list[bool], int | None] | None]  # per seat: (friend, partner), once read
+
 
 def play_out(state: BaohuangState) -> None:
     """Play the deal in ``state`` with :func:`choose` for every seat until its scores are
     settled (see :func:`settled`); :func:`deal_scores` then reads them."""
     outs = len(state.out)
-    sides: list = [None] * 5  # each seat's reading of sides, until a role becomes public
+    sides: Sides = [None] * 5  # each seat's reading of sides, until a role becomes public
     public = dict(state.public_roles)
     play = Phase.PLAY
     while state.phase is play:
@@ -61,30 +63,30 @@ def deal_scores(state: BaohuangState) -> list[Fraction]:
     return state.deal_scores(state.out + [s for s in range(5) if state.active[s]])
 
 
-def choose(state: BaohuangState, seat: int, sides: list | None = None) -> int:
+def choose(state: BaohuangState, seat: int, sides: Sides | None = None) -> int:
     """The policy's action for ``seat`` (the pending seat, in the play phase). ``sides``: per
     seat, its ``(friend, partner)`` reading if already known (:func:`play_out` keeps them)."""
     table = state.table
     if table is None:
-        return lead(StateSeat(state, seat, sides))
+        return lead(StatePerspective(state, seat, sides))
     words = state.answer_words()
     may_claim = CLAIM in words
     if cannot_beat(state.slots[seat], table):  # most answers: skip reading the seat
         return CLAIM if may_claim else PASS
     r, n, x, y = table
     may_yield = YIELD in words
-    seat_ = StateSeat(state, seat, sides)
-    return answer_beatable(seat_, Table(r, n, x, y, state.owner, state.stage, may_yield, may_claim))
+    seen = StatePerspective(state, seat, sides)
+    return answer_beatable(seen, Table(r, n, x, y, state.owner, state.stage, may_yield, may_claim))
 
 
-class StateSeat(Seat):
+class StatePerspective(Perspective):
     """A seat's facts read from the (sampled) state: only what the seat itself may know is
     used (its hand, the hand sizes, its own role and the public roles, the cards others hold
     as one unseen pool)."""
 
     __slots__ = ("state",)
 
-    def __init__(self, state: BaohuangState, seat: int, sides: list | None = None):
+    def __init__(self, state: BaohuangState, seat: int, sides: Sides | None = None):
         self.state = state
         self.me = seat
         self.counts = state.slots[seat]  # the policy restores any change it makes
@@ -95,7 +97,10 @@ class StateSeat(Seat):
         self.tell_slot = SLOT_OF[tk] if self.telling else -1
         emperor, partner, public = state.emperor, state.partner, state.public_roles
         self.hidden_partner = seat == partner and seat not in public
-        self.joker_slot = JOKER_SLOT.get(state.called, -1) if self.hidden_partner else -1
+        called = state.called  # None in japanese: its guard card is no joker's colour
+        self.joker_slot = -1
+        if self.hidden_partner and called is not None:
+            self.joker_slot = JOKER_SLOT.get(called, -1)
         known = sides[seat] if sides is not None else None
         if known is None:
             role = state.own_role(seat)

@@ -20,9 +20,10 @@ forced both ways on the same deals, 600-1600 deals per decision):
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
-from yamen.bots.baohuang.hand import Knowledge
+from yamen.bots.baohuang.hand import ViewPerspective
 from yamen.bots.baohuang.play import choose_play
 from yamen.games.baohuang.actions import (
     CALL_BASE,
@@ -35,21 +36,24 @@ from yamen.games.baohuang.actions import (
     YIELD,
 )
 from yamen.games.baohuang.kinds import BIG_SLOT, KIND_TEXT, SJ_MARKED, SLOT_OF, SMALL_SLOT
+from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.variants import Japanese
+from yamen.games.baohuang.view import SeatView
 
 # hand_strength(): weights of a logistic fit of "finishes first playing alone" on self-play.
 BIG_WEIGHT, SMALL_WEIGHT, TWO_WEIGHT, ACE_WEIGHT, KING_WEIGHT = 1.0, 0.75, 0.35, 0.12, 0.08
 LOW_RANK_WEIGHT = 0.6  # per rank from the lowest to the queen held at all: a set to shed
 
 # Thresholds on hand_strength(), per variant (hands of 43 or 34 cards score differently).
-SHANDONG = {
+Limits = dict[str, float]
+SHANDONG: Limits = {
     "call": -5.0,  # else yield the marked joker: only the weakest hand or two in a hundred
     "solo": -1.5,  # call a card held four times: one against four
     "grab": 0.25,  # counted with the marked joker; about the top 3 % of hands
     "declare solo": 0.0,
     "declare": -1.2,  # the royalist's 明保
 }
-JAPANESE = {
+JAPANESE: Limits = {
     "keep": -3.0,  # else hand the emperor card on
     "solo": 0.0,  # keep it while holding the guard card too
     "declare solo": 1.0,
@@ -58,37 +62,38 @@ JAPANESE = {
 MARKED_SMALL = KIND_TEXT[SJ_MARKED]  # "SJ*"
 
 
-class RulesBot:
+class BaohuangRulesBot:
     """Sensible, fast, deterministic play: the rng is not used."""
 
     name = "rules"
 
-    def choose(self, view: dict[str, Any], legal: list[int], rng: random.Random) -> int:
+    def choose(self, view: Mapping[str, Any], legal: list[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
-        action = decide(Knowledge(view), legal)
+        seen = cast(SeatView, view)  # a seat's view, as view.py builds it
+        action = decide(ViewPerspective(seen), legal)
         return action if action in legal else legal[0]
 
 
-def decide(k: Knowledge, legal: list[int]) -> int:
+def decide(k: ViewPerspective, legal: list[int]) -> int:
     phase = k.view["phase"]
-    if phase == "play":
+    if phase == Phase.PLAY:
         return choose_play(k, legal)
     strength = hand_strength(k)
     limits = JAPANESE if isinstance(k.variant, Japanese) else SHANDONG  # presets: their family's
-    if phase == "grab":
+    if phase == Phase.GRAB:
         return GRAB if strength + BIG_WEIGHT >= limits["grab"] else PASS  # it gets the BJ*
-    if phase in ("call", "force"):
+    if phase in (Phase.CALL, Phase.FORCE):
         return choose_call(k, legal, strength)
-    if phase == "emperor card":
+    if phase == Phase.EMPEROR_CARD:
         needed = limits["solo"] if MARKED_SMALL in k.view["hand"] else limits["keep"]
         return KEEP if strength >= needed else HAND_ON
-    if phase == "declare":
+    if phase == Phase.DECLARE:
         return choose_declaration(k, legal, strength, limits)
     return legal[0]
 
 
-def hand_strength(k: Knowledge) -> float:
+def hand_strength(k: ViewPerspective) -> float:
     """How likely the hand is to go out first, as a log-odds-like score: jokers, 2s, aces and
     kings win the lead; every low rank held is a set that must be shed somehow."""
     c = k.counts
@@ -102,7 +107,7 @@ def hand_strength(k: Knowledge) -> float:
     return winners - LOW_RANK_WEIGHT * sum(1 for r in range(k.variant.lowest_strength, 10) if c[r])
 
 
-def choose_call(k: Knowledge, legal: list[int], strength: float) -> int:
+def choose_call(k: ViewPerspective, legal: list[int], strength: float) -> int:
     """Shandong: grab, call (with a partner, or solo on four copies) or yield; when forced,
     the call only."""
     if GRAB in legal and strength >= SHANDONG["grab"]:
@@ -119,7 +124,7 @@ def choose_call(k: Knowledge, legal: list[int], strength: float) -> int:
     return max(calls, key=call_rank)
 
 
-def copies(k: Knowledge, kind: int) -> int:
+def copies(k: ViewPerspective, kind: int) -> int:
     """Identical copies held: same rank and suit, jokers by colour (as the engine counts)."""
     if kind >= 52:
         return k.counts[SLOT_OF[kind]]
@@ -131,7 +136,9 @@ def call_rank(action: int) -> int:
     return SLOT_OF[action - CALL_BASE]
 
 
-def choose_declaration(k: Knowledge, legal: list[int], strength: float, limits: dict) -> int:
+def choose_declaration(
+    k: ViewPerspective, legal: list[int], strength: float, limits: Limits
+) -> int:
     """Everyone is asked; only a solo emperor, the shandong royalist or a japanese commoner
     has a real choice."""
     if DECLARE in legal:

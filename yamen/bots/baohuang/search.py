@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from yamen.bots.baohuang import bidding
 from yamen.bots.baohuang.determinize import counts_of, determinize
@@ -51,14 +52,20 @@ from yamen.games.baohuang.actions import (
     YIELD,
 )
 from yamen.games.baohuang.kinds import BIG_SLOT, NUM_SLOTS, SLOT_OF, SMALL_SLOT
+from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.sets import PLAY_BASE, decoded
+from yamen.games.baohuang.view import SeatView
+
+if TYPE_CHECKING:
+    from yamen.bots import Bot
 
 MAX_CANDIDATES = 12
 MIN_ROUNDS = 6  # rounds before a candidate can be dropped
 DROP_Z = 2.0  # dropped when even this many standard errors above its mean it does not gain
+Key = tuple[str | int, ...]  # candidates(): a kind of set, with what tells it apart
 
 
-class SearchBot:
+class BaohuangSearchBot:
     """Flat Monte Carlo search on sampled deals (see the module docstring)."""
 
     name = "search"
@@ -76,21 +83,22 @@ class SearchBot:
         self.margin = margin  # standard errors by which a candidate must beat the policy
         self.bidding = bidding  # value grabs and declarations by playouts
         self.grab_bar = grab_bar  # points a grab must be worth (not grabbing is worth some)
-        self._fallback: Any = None
+        self._fallback: Bot | Literal[False] | None = None  # False: no rules bot
         self.last_iterations = 0  # playouts in the latest search, for measurements
 
-    def choose(self, view: dict[str, Any], legal: list[int], rng: random.Random) -> int:
+    def choose(self, view: Mapping[str, Any], legal: list[int], rng: random.Random) -> int:
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
-        if view["phase"] != "play":
-            return self.bid(view, legal, rng)
-        options = candidates(view, legal)
+        seen = cast(SeatView, view)  # a seat's view, as view.py builds it
+        if seen["phase"] != Phase.PLAY:
+            return self.bid(seen, legal, rng)
+        options = candidates(seen, legal)
         if len(options) == 1:
             return options[0]
-        return self.search(view, options, rng)
+        return self.search(seen, options, rng)
 
-    def search(self, view: dict[str, Any], options: list[int], rng: random.Random) -> int:
+    def search(self, view: SeatView, options: list[int], rng: random.Random) -> int:
         """Rounds of paired playouts: each round samples one deal, and every candidate still
         in the running is played out on it (the playout policy is deterministic), so that
         differences between candidates are not drowned by the luck of the deal. The playout
@@ -136,7 +144,7 @@ class SearchBot:
                 best, best_score = action, score
         return best
 
-    def bid(self, view: dict[str, Any], legal: list[int], rng: random.Random) -> int:
+    def bid(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         """Before play: grab when the playouts of a grab game clear ``grab_bar`` points,
         declare or rebel when the playouts say it gains (``margin`` standard errors), and
         otherwise decide as the fallback does (see yamen/bots/baohuang/bidding.py)."""
@@ -148,7 +156,7 @@ class SearchBot:
             self.last_iterations = grab.n
             if grab.lower(self.margin) > self.grab_bar:
                 return GRAB
-        if self.bidding and view["phase"] == "declare" and len(legal) == 2:
+        if self.bidding and view["phase"] == Phase.DECLARE and len(legal) == 2:
             answer = "declare" if DECLARE in legal else "rebel"
             gain = bidding.paired_gain(
                 bidding.declared_view(view, "pass"),
@@ -161,7 +169,7 @@ class SearchBot:
             return legal[1] if gain.lower(self.margin) > 0 else PASS
         return self.fallback(view, legal, rng)
 
-    def fallback(self, view: dict[str, Any], legal: list[int], rng: random.Random) -> int:
+    def fallback(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         """Decisions before play: the ``rules`` bot if registered, else simple rules."""
         if self._fallback is None:
             self._fallback = _rules_bot() or False
@@ -170,7 +178,7 @@ class SearchBot:
         return fallback_choice(view, legal)
 
 
-def _rules_bot() -> Any:
+def _rules_bot() -> Bot | None:
     from yamen.bots import make_bot
     from yamen.errors import OptionsError
 
@@ -180,14 +188,14 @@ def _rules_bot() -> Any:
         return None
 
 
-def own_slots(view: dict[str, Any]) -> list[int]:
+def own_slots(view: SeatView) -> list[int]:
     slots = [0] * NUM_SLOTS
     for k, n in enumerate(counts_of(view["hand"])):
         slots[SLOT_OF[k]] += n
     return slots
 
 
-def candidates(view: dict[str, Any], legal: list[int]) -> list[int]:
+def candidates(view: SeatView, legal: list[int]) -> list[int]:
     """The few actions worth searching among ``legal``.
 
     Without a set to play, claim the lead when possible (else pass: yielding only keeps a
@@ -204,10 +212,10 @@ def candidates(view: dict[str, Any], legal: list[int]) -> list[int]:
     slots = own_slots(view)
     size = sum(slots)
     leading = view["table"] is None
-    chosen: dict[tuple[int, ...], int] = {}  # key -> action; first seen wins
+    chosen: dict[Key, int] = {}  # key -> action; first seen wins
     for a in sorted(plays, key=lambda a: _cost(decoded(a), slots, size)):
         r, n, x, y, t = decoded(a)
-        keys = [("shape", n, x, y, t > 0)]
+        keys: list[Key] = [("shape", n, x, y, t > 0)]
         if n and slots[r] == n:
             keys.append(("exact", n, x, y, t > 0))
         if leading and not x and not y and n == slots[r]:
@@ -231,7 +239,7 @@ def _cost(play: tuple[int, int, int, int, int], slots: list[int], size: int) -> 
     return (not out, x + y, r if n else 13, broken, t)
 
 
-def fallback_choice(view: dict[str, Any], legal: list[int]) -> int:
+def fallback_choice(view: SeatView, legal: list[int]) -> int:
     """Simple rules before play: never grab; call a card held three times (four only with a
     strong hand), else yield; keep the japanese emperor card with a strong hand; declare a
     solo game or as royalist only with a strong hand; never rebel."""

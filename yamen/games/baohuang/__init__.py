@@ -41,8 +41,8 @@ class Baohuang(Game):
     seats = range(5, 6)
     declaration = DECLARATION
     bots = {
-        "rules": "yamen.bots.baohuang.rules:RulesBot",
-        "search": "yamen.bots.baohuang.search:SearchBot",
+        "rules": "yamen.bots.baohuang.rules:BaohuangRulesBot",
+        "search": "yamen.bots.baohuang.search:BaohuangSearchBot",
     }
     __slots__ = ()
 

@@ -52,7 +52,9 @@ def legal(state: BaohuangState, seat: int) -> list[int]:
     if phase is Phase.GRAB:
         return [PASS, GRAB]
     if phase is Phase.DECLARE:
-        return state.variant.declare_answers(seat, state.emperor, state.partner, state.solo)
+        emperor = state.emperor
+        assert emperor is not None, "the declaration window opens once there is an emperor"
+        return state.variant.declare_answers(seat, emperor, state.partner, state.solo)
     if phase is Phase.CALL:
         acts = [CALL_BASE + k for k in CALLABLE if copies(state, seat, k) >= 3] + [YIELD]
         if state.options["grabbing"]:

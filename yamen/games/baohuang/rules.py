@@ -25,11 +25,12 @@ from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.scoring import Stakes, Teams
 from yamen.games.baohuang.sets import DECODED, decoded, follows, leads, rank_masks, shape_of
 from yamen.games.baohuang.variants import VARIANTS
-from yamen.games.baohuang.view import seat_view
+from yamen.games.baohuang.view import BaohuangView, FinishedDeal, TributeCards, seat_view
 
 AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
 _PLAY = Phase.PLAY  # a module name for the hot paths: an enum attribute lookup costs more
 _PASS_ONLY, _PASS_YIELD, _PASS_YIELD_CLAIM = (PASS,), (PASS, YIELD), (PASS, YIELD, CLAIM)
+NOBODY = -1  # the owner while no set is on the table (an int: the hot paths index by it)
 
 # Every field, once, grouped by how clone() copies it.
 _SHARED = (  # immutable, or only ever replaced whole: shared by a clone
@@ -63,7 +64,7 @@ class BaohuangState(State):
         options: dict[str, Any],
         seed: int,
         totals: list[Fraction] | None = None,
-        history: list[dict[str, Any]] | None = None,
+        history: list[FinishedDeal] | None = None,
         deal_no: int = 0,
         dealer: int = 0,
     ) -> None:
@@ -96,14 +97,14 @@ class BaohuangState(State):
         self.tell_kind = -1  # the card kind whose play unmasks a role
         self.public_roles: dict[int, str] = {}
         self.answers: dict[int, int] = {}
-        self.tribute: dict[int, dict[str, list[str]]] = {}
+        self.tribute: dict[int, TributeCards] = {}
         self.handed_on = 0  # times the marked big joker moved on (yield / hand on)
         self.out: list[int] = []
         self.active = [True] * 5
         self.still_in_after = [list(after) for after in AFTER]  # play order, seats out skipped
         self.table: tuple[int, int, int, int] | None = None  # (r, n, x, y) of the set to beat
         self.table_cards: list[int] = []
-        self.owner: int | None = None
+        self.owner = NOBODY  # who played the set on the table
         self.trick: list[tuple[int, str, list[str] | None]] = []  # (seat, action, cards)
         self.plays: list[tuple[int, list[str]]] = []  # every set of this deal, face up
         self.to_ask: list[int] = []
@@ -137,8 +138,8 @@ class BaohuangState(State):
         deal_no: int = 1,
         dealer: int = 0,
         totals: list[Fraction] | None = None,
-        history: list[dict[str, Any]] | None = None,
-        tribute: dict[int, dict[str, list[str]]] | None = None,
+        history: list[FinishedDeal] | None = None,
+        tribute: dict[int, TributeCards] | None = None,
         seed: int = 0,
     ) -> BaohuangState:
         """A deal in its PLAY phase, built from its parts rather than by playing up to it
@@ -172,7 +173,7 @@ class BaohuangState(State):
         self.still_in_after = [[s for s in AFTER[i] if self.active[s]] for i in range(5)]
         self.table_cards = list(table_cards or [])
         self.table = shape_of(self.table_cards) if owner is not None else None
-        self.owner = owner
+        self.owner = NOBODY if owner is None else owner
         self.trick = list(trick or [])
         self.plays = list(plays or [])
         self.to_ask = list(to_ask or [])
@@ -261,7 +262,7 @@ class BaohuangState(State):
         """See actions.py: only the deal's telling card changes how a set is read."""
         return actions.parse(text, self.tell_kind)
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> BaohuangView:
         return seat_view(self, seat)
 
     # ------------------------------------------------------------------ rules asked by search
@@ -283,7 +284,9 @@ class BaohuangState(State):
 
     def deal_scores(self, places: list[int]) -> list[Fraction]:
         """This deal's scores had the seats finished in the order ``places``."""
-        teams = Teams(self.emperor, self.partner, self.grabbed)
+        emperor = self.emperor
+        assert emperor is not None, "a deal is scored once it has an emperor"
+        teams = Teams(emperor, self.partner, self.grabbed)
         stakes = Stakes(self.declared, self.solo_declared, bool(self.rebels))
         return self.variant.score(places, teams, stakes)
 
@@ -348,12 +351,14 @@ class BaohuangState(State):
     # ------------------------------------------------------------------ play
 
     def _begin_play(self) -> None:
+        emperor = self.emperor
+        assert emperor is not None, "play opens once the deal has an emperor"
         self.phase = Phase.PLAY
-        self._lead(self.emperor)
+        self._lead(emperor)
 
     def _lead(self, seat: int) -> None:
         self.table = None
-        self.owner = None
+        self.owner = NOBODY
         self.trick = []
         self._set_turn(seat)
 
@@ -387,9 +392,11 @@ class BaohuangState(State):
 
     def _reveal_by_play(self, seat: int, x: int, y: int, t: int) -> None:
         """Playing a telling card makes a role public (which: Variant.unmasked)."""
-        if self.grabbed or seat in self.public_roles and seat != self.emperor:
+        emperor = self.emperor
+        assert emperor is not None, "a deal in play has an emperor"
+        if self.grabbed or seat in self.public_roles and seat != emperor:
             return
-        role = self.variant.unmasked(seat, self.emperor, self.called, x, y, t)
+        role = self.variant.unmasked(seat, emperor, self.called, x, y, t)
         if role is not None:
             self.public_roles[seat] = role
 
@@ -421,10 +428,12 @@ class BaohuangState(State):
         places = self.out + [last]
         scores = self.deal_scores(places)
         self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
-        summary = {
+        emperor = self.emperor
+        assert emperor is not None, "a deal is played out once it has an emperor"
+        summary: FinishedDeal = {
             "deal": self.deal_no,
             "places": places,
-            "emperor": self.emperor,
+            "emperor": emperor,
             "partner": self.partner,
             "called": None if self.called is None else KIND_TEXT[self.called],
             "grabbed": self.grabbed,

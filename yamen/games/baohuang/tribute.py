@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from yamen.games.baohuang.view import FinishedDeal
 
 EMPEROR_SHARE, SOLO_SHARE, SHARE = 2, 4, 1
 
 
 def payments(
-    hands: list[list[int]], last: dict[str, Any], rng: random.Random
+    hands: list[list[int]], last: FinishedDeal, rng: random.Random
 ) -> list[tuple[int, int, int]] | None:
     """``(kind, giver, taker)`` for every card paid after the deal summarised in ``last``
     (a ``history`` entry), or ``None`` when nothing is paid; ``hands`` are not changed."""

@@ -4,11 +4,16 @@ Hidden: the other hands, answers still sealed in a window, roles not yet public,
 tribute cards of other seats. Public beyond the table: who declared (it doubles the score),
 where the marked big joker lies (it is dealt to a named seat and every move of it is
 announced) and who still answers the set on the table.
+
+The view's shape is declared below (:class:`BaohuangView`; :class:`SeatView` for a seated
+player's, which is what a bot is handed), so a reader that names a key the view does not have
+(a bot, the text renderer) is a type error rather than a ``KeyError`` in play. The JSON is the
+dict itself: the declarations cost nothing at run time.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from yamen.engine import score_json
 from yamen.games.baohuang.actions import text
@@ -20,10 +25,109 @@ if TYPE_CHECKING:
 
 WINDOWS = (Phase.GRAB, Phase.DECLARE)  # phases whose answers are sealed until all are in
 
+Score = int | str  # an exact score as JSON (engine.score_json): an int when whole, else "n/d"
 
-def seat_view(state: BaohuangState, seat: int | None) -> dict[str, Any]:
+
+class TableView(TypedDict):
+    """The set on the table and who still answers it."""
+
+    owner: int  # who played it
+    cards: list[str]
+    circle: int  # 2: the second circle, the yielders' (讓牌)
+    yielders: list[int]
+    claimant: int | None  # who claimed the lead (接風)
+    to_ask: list[int]  # who still answers this set, in order
+
+
+class TrickMove(TypedDict):
+    """One move of the trick in progress: ``play`` with its cards, or a word without."""
+
+    seat: int
+    action: str  # "play", "pass", "yield" or "claim"
+    cards: NotRequired[list[str]]
+
+
+class PlayedSet(TypedDict):
+    """A set played this deal, face up for everyone."""
+
+    seat: int
+    cards: list[str]
+
+
+class FinishedDeal(TypedDict):
+    """One finished deal, as the match history keeps it (and its "deal over" event says)."""
+
+    deal: int
+    places: list[int]  # seats from first out to last
+    emperor: int
+    partner: int | None  # the royalist or guard; None when the emperor played alone
+    called: str | None
+    grabbed: bool
+    declared: bool  # anyone declared (明保 / 明獨)
+    rebels: list[int]
+    scores: list[Score]
+    totals: list[Score]
+
+
+class TributeCards(TypedDict):
+    """What one seat gave and received in tribute (上納) at the start of this deal."""
+
+    gave: list[str]
+    received: list[str]
+
+
+class PublicView(TypedDict):
+    """What everyone sees, seats and spectators alike (the module says what is hidden)."""
+
+    game: str
+    variant: str
+    deal: int  # this deal's number, from 1
+    deals: int  # how many the match plays at most
+    phase: str  # a Phase's value
+    pending: list[int]
+    hand_sizes: list[int]
+    marked_holder: int | None  # who holds the marked big joker, until there is an emperor
+    emperor: int | None
+    called: str | None  # shandong: the card the emperor called
+    grabbed: bool
+    declared: list[int]
+    marked_joker: int | None  # where the marked big joker is, until it is played
+    roles: dict[str, str]  # seat (as a string) -> its public role
+    answered: list[int]  # who has answered the sealed window open now
+    table: TableView | None  # None: nothing to answer, the pending seat leads
+    trick: list[TrickMove]
+    played: list[PlayedSet]
+    out: list[int]  # seats out, in the order they went out
+    totals: list[Score]
+    history: list[FinishedDeal]
+    dealer: NotRequired[int]  # only where the variant's dealer matters (japanese)
+
+
+class BaohuangView(PublicView):
+    """What :func:`seat_view` returns: a seat's view, or a spectator's (``seat`` None, and
+    none of the seat's own keys)."""
+
+    seat: int | None
+    hand: NotRequired[list[str]]  # strongest first
+    role: NotRequired[str | None]  # the seat's own role; None before there is an emperor
+    tribute: NotRequired[TributeCards]
+    legal: NotRequired[list[str]]  # when the seat owes a decision
+
+
+class SeatView(PublicView):
+    """A seated player's view: what a bot is handed (bots/__init__.py), never a spectator's.
+    Bots narrow the generic view to it at their entry point."""
+
+    seat: int
+    hand: list[str]
+    role: str | None
+    tribute: NotRequired[TributeCards]
+    legal: NotRequired[list[str]]
+
+
+def seat_view(state: BaohuangState, seat: int | None) -> BaohuangView:
     """What ``seat`` may see (``None``: a spectator)."""
-    table = None
+    table: TableView | None = None
     if state.phase == Phase.PLAY and state.table is not None:
         table = {
             "owner": state.owner,
@@ -33,7 +137,7 @@ def seat_view(state: BaohuangState, seat: int | None) -> dict[str, Any]:
             "claimant": state.claimant,
             "to_ask": list(state.to_ask),  # who still answers this set, in order
         }
-    seen: dict[str, Any] = {
+    seen: BaohuangView = {
         "game": state.game,
         "variant": state.variant.name,
         "seat": seat,
@@ -52,7 +156,8 @@ def seat_view(state: BaohuangState, seat: int | None) -> dict[str, Any]:
         "answered": sorted(state.answers) if state.phase in WINDOWS else [],
         "table": table,
         "trick": [
-            {"seat": s, "action": a, **({"cards": c} if c else {})} for s, a, c in state.trick
+            {"seat": s, "action": a, "cards": c} if c else {"seat": s, "action": a}
+            for s, a, c in state.trick
         ],
         "played": [{"seat": s, "cards": list(c)} for s, c in state.plays],
         "out": list(state.out),
@@ -73,8 +178,9 @@ def seat_view(state: BaohuangState, seat: int | None) -> dict[str, Any]:
 
 def declared_seats(state: BaohuangState) -> list[int]:
     """Who declared (明保 / 明獨): announced to all, and it doubles the deal's score."""
-    seats = [state.emperor] if state.solo_declared else []
-    return sorted(seats + [state.partner] if state.declared else seats)
+    emperor, partner = state.emperor, state.partner  # both known once anyone has declared
+    seats = [emperor] if state.solo_declared and emperor is not None else []
+    return sorted(seats + [partner] if state.declared and partner is not None else seats)
 
 
 def marked_joker_seat(hands: list[list[int]]) -> int | None:
