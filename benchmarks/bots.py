@@ -41,7 +41,7 @@ from typing import Any
 
 from yamen.bots import bot_move, bot_names, make_bot, parse_spec
 from yamen.engine import game_names, get_game
-from yamen.tournament import Summary, confidence_interval, plan, play, summarize
+from yamen.tournament import TournamentSummary, confidence_interval, plan, play, summarize
 
 BAOHUANG_VARIANTS = ("shandong", "japanese")
 MATCHUPS = (("rules", "random"), ("search", "rules"))
@@ -77,7 +77,7 @@ def run_tournament(game, options, bots, args) -> dict[str, Any]:
     print(f"playing {label}: {deals} deals ...", file=sys.stderr, flush=True)
     start = time.perf_counter()
     tournament = plan(game, list(bots), deals, args.seed, options)
-    summary: Summary = summarize(tournament, play(tournament, args.workers))
+    summary: TournamentSummary = summarize(tournament, play(tournament, args.workers))
     seconds = time.perf_counter() - start
     rows = []
     for bot in summary.bots:

@@ -27,7 +27,7 @@ from yamen.bots import bot_names, make_bot
 from yamen.engine import Result, State, game_names, game_type, get_game, new_seed, score_json
 from yamen.errors import RecordError, YamenError
 from yamen.records import Record, Recorder, replay
-from yamen.selfplay import play_random, policy_rng
+from yamen.selfplay import play_random, random_policy_rng
 from yamen.terminal import play_terminal
 
 app = typer.Typer(
@@ -121,7 +121,7 @@ def simulate(
         except OSError as exc:
             raise fail(f"cannot write records to {records}: {exc}", 2) from None
 
-    summary = Summary()
+    summary = RunSummary()
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -136,7 +136,7 @@ def simulate(
         task = progress.add_task(f"{game} random play", total=n)
         for i in range(n):
             game_seed = seed + i
-            rng = policy_rng(seed, i)
+            rng = random_policy_rng(seed, i)
             if records is None:
                 state: State = configured.new_state(game_seed)
                 decisions = play_random(state, rng)
@@ -165,7 +165,7 @@ def game_line(game: str, seed: int, result: Result, decisions: int) -> dict[str,
     }
 
 
-class Summary:
+class RunSummary:
     """Totals over a run of games, for the closing table."""
 
     def __init__(self) -> None:
@@ -273,7 +273,7 @@ def tournament_command(
         out.print(tournament_table(summary))
 
 
-def tournament_table(summary: tournament.Summary) -> Table:
+def tournament_table(summary: tournament.TournamentSummary) -> Table:
     plan = summary.plan
     table = Table(
         title=(

@@ -55,7 +55,7 @@ class LobbyError(Exception):
         super().__init__(f"{status} {code}: {message}")
 
 
-class Seat:
+class SeatClient:
     """One live connection: every frame received is kept in ``frames``; ``table`` is the
     latest table (view, pending, legal, seq) the server sent."""
 
@@ -71,7 +71,7 @@ class Seat:
     @classmethod
     async def connect(
         cls, url: str, token: str | None = None, invite: str | None = None, **hello: Any
-    ) -> Seat:
+    ) -> SeatClient:
         ws = await websockets.connect(url, max_size=2**24)
         await ws.send(
             json.dumps({"type": "hello", "v": VERSION, "token": token, "invite": invite, **hello})

@@ -100,7 +100,7 @@ class Record:
         return _start(_configured(self.game, self.options), self)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(dumps(self), encoding="utf-8")
+        Path(path).write_text(record_text(self), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
@@ -164,7 +164,7 @@ def _action(index: int, entry: Any) -> tuple[int, str]:
     return entry[0], entry[1]
 
 
-def dumps(record: Record) -> str:
+def record_text(record: Record) -> str:
     """A record as JSON text, one key and one action per line, so that records read and diff
     well."""
 

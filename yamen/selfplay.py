@@ -41,7 +41,7 @@ def play_random(state: Playable, rng: random.Random, max_decisions: int | None =
     return decisions
 
 
-def policy_rng(seed: int, index: int) -> random.Random:
+def random_policy_rng(seed: int, index: int) -> random.Random:
     """The random policy's generator for game ``index`` of a run started with ``seed``: kept
     apart from the game's own (seed + index) so that one never shifts the other."""
     return random.Random(f"yamen random policy {seed} {index}")

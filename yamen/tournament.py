@@ -122,7 +122,7 @@ def plan(
     return Plan(game, rules.options, tuple(bots), deals, seed, seats, tuple(lineups(bots, seats)))
 
 
-def policy_rng(seed: int, deal: int, rotation: int, seat: int) -> random.Random:
+def seat_rng(seed: int, deal: int, rotation: int, seat: int) -> random.Random:
     """A seat's own generator for its bot's choices, kept apart from the game's chance."""
     return random.Random(f"yamen tournament policy {seed} {deal} {rotation} {seat}")
 
@@ -132,7 +132,7 @@ def play_game(plan: Plan, deal: int, rotation: int) -> Outcome:
     lineup = plan.lineups[rotation]
     state = get_game(plan.game, plan.options).new_state(plan.deal_seed(deal))
     bots = [make_bot(plan.game, name) for name in lineup]
-    rngs = [policy_rng(plan.seed, deal, rotation, seat) for seat in range(plan.seats)]
+    rngs = [seat_rng(plan.seed, deal, rotation, seat) for seat in range(plan.seats)]
     decisions = Table(state).play(lambda seat: bot_move(bots[seat], state, seat, rngs[seat]))
     result = state.result()
     assert result is not None, "a game that is over has a result"
@@ -224,7 +224,7 @@ class BotStats:
 
 
 @dataclass
-class Summary:
+class TournamentSummary:
     plan: Plan
     bots: list[BotStats]
     games: int
@@ -247,7 +247,7 @@ class Summary:
         }
 
 
-def summarize(plan: Plan, deals: list[list[Outcome]]) -> Summary:
+def summarize(plan: Plan, deals: list[list[Outcome]]) -> TournamentSummary:
     """Per-bot figures from the games, taken in deal and rotation order."""
     stats = {name: BotStats(name) for name in dict.fromkeys(plan.bots)}
     games = decisions = 0
@@ -268,7 +268,7 @@ def summarize(plan: Plan, deals: list[list[Outcome]]) -> Summary:
             bot.per_deal.append(float(deal_total[name] / deal_seats[name]))
     for name, (mu, sigma) in rate(plan, deals).items():
         stats[name].mu, stats[name].sigma = mu, sigma
-    return Summary(plan, list(stats.values()), games, decisions)
+    return TournamentSummary(plan, list(stats.values()), games, decisions)
 
 
 def seat_ranks(result: Result | Outcome) -> list[int]:
@@ -377,7 +377,7 @@ def _t_central(t: float, df: int) -> float:
 # --- the chart ---------------------------------------------------------------------------
 
 
-def plot(summary: Summary, path: str | os.PathLike[str]) -> None:
+def plot(summary: TournamentSummary, path: str | os.PathLike[str]) -> None:
     """A PNG bar chart of each bot's mean points with its confidence interval.
 
     Drawn with matplotlib's Agg canvas directly, never pyplot: no window, no global backend

@@ -151,3 +151,15 @@ def test_the_rules_catch_a_violation():
     assert layer(next(iter(imports(server, "yamen.server.x")))) not in MAY_IMPORT["server"]
     code = ast.parse('"""Baohuang in a docstring is fine."""\nRULES = {"baohuang": 1}  # here\n')
     assert words_in_code(code) == {"RULES", "baohuang"}
+
+
+MAX_LINES = 500  # a module past this holds more than one idea: split it by job
+
+
+def test_every_module_is_small():
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in (ROOT / "yamen").rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) >= MAX_LINES
+    }
+    assert long == {}

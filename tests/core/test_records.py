@@ -13,15 +13,15 @@ from yamen import engine
 from yamen.engine import Game, Result, State, new_game
 from yamen.errors import IllegalAction, NotationError, RecordError
 from yamen.options import Option
-from yamen.records import Record, Recorder, ReplayError, ResultMismatch, dumps, replay
-from yamen.selfplay import play_random, policy_rng
+from yamen.records import Record, Recorder, ReplayError, ResultMismatch, record_text, replay
+from yamen.selfplay import play_random, random_policy_rng
 
 GAME = "baohuang"
 
 
 def simulated(seed: int, **options) -> Record:
     recorder = Recorder(GAME, options, seed)
-    play_random(recorder, policy_rng(seed, 0))
+    play_random(recorder, random_policy_rng(seed, 0))
     return recorder.finish()
 
 
@@ -45,10 +45,10 @@ def first_play_index(record: Record) -> int:
 )
 def test_replay_rebuilds_the_same_game(seed, options):
     recorder = Recorder(GAME, options, seed)
-    play_random(recorder, policy_rng(seed, 0))
+    play_random(recorder, random_policy_rng(seed, 0))
     record = recorder.finish()
     assert record.result is not None and record.result["scores"]
-    again = Record.from_json(json.loads(dumps(record)))
+    again = Record.from_json(json.loads(record_text(record)))
     state = replay(again)
     assert state.over
     assert state.result().to_json() == recorder.state.result().to_json()
@@ -92,7 +92,7 @@ def test_explicit_deal_is_recorded_and_replayed():
     recorder = Recorder(GAME, {}, 7, deal)
     assert [recorder.state.view(s)["hand"] for s in range(5)] == hands
     play_random(recorder, random.Random(0))
-    record = Record.from_json(json.loads(dumps(recorder.finish())))
+    record = Record.from_json(json.loads(record_text(recorder.finish())))
     assert record.deal == deal
     assert replay(record).result().to_json() == record.result
 
@@ -303,7 +303,7 @@ def test_records_work_for_any_registered_game(race):
     record = recorder.finish()
     assert record.actions == [(1, "to 3"), (0, "to 4"), (1, "to 6"), (0, "to 9"), (1, "to 12")]
     assert record.result["scores"] == ["-2/3", 1]  # exact: a fraction as "n/d"
-    assert replay(Record.from_json(json.loads(dumps(record)))).view() == {"total": 12}
+    assert replay(Record.from_json(json.loads(record_text(record)))).view() == {"total": 12}
 
 
 def test_action_text_is_taken_before_the_action_is_applied(race):

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from yamen.client import Lobby, Seat
+from yamen.client import Lobby, SeatClient
 from yamen.server.app import create_app
 from yamen.server.limits import Limits
 
@@ -139,8 +139,8 @@ async def room_with(
 
 
 async def play_to_end(
-    seats: list[Seat],
-    choose: Callable[[Seat], int] | None = None,
+    seats: list[SeatClient],
+    choose: Callable[[SeatClient], int] | None = None,
     timeout: float = 120,
     number: int | None = None,
 ) -> dict[str, Any]:
@@ -148,7 +148,7 @@ async def play_to_end(
     of the room's match, when given: a seat may still hold the last game's table); the
     result."""
 
-    async def player(seat: Seat) -> None:
+    async def player(seat: SeatClient) -> None:
         acted = -1
         while True:
             table = seat.table
@@ -173,7 +173,7 @@ async def play_to_end(
 async def watch_until_over(lobby: Lobby, rid: str, polls: int = 600) -> dict[str, Any]:
     """The room's info once its game is over, watched meanwhile: a room nobody is at (no one
     seated, no one connected) plays no bot move, so its bots would wait for ever."""
-    watcher = await Seat.connect(lobby.ws_url(rid), lobby.token)
+    watcher = await SeatClient.connect(lobby.ws_url(rid), lobby.token)
     try:
         for _ in range(polls):
             info = await lobby.call("GET", f"/api/rooms/{rid}")

@@ -307,7 +307,7 @@ def room_shape(room: Any, where: str, extra: set[str] = frozenset()) -> list[Fin
     found = _exact(room, fields(protocol.RoomInfo) | extra, where)
     if not found:
         for i, seat in enumerate(room["seats"]):
-            found += _exact(seat, fields(protocol.Seat), f"{where}.seats.{i}")
+            found += _exact(seat, fields(protocol.SeatInfo), f"{where}.seats.{i}")
     return found
 
 
@@ -325,7 +325,7 @@ def frame_shape(frame: Any, where: str) -> list[Finding]:
     if "room" in frame:
         found += room_shape(frame["room"], f"{where} room")
     if frame.get("table") is not None:
-        found += _exact(frame["table"], fields(protocol.Table), f"{where} table")
+        found += _exact(frame["table"], fields(protocol.SeatTable), f"{where} table")
     for i, line in enumerate(frame.get("chat") or []):
         found += _exact(line, CHAT_LINE, f"{where} chat.{i}")
     for i, event in enumerate(frame.get("events") or []):

@@ -19,7 +19,7 @@ import pytest
 
 from tests.server.helpers import ServerThread, play_to_end, room_with, run
 from tests.server.leak_audit import RULES, Answer, audit
-from yamen.client import Lobby, Seat
+from yamen.client import Lobby, SeatClient
 from yamen.records import Record
 from yamen.server import frames as server_frames
 from yamen.server import protocol
@@ -38,8 +38,8 @@ async def play(url: str, game: str, options: dict, seed: int) -> tuple[Record, l
     calls during play: the record, every receiver's frames and every lobby answer."""
     rid, lobbies = await room_with(url, game, options, people=99)
     host = lobbies[0]
-    seats = [await Seat.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
-    spectator = await Seat.connect(host.ws_url(rid))
+    seats = [await SeatClient.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
+    spectator = await SeatClient.connect(host.ws_url(rid))
     stranger, anyone = await Lobby.guest(url, "stranger"), Lobby(url)
     answers: list[Answer] = []
 
@@ -161,7 +161,7 @@ def next_hand_in_view(monkeypatch) -> None:
     """One other seat's hand, inside the view, under a name of its own."""
     table = Room._table  # every table a room sends is built here
 
-    def leaky(self, state, seat: int | None) -> protocol.Table:
+    def leaky(self, state, seat: int | None) -> protocol.SeatTable:
         data = table(self, state, seat)
         key = RULES[self.game].hand_key
         other = 0 if seat is None else (seat + 1) % state.num_seats
@@ -175,7 +175,7 @@ def roles_in_view(monkeypatch) -> None:
     """Every seat's role in the public list of roles, for everyone."""
     table = Room._table
 
-    def leaky(self, state, seat: int | None) -> protocol.Table:
+    def leaky(self, state, seat: int | None) -> protocol.SeatTable:
         data = table(self, state, seat)
         view = data.view
         if "identities" in view:  # Criminal Poker

@@ -23,7 +23,7 @@ import time
 import pytest
 
 from tests.server.helpers import FAST, ServerProcess, free_port, play_to_end, run
-from yamen.client import Lobby, LobbyError, Seat
+from yamen.client import Lobby, LobbyError, SeatClient
 from yamen.engine import get_game
 from yamen.records import Record, replay
 from yamen.server.cluster import cluster_settings
@@ -163,11 +163,11 @@ def test_a_room_is_played_by_clients_of_two_processes(database, redis_url):
         # seats 0 and 1 play through the owner, seats 2 and 3 through the other process
         urls = [a, a, b, b]
         seats = [
-            await Seat.connect(Lobby(url).ws_url(rid), lobby.token)
+            await SeatClient.connect(Lobby(url).ws_url(rid), lobby.token)
             for url, lobby in zip(urls, lobbies, strict=True)
         ]
         # a stranger cannot watch a private room from either process
-        stranger = await Seat.connect(Lobby(b).ws_url(rid))
+        stranger = await SeatClient.connect(Lobby(b).ws_url(rid))
         started = await host_b.call("POST", f"/api/rooms/{rid}/start")
         rng = random.Random(3)
         result = await play_to_end(seats, lambda s: rng.choice(s.table["legal"]), timeout=60)
@@ -208,7 +208,7 @@ async def _play(seat_no, lobby, urls, acked, acting, stop_after=None):
         conn = None
         for _ in range(40):  # the room may still be moving to this process
             with contextlib.suppress(OSError, ConnectionError):
-                conn = await Seat.connect(Lobby(url).ws_url(acting["room"]), lobby.token)
+                conn = await SeatClient.connect(Lobby(url).ws_url(acting["room"]), lobby.token)
                 if conn.table is not None:
                     break
                 await conn.close()
@@ -335,7 +335,9 @@ def test_a_stopped_process_hands_its_rooms_over_at_once(database, redis_url):
 
     async def go(a: ServerProcess, b: ServerProcess):
         rid, lobbies, host_b = await room_across(a.url, b.url, people=2, players=4)
-        seats = [await Seat.connect(Lobby(b.url).ws_url(rid), lobby.token) for lobby in lobbies]
+        seats = [
+            await SeatClient.connect(Lobby(b.url).ws_url(rid), lobby.token) for lobby in lobbies
+        ]
         await host_b.call("POST", f"/api/rooms/{rid}/start")
         await seats[0].wait(lambda f: f["type"] == "update")
         marks = [len(seat.frames) for seat in seats]
@@ -556,7 +558,9 @@ def test_a_frozen_owner_writes_nothing_when_it_wakes(database, redis_url):
     async def go(a: ServerProcess, b: ServerProcess):
         _, prefix, _ = cluster_settings(redis_url)
         rid, lobbies, _ = await room_across(a.url, b.url, 1, 4, {**FAST, "bot_delay": 0.02})
-        person = await Seat.connect(Lobby(a.url).ws_url(rid), lobbies[0].token)  # on the owner
+        person = await SeatClient.connect(
+            Lobby(a.url).ws_url(rid), lobbies[0].token
+        )  # on the owner
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
         async with asyncio.timeout(30):
             while not person.my_turn():

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from tests.server.helpers import FAST, ServerThread, run
-from yamen.client import Lobby, Seat
+from yamen.client import Lobby, SeatClient
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +87,7 @@ def test_chat_that_cannot_be_stored_is_refused_and_the_connection_stays(server, 
         host = await Lobby.guest(server.url, "Host")
         body = {"game": "baohuang", "settings": FAST, "seat": 0}
         room = await host.call("POST", "/api/rooms", body)
-        seat = await Seat.connect(host.ws_url(room["id"]), host.token)
+        seat = await SeatClient.connect(host.ws_url(room["id"]), host.token)
         try:
             monkeypatch.setattr(store, "add_chat", disk_full)
             refused = await seat.request(type="chat", text="hello")

@@ -97,7 +97,9 @@ def test_update_and_state_frames_are_the_dicts_they_replaced(game, options):
     while True:
         deadlines = {str(s): 1712345678.125 + 60 for s in state.pending()}
         for seat in (None, *range(state.num_seats)):
-            table = frames.table(state, seat, game_id="g1", number=2, seq=seq, deadlines=deadlines)
+            table = frames.seat_table(
+                state, seat, game_id="g1", number=2, seq=seq, deadlines=deadlines
+            )
             old = old_table(state, seat, "g1", 2, seq, deadlines)
             shown_events = [{"kind": e.kind, "data": e.data} for e in visible_to(events, seat)]
             same(

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.core.test_notation_fuzz import GAMES, ODD, mutate
 from tests.server.helpers import ServerThread, room_with, run
-from yamen.client import Seat
+from yamen.client import SeatClient
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -51,7 +51,7 @@ def table(tmp_path_factory):
         async def setup():
             rid, lobbies = await room_with(server.url, "baohuang", {"deals": 1}, people=5)
             await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
-            watcher = await Seat.connect(lobbies[0].ws_url(rid))
+            watcher = await SeatClient.connect(lobbies[0].ws_url(rid))
             pending = watcher.table["pending"]
             await watcher.close()
             waiting = next(s for s in range(5) if s not in pending)  # no legal action to hit
@@ -69,7 +69,7 @@ def test_any_frames_are_answered_and_change_nothing(table, sent):
     server, rid, lobby = table
 
     async def go():
-        seat = await Seat.connect(lobby.ws_url(rid), lobby.token)
+        seat = await SeatClient.connect(lobby.ws_url(rid), lobby.token)
         before = seat.table
         for raw in sent:
             await seat.send_raw(raw)
@@ -93,7 +93,7 @@ def server(tmp_path_factory):
         yield server
 
 
-async def seat_to_act(server, game: str, options: dict) -> tuple[Seat, list]:
+async def seat_to_act(server, game: str, options: dict) -> tuple[SeatClient, list]:
     """A connection of the seat that owes a decision in this game's room (a new game when the
     last one is over), and every seat's lobby."""
     key = json.dumps([game, options])
@@ -102,17 +102,17 @@ async def seat_to_act(server, game: str, options: dict) -> tuple[Seat, list]:
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
         server.rooms[key] = rid, lobbies
     rid, lobbies = server.rooms[key]
-    watcher = await Seat.connect(lobbies[0].ws_url(rid))
+    watcher = await SeatClient.connect(lobbies[0].ws_url(rid))
     table = watcher.table
     await watcher.close()
     if table["result"] is not None:
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
         return await seat_to_act(server, game, options)
     lobby = lobbies[table["pending"][0]]
-    return await Seat.connect(lobby.ws_url(rid), lobby.token), lobbies
+    return await SeatClient.connect(lobby.ws_url(rid), lobby.token), lobbies
 
 
-async def answered(seat: Seat, raw: str) -> dict:
+async def answered(seat: SeatClient, raw: str) -> dict:
     """Send a raw frame as the seat; its answer (error, or ack of a taken move) and the table
     after it (a sync, which also shows that the connection is still open)."""
     start = len(seat.frames)

@@ -21,7 +21,7 @@ import websockets
 
 from tests.server.helpers import ServerThread, free_port, room_with, run
 from tests.server.test_cluster import database, redis_url  # noqa: F401 (fixtures)
-from yamen.client import Lobby, Seat
+from yamen.client import Lobby, SeatClient
 from yamen.engine import get_game
 from yamen.server.limits import Limited, Limiter, Limits, Rate, address
 from yamen.server.protocol import VERSION
@@ -67,10 +67,10 @@ def test_a_chunked_body_under_the_limit_is_read(server):
 def test_joining_sends_the_room_to_the_joiner_only(server):
     async def go():
         room_id, (host, guest) = await room_with(server.url, "baohuang", people=2)
-        mine = await Seat.connect(host.ws_url(room_id), host.token)
+        mine = await SeatClient.connect(host.ws_url(room_id), host.token)
         start = len(mine.frames)
-        watchers = [await Seat.connect(host.ws_url(room_id)) for _ in range(15)]
-        other = await Seat.connect(guest.ws_url(room_id), guest.token)  # a seat comes online
+        watchers = [await SeatClient.connect(host.ws_url(room_id)) for _ in range(15)]
+        other = await SeatClient.connect(guest.ws_url(room_id), guest.token)  # a seat comes online
         await other.close()  # and goes
         await mine.wait(lambda f: f["type"] == "presence" and not f["online"], start=start)
         await mine.request(type="sync")
@@ -280,11 +280,11 @@ def test_websockets_are_capped_per_address(tmp_path):
             host = await Lobby.guest(server.url, "Host")
             room = await host.call("POST", "/api/rooms", {"game": "baohuang"})
             url = host.ws_url(room["id"])
-            open_ = [await Seat.connect(url) for _ in range(3)]
+            open_ = [await SeatClient.connect(url) for _ in range(3)]
             fourth = await turned_away(url)
             await open_[0].close()
             await asyncio.sleep(0.2)
-            again = await Seat.connect(url)  # one closed: one may open
+            again = await SeatClient.connect(url)  # one closed: one may open
             for seat in [*open_[1:], again]:
                 await seat.close()
             return fourth, again.frames
@@ -301,9 +301,9 @@ def test_websockets_are_capped_per_player_and_new_ones_rated(tmp_path):
             host = await Lobby.guest(server.url, "Host")
             room = await host.call("POST", "/api/rooms", {"game": "baohuang"})
             url = host.ws_url(room["id"])
-            mine = [await Seat.connect(url, host.token) for _ in range(2)]
+            mine = [await SeatClient.connect(url, host.token) for _ in range(2)]
             third = await turned_away(url, host.token)
-            spectator = await Seat.connect(url)  # the fourth new connection: allowed
+            spectator = await SeatClient.connect(url)  # the fourth new connection: allowed
             fifth = await turned_away(url)  # over the rate of new connections
             for seat in [*mine, spectator]:
                 await seat.close()
@@ -319,7 +319,9 @@ def test_chat_is_limited_across_a_players_connections(tmp_path):
 
         async def go():
             room_id, (host,) = await room_with(server.url, "baohuang")
-            one, two = [await Seat.connect(host.ws_url(room_id), host.token) for _ in range(2)]
+            one, two = [
+                await SeatClient.connect(host.ws_url(room_id), host.token) for _ in range(2)
+            ]
             answers = []
             for i in range(6):
                 seat = (one, two)[i % 2]
@@ -392,7 +394,7 @@ def test_rooms_nobody_uses_are_unloaded_and_come_back_on_use(tmp_path):
             host = await Lobby.guest(server.url, "Host")
             idle = await host.call("POST", "/api/rooms", {"game": "baohuang", "seat": 0})
             watched = await host.call("POST", "/api/rooms", {"game": "baohuang"})
-            seat = await Seat.connect(host.ws_url(watched["id"]))
+            seat = await SeatClient.connect(host.ws_url(watched["id"]))
             await until(lambda: idle["id"] not in rooms.loaded)
             await asyncio.sleep(1.2)  # three idle periods: a watched room stays
             kept = watched["id"] in rooms.loaded
@@ -502,7 +504,7 @@ def test_a_game_nobody_is_at_is_unloaded_and_goes_on_when_someone_comes(tmp_path
             async with asyncio.timeout(15):
                 while rid in rooms.loaded:
                     await asyncio.sleep(0.05)
-            watcher = await Seat.connect(host.ws_url(rid))  # someone comes: loaded, played on
+            watcher = await SeatClient.connect(host.ws_url(rid))  # someone comes: loaded, played on
             await watcher.wait(lambda f: f["type"] == "update" and f["table"]["result"], 60)
             await watcher.close()
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tests.server.helpers import FAST, ServerThread, play_to_end, room_with, run
-from yamen.client import Lobby, Seat
+from yamen.client import Lobby, SeatClient
 from yamen.records import Record, replay
 
 
@@ -22,7 +22,7 @@ def server(tmp_path_factory):
 
 async def seated(server, game, options=None, people=1, bot="random", settings=None):
     rid, lobbies = await room_with(server.url, game, options, people, bot, settings)
-    seats = [await Seat.connect(lobbies[0].ws_url(rid), lobby.token) for lobby in lobbies]
+    seats = [await SeatClient.connect(lobbies[0].ws_url(rid), lobby.token) for lobby in lobbies]
     return rid, lobbies, seats
 
 
@@ -106,10 +106,10 @@ def test_malformed_and_illegal_frames_are_answered_and_change_nothing(server):
         # five people, one connected: nothing moves unless this test acts
         rid, lobbies = await room_with(server.url, "baohuang", {"deals": 1}, people=5)
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
-        watcher = await Seat.connect(lobbies[0].ws_url(rid))
+        watcher = await SeatClient.connect(lobbies[0].ws_url(rid))
         asked, waiting = watcher.table["pending"][0], watcher.table["pending"]
         await watcher.close()
-        me = await Seat.connect(lobbies[asked].ws_url(rid), lobbies[asked].token)
+        me = await SeatClient.connect(lobbies[asked].ws_url(rid), lobbies[asked].token)
         before = me.table
         codes = []
         for raw, _ in MALFORMED:
@@ -122,7 +122,7 @@ def test_malformed_and_illegal_frames_are_answered_and_change_nothing(server):
         await me.request(type="sync")
         after = me.table
         idle = next(s for s in range(5) if s not in waiting)
-        other = await Seat.connect(lobbies[idle].ws_url(rid), lobbies[idle].token)
+        other = await SeatClient.connect(lobbies[idle].ws_url(rid), lobbies[idle].token)
         not_mine = await other.request(type="act", action=0)
         await other.close()
         await me.close()
@@ -158,9 +158,9 @@ def test_unknown_and_private_rooms_are_not_found(server):
     async def go():
         host = await Lobby.guest(server.url, "Host")
         room = await host.call("POST", "/api/rooms", {"game": "baohuang", "public": False})
-        nobody = await Seat.connect(host.ws_url("nosuchroom"))
-        stranger = await Seat.connect(host.ws_url(room["id"]))
-        invited = await Seat.connect(host.ws_url(room["id"]), invite=room["invite"])
+        nobody = await SeatClient.connect(host.ws_url("nosuchroom"))
+        stranger = await SeatClient.connect(host.ws_url(room["id"]))
+        invited = await SeatClient.connect(host.ws_url(room["id"]), invite=room["invite"])
         frames = nobody.frames[-1], stranger.frames[-1], invited.frames[0]
         await invited.close()
         return frames
@@ -178,9 +178,9 @@ def test_reconnecting_from_a_new_tab_restores_the_table(server):
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
         await me.wait(lambda f: f["type"] == "update" and f["table"]["legal"])
         await me.close()
-        again = await Seat.connect(lobbies[0].ws_url(rid), lobbies[0].token)
+        again = await SeatClient.connect(lobbies[0].ws_url(rid), lobbies[0].token)
         state = await again.wait(lambda f: f["type"] == "state")
-        spectator = await Seat.connect(lobbies[0].ws_url(rid))
+        spectator = await SeatClient.connect(lobbies[0].ws_url(rid))
         watched = await spectator.wait(lambda f: f["type"] == "state")
         tried = await spectator.request(type="act", action=0)
         chat = await spectator.request(type="chat", text="hi")
@@ -201,7 +201,7 @@ def test_chat_reaches_everyone_and_is_kept(server):
         rid, lobbies, seats = await seated(server, "criminal_poker", {"players": 4}, people=2)
         ack = await seats[0].request(type="chat", text="who did it?")
         heard = await seats[1].wait(lambda f: f["type"] == "chat")
-        late = await Seat.connect(lobbies[0].ws_url(rid), lobbies[1].token)
+        late = await SeatClient.connect(lobbies[0].ws_url(rid), lobbies[1].token)
         state = await late.wait(lambda f: f["type"] == "state")
         for seat in (*seats, late):
             await seat.close()
@@ -255,7 +255,7 @@ def test_a_spectator_who_takes_a_seat_plays_on_the_same_connection(server):
         rid, lobbies = await room_with(server.url, "criminal_poker", {"players": 4}, people=1)
         guest = await Lobby.guest(server.url, "late")
         await lobbies[0].call("DELETE", f"/api/rooms/{rid}/seats/3/bot")
-        watching = await Seat.connect(guest.ws_url(rid), guest.token)
+        watching = await SeatClient.connect(guest.ws_url(rid), guest.token)
         before = watching.seat
         await guest.call("POST", f"/api/rooms/{rid}/seats/3")
         state = await watching.wait(
@@ -283,7 +283,7 @@ def test_a_client_too_slow_to_read_is_dropped_not_waited_for():
 
     async def go():
         ws = StuckSocket()
-        client = live.Client(ws, None)
+        client = live.WebSocketClient(ws, None)
         for i in range(live.QUEUE + 10):
             client.send(f"frame {i}")  # never blocks the room
         await client.writer
@@ -304,7 +304,7 @@ def test_frames_are_rate_limited_but_moves_the_game_takes_are_free():
             pass
 
     async def go():
-        client = live.Client(Quiet(), None)
+        client = live.WebSocketClient(Quiet(), None)
         burst = [client.allowed() for _ in range(int(live.BURST))]
         flooded = client.allowed()
         client.refund()  # the frame just let through was a move the game took

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from tests.server.helpers import ServerProcess, database, play_to_end, room_with, run
-from yamen.client import Lobby, Seat
+from yamen.client import Lobby, SeatClient
 from yamen.records import Record, replay
 from yamen.server.journal import HOLD_ENV
 from yamen.server.storage import Store
 
 
-async def acknowledged_steps(seats: list[Seat], count: int, rng: random.Random) -> list:
+async def acknowledged_steps(seats: list[SeatClient], count: int, rng: random.Random) -> list:
     """Make ``count`` actions one by one, each waited for until acknowledged: (seat, text)."""
     done = []
     for _ in range(count):
@@ -50,7 +50,9 @@ async def journal_game_id(url: str, public_id: str) -> int:
         await store.close()
 
 
-async def held_step(seats: list[Seat], hold: Path, rng: random.Random, game_id: int) -> list[dict]:
+async def held_step(
+    seats: list[SeatClient], hold: Path, rng: random.Random, game_id: int
+) -> list[dict]:
     """One more action, sent while the journal holds commits: the frames any seat got about
     it (an ack or an update) before the server is killed. A correct server sends none: it
     acknowledges and broadcasts only what is committed."""
@@ -102,7 +104,7 @@ def run_crash(server: ServerProcess, url: str, hold: Path) -> None:
             bot="rules",
             settings={"bot_delay": 0.2, "turn_seconds": None, "away_seconds": 0},
         )
-        seats = [await Seat.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
+        seats = [await SeatClient.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
         await host.call("POST", f"/api/rooms/{bots_rid}/start")
         for seat in seats:
@@ -121,13 +123,15 @@ def run_crash(server: ServerProcess, url: str, hold: Path) -> None:
     server.start()
 
     async def after():
-        seats = [await Seat.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
+        seats = [await SeatClient.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
         resumed = [s.table for s in seats]
         result = await play_to_end(seats, lambda s: rng.choice(s.table["legal"]))
         host = Lobby(server.url, lobbies[0].token)
         info = await host.call("GET", f"/api/rooms/{rid}")
         record = await host.call("GET", f"/api/games/{info['game_id']}/record")
-        watcher = await Seat.connect(host.ws_url(bots_rid))  # the bots' room goes on by itself
+        watcher = await SeatClient.connect(
+            host.ws_url(bots_rid)
+        )  # the bots' room goes on by itself
         moved = await watcher.wait(lambda f: f["type"] == "update", timeout=30)
         await watcher.close()
         for seat in seats:

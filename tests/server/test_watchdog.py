@@ -12,7 +12,7 @@ from dataclasses import replace
 import httpx
 
 from tests.server.helpers import FAST, ServerThread, room_with, run
-from yamen.client import Lobby, Seat
+from yamen.client import Lobby, SeatClient
 from yamen.engine import get_game
 from yamen.server import protocol
 from yamen.server.logs import JsonFormatter
@@ -127,7 +127,7 @@ def test_metrics_are_served_without_the_lobby_limit_and_name_no_room(tmp_path):
 
         async def go():
             rid, (host,) = await room_with(server.url, "bao_qingtian", {"players": 3})
-            seat = await Seat.connect(host.ws_url(rid), host.token)
+            seat = await SeatClient.connect(host.ws_url(rid), host.token)
             async with httpx.AsyncClient() as http:
                 answers = [await http.get(f"{server.url}/metrics") for _ in range(10)]
                 lobby = await http.get(f"{server.url}/api/rooms/{rid}")
@@ -165,7 +165,7 @@ def test_a_client_without_a_welcome_in_time_is_told_and_closed(tmp_path):
                 await asyncio.sleep(3600)
 
             room.attach = stuck
-            seat = await Seat.connect(Lobby(server.url).ws_url(rid), host.token)
+            seat = await SeatClient.connect(Lobby(server.url).ws_url(rid), host.token)
             await seat.wait(lambda f: f["type"] == "error", 10)
             async with asyncio.timeout(10):
                 while not seat.closed:

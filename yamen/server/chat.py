@@ -22,7 +22,7 @@ class Line(NamedTuple):
     at: float
 
 
-class Chat:
+class ChatLog:
     def __init__(self, store: Store, room_id: str):
         self.store, self.room_id = store, room_id
         self.recent: deque[Line] | None = None  # None: not read yet

@@ -40,7 +40,7 @@ class Seated(Protocol):
     away_since: float | None  # a seated player with no connection, since when
 
 
-class Move(NamedTuple):
+class DueMove(NamedTuple):
     """A move to come by itself: the seat, when its answer reaches the table, and which bot."""
 
     seat: int
@@ -150,7 +150,7 @@ class Driver:
     def _budget(self, bot: str) -> float:
         return self.thinker.budget(self.game, bot)
 
-    def _next_move(self, state: State) -> Move | None:
+    def _next_move(self, state: State) -> DueMove | None:
         """The next seat a bot plays, when its answer reaches the table, and which bot: a bot's
         seat after ``bot_delay``, a gone player's seat once they count as away, a person's seat
         when the timer runs out. Never sooner than the bot's budget after the question: the
@@ -170,7 +170,7 @@ class Driver:
                 continue
             if settings.turn_seconds is not None and info.bot is None:
                 at = min(at, asked + settings.turn_seconds)
-            move = Move(seat, max(at, asked + self._budget(bot)), bot)
+            move = DueMove(seat, max(at, asked + self._budget(bot)), bot)
             if best is None or move.at < best.at:
                 best = move
         return best

@@ -50,8 +50,8 @@ def dumps(frame: dict[str, Any]) -> str:
 # ----- the parts: a seat, the room, the table --------------------------------------------------
 
 
-def seat(index: int, sitter: Sitter, away_seconds: float, now: float) -> protocol.Seat:
-    return protocol.Seat.model_construct(
+def seat(index: int, sitter: Sitter, away_seconds: float, now: float) -> protocol.SeatInfo:
+    return protocol.SeatInfo.model_construct(
         seat=index,
         player=sitter.player,  # a public id (the token is the secret)
         name=sitter.name,
@@ -68,7 +68,7 @@ def room_info(
     options: dict[str, Any],
     public: bool,
     host: str,
-    seats: list[protocol.Seat],
+    seats: list[protocol.SeatInfo],
     status: str,
     number: int,
     game_id: str | None,
@@ -90,7 +90,7 @@ def room_info(
     )
 
 
-def table(
+def seat_table(
     state: State,
     seat: int | None,
     *,
@@ -98,10 +98,10 @@ def table(
     number: int,
     seq: int,
     deadlines: dict[str, float],
-) -> protocol.Table:
+) -> protocol.SeatTable:
     """The game as ``seat`` (None: a spectator) may see it."""
     result = state.result()
-    return protocol.Table.model_construct(
+    return protocol.SeatTable.model_construct(
         game_id=game_id,
         number=number,
         seq=seq,
@@ -129,13 +129,15 @@ def welcome(player: str | None, seat: int | None) -> str:
     )
 
 
-def state(room: protocol.RoomInfo, table: protocol.Table | None, chat: list[dict[str, Any]]) -> str:
+def state(
+    room: protocol.RoomInfo, table: protocol.SeatTable | None, chat: list[dict[str, Any]]
+) -> str:
     return text(
         protocol.StateFrame.model_construct(type="state", room=room, table=table, chat=chat)
     )
 
 
-def update(events: list[Event], seat: int | None, table: protocol.Table) -> str:
+def update(events: list[Event], seat: int | None, table: protocol.SeatTable) -> str:
     """What ``seat`` may see of ``events``, and the table now."""
     shown = [{"kind": e.kind, "data": e.data} for e in visible_to(events, seat)]
     return text(protocol.Update.model_construct(type="update", events=shown, table=table))
@@ -145,7 +147,7 @@ def room(info: protocol.RoomInfo) -> str:
     return text(protocol.RoomFrame.model_construct(type="room", room=info))
 
 
-def presence(index: int, sitter: protocol.Seat) -> str:
+def presence(index: int, sitter: protocol.SeatInfo) -> str:
     """A seat's presence changed: a small frame, whatever the size of the room's info."""
     frame = protocol.Presence.model_construct(
         type="presence", seat=index, online=sitter.online, away=sitter.away

@@ -11,7 +11,17 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from yamen.server import protocol
-from yamen.server.rooms import Connection
+
+
+class Connection(Protocol):
+    """A client attached to a room: a WebSocket here, or one relayed from another process."""
+
+    player: str | None  # None: a spectator
+    seat: int | None  # set by the room when attached
+
+    def send(self, text: str) -> None:
+        """Queue one frame (JSON text); never blocks: a client too slow to keep up is dropped
+        by its connection and resynchronizes when it reconnects."""
 
 
 class Client(Connection, Protocol):

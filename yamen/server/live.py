@@ -41,7 +41,7 @@ FLOOD = 25
 WELCOME = '{"type":"welcome"'  # how a welcome frame starts (yamen/server/frames.py)
 
 
-class Client:
+class WebSocketClient:
     """One WebSocket, as the room sees it: a seat (or none) and a queue of frames."""
 
     def __init__(
@@ -124,7 +124,7 @@ class Client:
             await asyncio.wait_for(self.writer, 5)
 
 
-async def refuse(ws: WebSocket, code: str, message: str, close: int = 1008) -> None:
+async def close_with_error(ws: WebSocket, code: str, message: str, close: int = 1008) -> None:
     with contextlib.suppress(Exception):
         await ws.send_text(dumps(protocol.error(code, message)))
         await ws.close(close)
@@ -193,30 +193,34 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
     try:
         raw = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
     except (TimeoutError, WebSocketDisconnect):
-        return await refuse(ws, "no_hello", "say hello first")
+        return await close_with_error(ws, "no_hello", "say hello first")
     if raw.get("type") == "websocket.disconnect":
         return
     hello_at = time.monotonic()
     hello, problem = read(raw)
     if problem is not None or not isinstance(hello, protocol.Hello):
-        return await refuse(ws, "no_hello", "the first frame must be a valid hello")
+        return await close_with_error(ws, "no_hello", "the first frame must be a valid hello")
     if hello.v != protocol.VERSION:
-        return await refuse(ws, "version", f"this server speaks protocol {protocol.VERSION}", 1002)
+        return await close_with_error(
+            ws, "version", f"this server speaks protocol {protocol.VERSION}", 1002
+        )
     player = await player_of(rooms.store, hello.token)
     if hello.token is not None and player is None:
-        return await refuse(ws, "bad_token", "this token belongs to no player")
+        return await close_with_error(ws, "bad_token", "this token belongs to no player")
     if hello.invite is not None:
         limiter.take("joins", where)  # an invite code tried
     try:
         room = await rooms.get(room_id)
     except RoomError as exc:
-        return await refuse(ws, exc.code, str(exc))
+        return await close_with_error(ws, exc.code, str(exc))
     except Exception:  # the database or Redis failed: said, not a bare close
         log.exception("room %s: could not be reached", room_id, extra={"room": room_id})
-        return await refuse(ws, "unavailable", "the room cannot be reached now: try again", 1013)
+        return await close_with_error(
+            ws, "unavailable", "the room cannot be reached now: try again", 1013
+        )
     player_id = None if player is None else player.id
     if not room.may_watch(player_id, hello.invite):
-        return await refuse(ws, "not_found", f"no room {room_id!r}")
+        return await close_with_error(ws, "not_found", f"no room {room_id!r}")
     if player_id is None:
         return await watch(ws, room, limiter, None, hello_at)
     limiter.hold("sockets_per_player", player_id)
@@ -234,7 +238,9 @@ async def watch(
     is told why and closed (``unanswered``): never left waiting in silence."""
     rooms = ws.app.state.rooms
     metrics = rooms.metrics
-    client = Client(ws, player_id, lambda: metrics.hello.observe(time.monotonic() - hello_at))
+    client = WebSocketClient(
+        ws, player_id, lambda: metrics.hello.observe(time.monotonic() - hello_at)
+    )
     metrics.connections.inc()
     deadline = hello_at + getattr(rooms, "welcome_seconds", WELCOME_SECONDS)
     guard = asyncio.create_task(unanswered(client, deadline, metrics))
@@ -282,7 +288,7 @@ async def watch(
         await client.close()
 
 
-async def unanswered(client: Client, deadline: float, metrics: Any) -> None:
+async def unanswered(client: WebSocketClient, deadline: float, metrics: Any) -> None:
     """The hello watchdog: no welcome by ``deadline`` (``time.monotonic()``): an error frame
     and a close with a reason, so that the client connects again (to another process, say)."""
     await asyncio.sleep(max(0.0, deadline - time.monotonic()))

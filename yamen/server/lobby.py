@@ -63,7 +63,7 @@ def rooms_of(request: Request) -> Rooms:
     return request.app.state.rooms
 
 
-def refuse(status: int, code: str, message: str) -> HTTPException:
+def http_error(status: int, code: str, message: str) -> HTTPException:
     return HTTPException(status, {"code": code, "message": message})
 
 
@@ -78,10 +78,10 @@ async def current_player(
 ) -> Player:
     token = bearer(authorization)
     if token is None:
-        raise refuse(401, "no_token", "send Authorization: Bearer <token> (POST /api/guests)")
+        raise http_error(401, "no_token", "send Authorization: Bearer <token> (POST /api/guests)")
     player = await player_of(rooms_of(request).store, token)
     if player is None:
-        raise refuse(401, "bad_token", "this token belongs to no player")
+        raise http_error(401, "bad_token", "this token belongs to no player")
     return player
 
 
@@ -101,14 +101,14 @@ async def room_or_404(request: Request, room_id: str) -> RoomHandle:
     try:
         return await rooms_of(request).get(room_id)
     except RoomError as exc:
-        raise refuse(exc.status, exc.code, str(exc)) from None
+        raise http_error(exc.status, exc.code, str(exc)) from None
 
 
 async def run(call: Any) -> None:
     try:
         await call
     except RoomError as exc:
-        raise refuse(exc.status, exc.code, str(exc)) from None
+        raise http_error(exc.status, exc.code, str(exc)) from None
 
 
 @router.post("/guests", status_code=201, dependencies=[Depends(per_address("guests"))])
@@ -117,7 +117,7 @@ async def create_guest(body: NewGuest, request: Request) -> Guest:
     try:
         player, token = await new_guest(rooms_of(request).store, body.name)
     except ValueError as exc:
-        raise refuse(422, "bad_name", str(exc)) from None
+        raise http_error(422, "bad_name", str(exc)) from None
     return Guest(player=player.id, name=player.name, token=token)
 
 
@@ -151,17 +151,17 @@ async def protocol_schema() -> dict[str, Any]:
 async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, Any]:
     """A new room hosted by the caller. The answer holds the invite code (for private rooms)."""
     if body.game not in game_names():
-        raise refuse(422, "unknown_game", f"unknown game {body.game!r}; known: {game_names()}")
+        raise http_error(422, "unknown_game", f"unknown game {body.game!r}; known: {game_names()}")
     try:
         game = get_game(body.game, body.options)  # the one reading of the options
         seats = game.num_seats
         if body.seat is not None and not 0 <= body.seat < seats:
             # checked before the room exists: a refused request creates nothing
             message = f"there is no seat {body.seat}: seats are 0 to {seats - 1}"
-            raise refuse(422, "no_seat", message)
+            raise http_error(422, "no_seat", message)
         room = await rooms_of(request).create(player.id, game, body.public, body.settings)
     except (OptionsError, TypeError) as exc:
-        raise refuse(422, "bad_options", str(exc)) from None
+        raise http_error(422, "bad_options", str(exc)) from None
     if body.seat is not None:
         await run(room.take_seat(player.id, player.name, body.seat, None))
     return {**room.info(), "invite": room.invite}
@@ -181,7 +181,7 @@ async def room_info(
 ) -> dict[str, Any]:
     room = await room_or_404(request, room_id)
     if not room.may_watch(None if player is None else player.id, invite):
-        raise refuse(404, "not_found", f"no room {room_id!r}")  # a private room stays unlisted
+        raise http_error(404, "not_found", f"no room {room_id!r}")  # a private room stays unlisted
     info = room.info()
     if player is not None and player.id == room.host:
         info["invite"] = room.invite
@@ -256,14 +256,16 @@ async def finished_game(
     is published only once it is over (its seed reveals every hand): 409 until then, to those
     who may read it."""
     store = rooms_of(request).store
-    missing = refuse(404, "not_found", f"no game {game_id[:MAX_GAME_ID]!r}")
+    missing = http_error(404, "not_found", f"no game {game_id[:MAX_GAME_ID]!r}")
     stored = await store.game_header(game_id) if len(game_id) <= MAX_GAME_ID else None
     if stored is None or not await may_read(store, stored, player, invite):
         raise missing
     if stored.quarantined is not None:
-        raise refuse(409, "quarantined", "this game's log could not be replayed: it is set aside")
+        raise http_error(
+            409, "quarantined", "this game's log could not be replayed: it is set aside"
+        )
     if not stored.finished:
-        raise refuse(409, "in_progress", "a game is published once it is over")
+        raise http_error(409, "in_progress", "a game is published once it is over")
 
     async def load() -> Record:
         stored.record.actions = await store.game_actions(stored.id)
@@ -292,7 +294,7 @@ async def game_replay(
     cached (yamen/server/replays.py); 429 with Retry-After while every replay worker is busy."""
     stored, record = await finished_game(request, game_id, player, invite)
     if not 0 <= step <= len(record.actions):
-        raise refuse(422, "no_step", f"step must be from 0 to {len(record.actions)}")
+        raise http_error(422, "no_step", f"step must be from 0 to {len(record.actions)}")
     try:
         return await replays_of(request).position(stored.id, record, step)
     except Busy as exc:

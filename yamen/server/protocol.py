@@ -70,7 +70,7 @@ client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 # so a frame holds exactly the fields declared here.
 
 
-class Seat(BaseModel):
+class SeatInfo(BaseModel):
     seat: int
     player: str | None
     name: str | None
@@ -85,7 +85,7 @@ class RoomInfo(BaseModel):
     options: dict[str, Any]
     public: bool
     host: str
-    seats: list[Seat]
+    seats: list[SeatInfo]
     status: Literal["open", "playing", "over", "closed"]  # closed: a game was set aside
     number: int  # games started in this room's match
     game_id: str | None  # the latest game's public id
@@ -93,7 +93,7 @@ class RoomInfo(BaseModel):
     settings: dict[str, Any]
 
 
-class Table(BaseModel):
+class SeatTable(BaseModel):
     """One game as the receiving seat may see it."""
 
     game_id: str  # the game's public id
@@ -118,7 +118,7 @@ class StateFrame(BaseModel):
 
     type: Literal["state"]
     room: RoomInfo
-    table: Table | None
+    table: SeatTable | None
     chat: list[dict[str, Any]]
 
 
@@ -127,7 +127,7 @@ class Update(BaseModel):
 
     type: Literal["update"]
     events: list[dict[str, Any]]  # {"kind", "data"}, only those the receiver may see
-    table: Table
+    table: SeatTable
 
 
 class RoomFrame(BaseModel):

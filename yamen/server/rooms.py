@@ -19,17 +19,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 from yamen.bots import bot_names
 from yamen.engine import Event, Game, State, get_game, new_seed
 from yamen.errors import IllegalAction, NotationError, NotYourTurn
 from yamen.records import Record
 from yamen.server import frames, protocol
-from yamen.server.chat import Chat
+from yamen.server.chat import ChatLog
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
-from yamen.server.frames import dumps as dumps  # (live.py and cluster.py write frames with it)
+from yamen.server.handle import Connection
 from yamen.server.identity import admits
 from yamen.server.match import Match, result_json
 from yamen.server.settings import Settings
@@ -38,17 +38,6 @@ from yamen.server.thinking import INLINE, Thinker
 from yamen.table import Move, Table
 
 log = logging.getLogger(__name__)
-
-
-class Connection(Protocol):
-    """A client attached to a room: a WebSocket here, or one relayed from another process."""
-
-    player: str | None  # None: a spectator
-    seat: int | None  # set by the room when attached
-
-    def send(self, text: str) -> None:
-        """Queue one frame (JSON text); never blocks: a client too slow to keep up is dropped
-        by its connection and resynchronizes when it reconnects."""
 
 
 @dataclass
@@ -101,7 +90,7 @@ class Room:
             act=lambda seat, action, seq: self.act(seat, action, seq=seq),
         )
         self.closed: str | None = None  # why no game can be played here (a game set aside)
-        self.chat_lines = Chat(store, room_id)
+        self.chat_lines = ChatLog(store, room_id)
         self.moved = time.monotonic()  # when its game last changed (the watchdog reads it)
 
     # ----- loading -----------------------------------------------------------------------
@@ -220,13 +209,13 @@ class Room:
             player, invite, public=self.public, host=self.host, code=self.invite, seated=seated
         )
 
-    def table(self, seat: int | None) -> protocol.Table | None:
+    def table(self, seat: int | None) -> protocol.SeatTable | None:
         """The game as ``seat`` (None: a spectator) may see it; None before the first game."""
         return None if self.match.state is None else self._table(self.match.state, seat)
 
-    def _table(self, state: State, seat: int | None) -> protocol.Table:
+    def _table(self, state: State, seat: int | None) -> protocol.SeatTable:
         match = self.match
-        return frames.table(
+        return frames.seat_table(
             state,
             seat,
             game_id=match.public_id,

@@ -12,7 +12,7 @@ from tests.games.bao_qingtian.test_support import in_play, new
 from yamen.errors import IllegalAction
 from yamen.games.bao_qingtian.actions import NUM_ACTIONS
 from yamen.games.bao_qingtian.cards import DECK
-from yamen.records import Record, Recorder, dumps, replay
+from yamen.records import Record, Recorder, record_text, replay
 
 players = st.integers(3, 50)
 seeds = st.integers(0, 2**32)
@@ -108,7 +108,7 @@ def test_action_notation_round_trips_and_a_record_replays(n, seed, own_words):
         assert state.parse_action(seat, text) == action, text
         recorder.apply(seat, action)
     record = recorder.finish()
-    again = replay(Record.from_json(json.loads(dumps(record))))
+    again = replay(Record.from_json(json.loads(record_text(record))))
     assert again.result() == state.result()
     assert [again.view(s) for s in (None, *range(n))] == [state.view(s) for s in (None, *range(n))]
     if own_words:

@@ -27,6 +27,7 @@ import random
 from fractions import Fraction
 from typing import NamedTuple
 
+from yamen.games.baohuang.hands import counts_of as kind_counts
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, KIND_TEXT, NUM_KINDS
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.variants import VARIANTS
@@ -44,10 +45,8 @@ class Deal(NamedTuple):
 
 
 def counts_of(cards: list[str]) -> list[int]:
-    counts = [0] * NUM_KINDS
-    for text in cards:
-        counts[KIND_OF_TEXT[text]] += 1
-    return counts
+    """Kind counts of cards given in notation (a view's hand)."""
+    return kind_counts([KIND_OF_TEXT[text] for text in cards])
 
 
 def played_by_seat(view: SeatView) -> list[list[int]]:

@@ -49,7 +49,7 @@ ENDGAME = 10  # at this many cards or fewer, look for a finishing sequence
 Shape = tuple[int, int, int, int]  # (r, n, x, y)
 
 
-class Table(NamedTuple):
+class ToAnswer(NamedTuple):
     """The set to answer and what the answering seat may say besides playing or passing."""
 
     r: int
@@ -69,7 +69,7 @@ def choose_play(k: ViewPerspective, legal: list[int]) -> int:
         return lead(k)
     r, n, x, y = table_shape(table["cards"])
     return answer(
-        k, Table(r, n, x, y, table["owner"], table["circle"], YIELD in legal, CLAIM in legal)
+        k, ToAnswer(r, n, x, y, table["owner"], table["circle"], YIELD in legal, CLAIM in legal)
     )
 
 
@@ -203,13 +203,13 @@ def cannot_beat(counts: list[int], table: Shape) -> bool:
     )
 
 
-def answer(k: Perspective, t: Table) -> int:
+def answer(k: Perspective, t: ToAnswer) -> int:
     if cannot_beat(k.counts, t[:4]):
         return CLAIM if t.may_claim else PASS
     return answer_beatable(k, t)
 
 
-def answer_beatable(k: Perspective, t: Table) -> int:
+def answer_beatable(k: Perspective, t: ToAnswer) -> int:
     """:func:`answer` once :func:`cannot_beat` has said no (playouts check it first)."""
     no_play = CLAIM if t.may_claim else PASS
     shapes = beating(k, t.r, t.n, t.x)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from yamen.bots.baohuang.hand import JOKER_SLOT, Perspective, known_friends, partner_of
-from yamen.bots.baohuang.play import Table, answer_beatable, cannot_beat, lead
+from yamen.bots.baohuang.play import ToAnswer, answer_beatable, cannot_beat, lead
 from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
 from yamen.games.baohuang.kinds import SLOT_OF
 from yamen.games.baohuang.phases import Phase
@@ -76,7 +76,9 @@ def choose(state: BaohuangState, seat: int, sides: Sides | None = None) -> int:
     r, n, x, y = table
     may_yield = YIELD in words
     seen = StatePerspective(state, seat, sides)
-    return answer_beatable(seen, Table(r, n, x, y, state.owner, state.stage, may_yield, may_claim))
+    return answer_beatable(
+        seen, ToAnswer(r, n, x, y, state.owner, state.stage, may_yield, may_claim)
+    )
 
 
 class StatePerspective(Perspective):

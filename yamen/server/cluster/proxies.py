@@ -33,9 +33,11 @@ from yamen.server.cluster.bus import (
     OwnerGone,
     Snapshot,
 )
+from yamen.server.errors import RoomError
+from yamen.server.frames import dumps
 from yamen.server.handle import Client, RoomHandle
 from yamen.server.identity import admits
-from yamen.server.rooms import Room, RoomError, dumps
+from yamen.server.rooms import Room
 
 if TYPE_CHECKING:
     from yamen.server.cluster.registry import ClusterRooms
@@ -332,7 +334,7 @@ class Remote:
 
 class Relayed:
     """A client connected to another process, as the owner's room sees it (a
-    :class:`~yamen.server.rooms.Connection`): its frames are published to that process. What
+    :class:`~yamen.server.handle.Connection`): its frames are published to that process. What
     arrives for it (attach, frames, detach) is handled in order by a task of its own."""
 
     def __init__(self, rooms: ClusterRooms, attach: Attach):

@@ -37,8 +37,10 @@ from yamen.server.cluster.bus import (
 from yamen.server.cluster.clients import Clients
 from yamen.server.cluster.leases import Leases, cluster_settings
 from yamen.server.cluster.proxies import MOVING, Link, Relayed, Remote
+from yamen.server.errors import RoomError
+from yamen.server.frames import dumps
 from yamen.server.registry import Rooms
-from yamen.server.rooms import Room, RoomError, dumps
+from yamen.server.rooms import Room
 from yamen.server.storage import CLUSTER_PREFIX, StartupError, Store
 from yamen.server.thinking import INLINE, Thinker
 
