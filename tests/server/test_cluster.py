@@ -558,9 +558,7 @@ def test_a_frozen_owner_writes_nothing_when_it_wakes(database, redis_url):
     async def go(a: ServerProcess, b: ServerProcess):
         _, prefix, _ = cluster_settings(redis_url)
         rid, lobbies, _ = await room_across(a.url, b.url, 1, 4, {**FAST, "bot_delay": 0.02})
-        person = await SeatClient.connect(
-            Lobby(a.url).ws_url(rid), lobbies[0].token
-        )  # on the owner
+        person = await SeatClient.connect(Lobby(a.url).ws_url(rid), lobbies[0].token)  # owner
         await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
         async with asyncio.timeout(30):
             while not person.my_turn():

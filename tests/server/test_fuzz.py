@@ -199,6 +199,5 @@ def test_frames_that_break_readers_are_refused_and_change_nothing(server, game, 
     for answer, before, after, raw in run(go()):
         assert answer["type"] == "error", (raw, answer)
         unchanged_unless_taken(answer, before, after, raw)
-        assert len(answer["message"]) < 700, (
-            answer
-        )  # an error (it may quote the text), no traceback
+        # an error (it may quote the text), no traceback
+        assert len(answer["message"]) < 700, answer

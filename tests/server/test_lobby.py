@@ -207,9 +207,8 @@ def test_records_are_published_once_the_game_is_over(server):
         with pytest.raises(LobbyError) as early:
             await host.call("GET", f"/api/games/{info['game_id']}/record")
         await host.call("POST", f"/api/rooms/{rid}/leave")  # a bot plays the host's seat
-        watcher = await SeatClient.connect(
-            host.ws_url(rid), None
-        )  # (bots play while someone is here)
+        # (bots play while someone is here)
+        watcher = await SeatClient.connect(host.ws_url(rid), None)
         for _ in range(600):
             info = await host.call("GET", f"/api/rooms/{rid}")
             if info["status"] == "over":

@@ -129,9 +129,8 @@ def run_crash(server: ServerProcess, url: str, hold: Path) -> None:
         host = Lobby(server.url, lobbies[0].token)
         info = await host.call("GET", f"/api/rooms/{rid}")
         record = await host.call("GET", f"/api/games/{info['game_id']}/record")
-        watcher = await SeatClient.connect(
-            host.ws_url(bots_rid)
-        )  # the bots' room goes on by itself
+        # the bots' room goes on by itself
+        watcher = await SeatClient.connect(host.ws_url(bots_rid))
         moved = await watcher.wait(lambda f: f["type"] == "update", timeout=30)
         await watcher.close()
         for seat in seats:

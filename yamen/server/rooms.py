@@ -451,12 +451,12 @@ class Room:
         events = table.commit(move)
         self.moved = time.monotonic()
         self.driver.answered(move.seat, before, state.pending(), time.time())
-        if state.over:
+        if state.over:  # the room's totals before the await: a lobby call may come meanwhile
             result = result_json(state.result())
             if table.record is not None:
                 table.record.result = result
-            await self.store.finish_game(game_id, result)
             match.add_scores(state)
+            await self.store.finish_game(game_id, result)
         self._broadcast_update(state, events)
         self.driver.wake()
 
