@@ -465,6 +465,9 @@ def serve_command(
             "room's id where there is one).",
         ),
     ] = "text",
+    log_level: Annotated[
+        str, typer.Option("--log-level", help="error, warning, info (and each request) or debug.")
+    ] = "warning",
 ) -> None:
     """Run the multiplayer server: the lobby over HTTP, live play over WebSockets."""
     from yamen.server.limits import Limits
@@ -476,17 +479,19 @@ def serve_command(
         raise typer.BadParameter(str(exc), param_hint="--limit") from None
     if log_format not in ("text", "json"):
         raise typer.BadParameter("text or json", param_hint="--log-format")
+    if log_level not in ("debug", "info", "warning", "error"):
+        raise typer.BadParameter("debug, info, warning or error", param_hint="--log-level")
     serve(
         host,
         port,
         db,
         redis,
-        announce=lambda url: out.print(f"Yamen is serving at {url}"),
         limits=limits,
         forwarded_allow_ips=forwarded_allow_ips,
         bot_workers=bot_workers,
         bot_seconds=bot_seconds,
         log_format=log_format,
+        log_level=log_level,
     )
 
 

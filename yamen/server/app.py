@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yamen.server import errors
+from yamen.server import api_docs, errors
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -78,8 +78,9 @@ def create_app(
         thinker.close()
         await store.close()
 
-    app = FastAPI(title="Yamen", version="1", lifespan=lifespan)
+    app = FastAPI(title="Yamen", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
     errors.install(app)
+    api_docs.install(app)  # /docs and /redoc with their scripts from here, not from a CDN
     app.state.limiter = Limiter(limits)
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)

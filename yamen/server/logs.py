@@ -1,6 +1,8 @@
 """The server's log: plain lines by default, or one JSON object a line (``yamen serve
 --log-format json``) for a log collector. Either way a record's ``extra`` fields (``room``,
-``node``, ...) are kept: ``log.warning("lease lost", extra={"room": room_id})``."""
+``node``, ...) are kept: ``log.warning("lease lost", extra={"room": room_id})``. uvicorn's
+loggers write through the same handler: its access log (``uvicorn.access``, one line a
+request) from ``--log-level info`` on."""
 
 from __future__ import annotations
 
@@ -10,8 +12,19 @@ import time
 from typing import Any
 
 FORMATS = ("text", "json")
-# what every LogRecord has: anything else on a record came from ``extra``
-_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+}
+# what every LogRecord has: anything else on a record came from ``extra``; uvicorn's
+# ``color_message`` repeats the message with terminal colours
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message",
+    "asctime",
+    "color_message",
+}
 
 
 def extras(record: logging.LogRecord) -> dict[str, Any]:
@@ -64,3 +77,5 @@ def configure(kind: str = "text", level: int = logging.WARNING) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # alembic names each of its plugins at info on every start: noise below debug
+    logging.getLogger("alembic.runtime.plugins").setLevel(max(level, logging.WARNING))

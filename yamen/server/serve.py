@@ -4,18 +4,22 @@ the limits a public server needs (yamen/server/limits.py; docs/server.md lists t
 from __future__ import annotations
 
 import asyncio
+import errno
 import gc
+import logging
 import resource
+import socket
 from collections.abc import Callable
 from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from yamen.server.addresses import banner
 from yamen.server.app import MAX_BODY, create_app
 from yamen.server.limits import Limits
 from yamen.server.live import MAX_FRAME
-from yamen.server.logs import configure
+from yamen.server.logs import LEVELS, configure
 from yamen.server.storage import default_url
 from yamen.server.thinking import DEFAULT_SECONDS, default_workers
 
@@ -114,19 +118,43 @@ def open_files() -> int:
     return soft
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (as uvicorn binds one), bound before anything else
+    starts so that a port in use is one clear line and exit status 1, not a traceback after the
+    database has been opened."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            problem = f"port {port} is in use: stop the other server or pass --port N"
+        elif exc.errno == errno.EACCES:
+            problem = f"port {port} needs more privileges: pass --port N (above 1023)"
+        else:
+            problem = f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+        raise SystemExit(f"yamen serve: {problem}") from None
+    return sock
+
+
 def serve(
     host: str,
     port: int,
     db: str | None,
     redis: str | None,
-    announce: Callable[[str], None] = print,
+    announce: Callable[[str], None] = lambda line: print(line, flush=True),
     limits: Limits | None = None,
     forwarded_allow_ips: str | None = None,
     bot_workers: int | None = None,
     bot_seconds: float = DEFAULT_SECONDS,
     log_format: str = "text",
+    log_level: str = "warning",
 ) -> None:
-    configure(log_format)  # warnings and errors on stderr, with their rooms' ids
+    # errors and warnings (with their rooms' ids) on stderr; from info on, one line a request
+    configure(log_format, LEVELS[log_level])
+    sock = listen(host, port)
     limits = limits or Limits()
     workers = default_workers() if bot_workers is None else bot_workers
     app = create_app(
@@ -159,7 +187,9 @@ def serve(
         # Frames are small JSON: compressing them costs each connection ~250 KiB of deflate
         # state and CPU per frame, for bandwidth a card table does not need.
         ws_per_message_deflate=False,
-        log_level="warning",
+        log_config=None,  # uvicorn's loggers go through configure's: one format, on stderr
+        log_level=LEVELS[log_level],
+        access_log=LEVELS[log_level] <= logging.INFO,
         lifespan="on",
     )
     server = uvicorn.Server(config)
@@ -172,15 +202,14 @@ def serve(
     tasks: list[asyncio.Task] = []
 
     async def run() -> None:
-        task = asyncio.create_task(server.serve())
+        task = asyncio.create_task(server.serve(sockets=[sock]))
         tasks.append(task)
         while not server.started:
             if task.done():
                 return await task
             await asyncio.sleep(0.05)
-        bound = server.servers[0].sockets[0].getsockname()[1] if port == 0 else port
-        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-        announce(f"http://{shown}:{bound}/")
+        for line in banner(host, sock.getsockname()[1]):
+            announce(line)
         await task
 
     try:
