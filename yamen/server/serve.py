@@ -155,6 +155,7 @@ def serve(
     # errors and warnings (with their rooms' ids) on stderr; from info on, one line a request
     configure(log_format, LEVELS[log_level])
     sock = listen(host, port)
+    bound = sock.getsockname()[1]  # now: uvicorn closes the socket when it stops
     limits = limits or Limits()
     workers = default_workers() if bot_workers is None else bot_workers
     app = create_app(
@@ -208,7 +209,7 @@ def serve(
             if task.done():
                 return await task
             await asyncio.sleep(0.05)
-        for line in banner(host, sock.getsockname()[1]):
+        for line in banner(host, bound):
             announce(line)
         await task
 
