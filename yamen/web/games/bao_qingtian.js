@@ -50,7 +50,7 @@ function heading(ctx, view) {
   const facts = [
     t(`${P}.pile`, { n: view.pile }),
     t(`${P}.discards`, { n: view.discards }),
-    t(`${P}.cards_each`, { n: view.cards_each }),
+    counted(t, `${P}.cards_each`, { n: view.cards_each }),
     t(`${P}.first`, { name: names[view.first] }),
   ];
   return h(
