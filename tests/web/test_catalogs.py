@@ -8,10 +8,14 @@ import re
 
 import pytest
 
-from tests.paths import WEB
+from tests.paths import ROOT, WEB
 from yamen.engine import game_names
 
 LANGS = ["en", "zh-Hant", "zh-Hans", "ja"]
+TRANSLATED = ["zh-Hant", "zh-Hans", "ja"]
+# Latin words a zh/ja catalog may keep: key names on the keyboard. Anything else in Latin
+# letters is English left untranslated. Placeholders ({name}) are taken out first.
+ALLOWED_LATIN = {"Tab", "Enter"}
 SHELL = ["app.js", "net.js", "i18n.js", "cards.js", "index.html", "style.css", "games/generic.js"]
 
 
@@ -46,3 +50,70 @@ def test_the_shell_names_no_game():
         for game in game_names():
             for word in {game, game.replace("_", " "), game.split("_")[0]}:
                 assert word not in text, f"{name} names {game}"
+
+
+def catalogs(lang):
+    """Every catalog's entries in one language: the shell's, then each game's."""
+    entries = dict(json.loads((WEB / "i18n" / f"{lang}.json").read_text()))
+    for game in game_names():
+        entries |= json.loads((WEB / "i18n" / "games" / f"{game}.json").read_text())[lang]
+    return entries
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_catalog_value_is_left_in_english(lang):
+    left = {}
+    for key, text in catalogs(lang).items():
+        words = set(re.findall(r"[A-Za-z]+", re.sub(r"\{\w+\}", "", text))) - ALLOWED_LATIN
+        if words:
+            left[key] = text
+    assert not left, f"{lang} still in English: {left}"
+
+
+def glossary_rows():
+    """The glossary's keyed rows: key -> {lang: term}, as docs/glossary.md lists them."""
+    rows = {}
+    for line in (ROOT / "docs" / "glossary.md").read_text().splitlines():
+        found = re.match(r"\| `([\w. -]+)` \|(.*)\|$", line)
+        if found:
+            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", found.group(2))]
+            rows[found.group(1)] = dict(zip(LANGS, cells[:4], strict=True))
+    return rows
+
+
+def test_the_catalogs_use_the_glossary_words():
+    every = {lang: catalogs(lang) for lang in LANGS}
+    rows = glossary_rows()
+    assert len(rows) > 50
+    for key, terms in rows.items():
+        for lang, term in terms.items():
+            said = every[lang].get(key)
+            assert said == term, f"{key} {lang}: glossary {term!r}, catalog {said!r}"
+
+
+def test_the_glossary_covers_baohuangs_key_actions_and_roles():
+    rows = glossary_rows()
+    actions = ["yield", "yield_emperor", "declare", "declare_solo", "claim", "call", "grab"]
+    for word in actions:
+        assert f"baohuang.action.{word}" in rows
+    assert "baohuang.action.rebel" in rows
+    for role in ["emperor", "royalist", "rebel", "solo emperor", "guard", "commoner"]:
+        assert f"baohuang.role.{role}" in rows
+    assert rows["baohuang.action.yield"]["zh-Hant"] == "讓牌"
+    assert rows["baohuang.action.yield_emperor"]["zh-Hant"] == "讓莊"
+    assert rows["baohuang.action.declare"]["zh-Hant"] == "明保"
+    assert rows["baohuang.action.claim"]["zh-Hant"] == "接風"
+    assert rows["baohuang.role.rebel"]["zh-Hant"] == "革命黨"
+
+
+def test_the_words_players_would_not_say_are_gone():
+    # 明牌 is showing one's hand, 認領 / 名乗る are not 接風, 造反 is a verb, not the rebels.
+    wrong = {
+        "zh-Hant": ["明牌", "認領", "造反"],
+        "zh-Hans": ["明牌", "认领", "造反"],
+        "ja": ["名乗る", "献上"],
+    }
+    bh = json.loads((WEB / "i18n" / "games" / "baohuang.json").read_text())
+    for lang, words in wrong.items():
+        for key, text in bh[lang].items():
+            assert not any(w in text for w in words), f"{key} {lang}: {text}"

@@ -5,6 +5,8 @@
 const P = "bao_qingtian";
 const CODES = ["EMP", "JUD", "WANG", "MA", "THF", "ROB", "MUR", "PKP", "COM", "ADD", "SUB", "MUL", "DIV", "SEV", "EXE"];
 // The punishments of the catalogue as the notation writes them (docs/rules/bao_qingtian.md).
+// A counted phrase: the catalog's "_one" form for 1 ("1 trial", not "1 trials").
+const counted = (t, key, params) => t(params.n === 1 ? `${key}_one` : key, params);
 const PUNISHMENTS = ["sing a song", "do push-ups", "do squats", "tell a joke", "dance", "imitate an animal", "praise every player", "hop on one foot"];
 const OFFICES = ["judge", "captor", "plus", "minus", "times", "divide", "severity", "executor"];
 const STEPS = ["judge", "plus", "minus", "times", "divide"];
@@ -48,7 +50,7 @@ function heading(ctx, view) {
   const facts = [
     t(`${P}.pile`, { n: view.pile }),
     t(`${P}.discards`, { n: view.discards }),
-    t(`${P}.cards_each`, { n: view.cards_each }),
+    counted(t, `${P}.cards_each`, { n: view.cards_each }),
     t(`${P}.first`, { name: names[view.first] }),
   ];
   return h(
@@ -147,7 +149,7 @@ function capture(ctx, view) {
       h(
         "div",
         {},
-        h("b", {}, t(`${P}.guesses_left`, { n: c.guesses_left })),
+        h("b", {}, counted(t, `${P}.guesses_left`, { n: c.guesses_left })),
         h("br"),
         t(`${P}.capture_by`, { name: names[c.captor], round: c.round }),
         c.guessed_this_round || view.phase === "over" ? "" : h("span", { class: "bq-must" }, ` · ${t(`${P}.must_guess`)}`),
@@ -384,9 +386,9 @@ function ledger(ctx) {
     h("p", { class: "bq-headline", id: "bq-headline" }, h("b", {}, headline)),
     h("p", {}, why),
     r.winners.length ? h("p", {}, t(`${P}.winners`, { names: r.winners.map((s) => names[s]).join(", ") })) : null,
-    h("h3", {}, t(`${P}.room_ledger`, { n: (room && room.number) || 1 })),
+    h("h3", {}, counted(t, `${P}.room_ledger`, { n: (room && room.number) || 1 })),
     punished.length
-      ? h("ol", { class: "bq-room-ledger", id: "bq-room-ledger" }, punished.sort((a, b) => a[1] - b[1]).map(([seat, s]) => h("li", {}, t(`${P}.ledger_line`, { name: names[seat], n: -s }))))
+      ? h("ol", { class: "bq-room-ledger", id: "bq-room-ledger" }, punished.sort((a, b) => a[1] - b[1]).map(([seat, s]) => h("li", {}, counted(t, `${P}.ledger_line`, { name: names[seat], n: -s }))))
       : h("p", { class: "hint", id: "bq-room-ledger" }, t(`${P}.ledger_empty`)),
   );
 }
@@ -452,7 +454,7 @@ export default {
       case "wait":
         return t(`${P}.log.wait`, { name: n(d.captor) });
       case "guess":
-        return `${t(`${P}.guess.${d.form}`, { name: n(d.seat) })}: ${d.hit ? t(`${P}.caught`) : t(`${P}.missed`)} (${t(`${P}.guesses_left`, { n: d.left })})`;
+        return `${t(`${P}.guess.${d.form}`, { name: n(d.seat) })}: ${d.hit ? t(`${P}.caught`) : t(`${P}.missed`)} (${counted(t, `${P}.guesses_left`, { n: d.left })})`;
       case "accused":
         return `${t(`${P}.on_trial`, { name: n(d.seat) })} · ${t(`${P}.why.${d.why}`)}`;
       case "punishment":

@@ -16,6 +16,31 @@ function token(code, view) {
   return view.called && code.toUpperCase() === view.called.toUpperCase() ? code.toUpperCase() : rank;
 }
 
+// A card or a token of the legal texts in the player's words: "T" as 10, jokers by the
+// language's names (大王 / 大画 …), a suit as its sign; "9H", "TS", "BJ*", "9" all read.
+const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export function cardWords(t, code) {
+  const marked = code.endsWith("*") ? "★" : "";
+  const bare = marked ? code.slice(0, -1) : code;
+  if (bare === "BJ" || bare === "SJ") return t(`baohuang.card.${bare}`) + marked;
+  const suit = bare.length > 1 ? SUIT_SIGNS[bare.slice(-1).toUpperCase()] : undefined;
+  const rank = suit ? bare.slice(0, -1) : bare;
+  return rankLabel(rank.toUpperCase()) + (suit || "") + marked;
+}
+
+const inWords = (t, text) => text.split(" ").map((c) => cardWords(t, c)).join(" ");
+
+// A non-play answer in words: the same notation means different things by phase (yield in the
+// calling phase is 讓莊, in play 讓牌; declare by the emperor is a solo declaration, 明獨).
+function actionWords(ctx, view, text) {
+  const word = text.split(" ")[0];
+  const mine = view.roles && view.roles[String(view.seat)];
+  if (word === "yield" && view.phase !== "play") return ctx.t("baohuang.action.yield_emperor");
+  if (word === "declare" && mine && mine.includes("emperor")) return ctx.t("baohuang.action.declare_solo");
+  if (word === "pass" && view.phase !== "play") return ctx.t("baohuang.action.pass_other");
+  return ctx.tOr(`baohuang.action.${word}`, text);
+}
+
 const sorted = (tokens) => [...tokens].map((x) => x.toUpperCase()).sort().join(" ");
 
 function matchingSet(view, codes) {
@@ -52,8 +77,8 @@ function seatsRow(ctx, view) {
         h("b", {}, names[seat]),
         h("span", { class: "count", title: t("baohuang.cards_left") }, `🂠 ${n}`),
         role ? h("span", { class: "role" }, ctx.tOr(`baohuang.role.${role}`, role)) : null,
-        place >= 0 ? h("span", { class: "place" }, t("baohuang.place", { n: place + 1 })) : null,
-        last ? (last.cards ? cardRow(last.cards) : h("span", { class: "said" }, ctx.tOr(`baohuang.action.${last.action.split(" ")[0]}`, last.action))) : null,
+        place >= 0 ? h("span", { class: "place" }, t(`baohuang.place.${place + 1}`)) : null,
+        last ? (last.cards ? cardRow(last.cards) : h("span", { class: "said" }, actionWords(ctx, view, last.action))) : null,
       );
     }),
   );
@@ -64,7 +89,7 @@ function trickArea(ctx, view) {
   const { h, t, names } = ctx;
   if (view.phase !== "play") return null;
   const moves = (view.trick || []).map((m) =>
-    h("li", {}, h("b", {}, names[m.seat]), " ", m.cards ? cardRow(m.cards) : ctx.tOr(`baohuang.action.${m.action.split(" ")[0]}`, m.action)),
+    h("li", {}, h("b", {}, names[m.seat]), " ", m.cards ? cardRow(m.cards) : actionWords(ctx, view, m.action)),
   );
   return h(
     "section",
@@ -102,7 +127,7 @@ function handView(ctx, view) {
       h(
         "div",
         { class: "rank-group" },
-        h("span", { class: "rank-label" }, `${rankLabel(g.label)} ×${g.cards.length}`),
+        h("span", { class: "rank-label" }, `${cardWords(t, g.label)} ×${g.cards.length}`),
         h(
           "div",
           { class: "rank-cards" },
@@ -132,7 +157,7 @@ function controls(ctx, view) {
       ctx.act(table.legal[found]);
       selected.clear();
     } },
-    found >= 0 ? t("baohuang.play_set", { set: view.legal[found] }) : t("baohuang.play"),
+    found >= 0 ? t("baohuang.play_set", { set: inWords(t, view.legal[found]) }) : t("baohuang.play"),
   );
   const note = codes.length && found < 0 ? h("p", { class: "why", id: "why" }, why(ctx, view, codes)) : null;
   const hints = new Set(plays.map(([text]) => text.split(" ")[0]));
@@ -142,15 +167,15 @@ function controls(ctx, view) {
     h("p", { class: "your-move" }, t("your_move")),
     plays.length ? playButton : null,
     others.map(([text, id]) =>
-      h("button", { class: "action", "data-action": id, onclick: () => ctx.act(id) }, ctx.tOr(`baohuang.action.${text.split(" ")[0]}`, text), text.startsWith("call ") ? ` ${text.slice(5)}` : ""),
+      h("button", { class: "action", "data-action": id, onclick: () => ctx.act(id) }, actionWords(ctx, view, text), text.startsWith("call ") ? ` ${cardWords(t, text.slice(5))}` : ""),
     ),
     note,
     plays.length
       ? h(
           "details",
           { class: "legal-sets" },
-          h("summary", {}, t("baohuang.legal_sets", { n: plays.length }), " · ", [...hints].join(" ")),
-          plays.map(([text, id]) => h("button", { class: "action small", "data-action": id, onclick: () => ctx.act(id) }, text)),
+          h("summary", {}, t(plays.length === 1 ? "baohuang.legal_sets_one" : "baohuang.legal_sets", { n: plays.length }), " · ", [...hints].map((c) => cardWords(t, c)).join(" ")),
+          plays.map(([text, id]) => h("button", { class: "action small", "data-action": id, onclick: () => ctx.act(id) }, inWords(t, text))),
         )
       : null,
   );
@@ -218,10 +243,11 @@ export default {
     const { t, names } = ctx;
     const d = event.data;
     const who = names[d.seat];
-    const word = (w) => ctx.tOr(`baohuang.action.${w.split(" ")[0]}`, w);
+    const word = (w) => ctx.tOr(`baohuang.action.${w.split(" ")[0]}`, w); // these come in play only
+    const cards = (codes) => codes.map((c) => cardWords(t, c)).join(" ");
     switch (event.kind) {
       case "play":
-        return t(d.out ? "baohuang.log.play_out" : "baohuang.log.play", { who, cards: d.cards.join(" ") });
+        return t(d.out ? "baohuang.log.play_out" : "baohuang.log.play", { who, cards: cards(d.cards) });
       case "pass":
       case "yield":
       case "claim":
@@ -231,7 +257,7 @@ export default {
       case "hand":
         return t("baohuang.log.hand", { n: d.cards.length });
       case "tribute":
-        return t("baohuang.log.tribute", { gave: d.gave.join(" ") || "–", got: d.received.join(" ") || "–" });
+        return t("baohuang.log.tribute", { gave: cards(d.gave) || "–", got: cards(d.received) || "–" });
       case "tribute paid":
         return t("baohuang.log.tribute_paid");
       case "grab window closed":
@@ -239,14 +265,15 @@ export default {
       case "grab":
         return t("baohuang.log.grabbed", { who });
       case "yield emperor":
-      case "hand on emperor card":
         return t("baohuang.log.handed_on", { who, to: names[d.to_seat] });
+      case "hand on emperor card":
+        return t("baohuang.log.handed_on_card", { who, to: names[d.to_seat] });
       case "forced":
         return t("baohuang.log.forced", { who });
       case "void deal":
         return t("baohuang.log.void");
       case "call":
-        return t("baohuang.log.call", { who, card: d.card });
+        return t("baohuang.log.call", { who, card: cardWords(t, d.card) });
       case "emperor":
         return t("baohuang.log.emperor", { who });
       case "declarations":

@@ -17,6 +17,8 @@ try {
 const english = catalog.en || {};
 
 const P = "criminal_poker";
+// A counted phrase: the catalog's "_one" form for 1 ("1 card", not "1 cards").
+const counted = (t, key, params) => t(params.n === 1 ? `${key}_one` : key, params);
 let drawn = null; // {seq, card}: the card this seat just drew (a private event), while it decides
 
 function card(view, id) {
@@ -108,7 +110,7 @@ function heading(ctx, view) {
       " · ",
       t(`${P}.investigator_is`, { role: investigatorWord(ctx, view), name: names[view.investigator] }),
       " · ",
-      t(`${P}.deck`, { n: view.deck_count }),
+      counted(t, `${P}.deck`, { n: view.deck_count }),
       " · ",
       t(`${P}.roles_in_play`),
       " ",
@@ -219,7 +221,7 @@ function deckLook(ctx, view) {
   return h(
     "section",
     { class: "cp-deck", id: "cp-deck" },
-    h("h3", {}, t(`${P}.deck_look`, { n: view.deck.length })),
+    h("h3", {}, counted(t, `${P}.deck_look`, { n: view.deck.length })),
     h("p", { class: "hint" }, t(`${P}.deck_look_help`)),
     view.deck.length ? h("div", { class: "cp-row" }, view.deck.map((id) => evidence(ctx, view, id))) : h("p", {}, t(`${P}.deck_empty`)),
   );
