@@ -282,6 +282,13 @@ class Game(ABC):
         everything the seat may see, if not prettily."""
         return "\n".join(f"{key}: {compact(value)}" for key, value in view.items())
 
+    @classmethod
+    def event_text(cls, event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+        """One event in words for the person at seat ``me`` (``None``: a spectator), whole:
+        fronts never cut it. ``view`` is that person's view now, for the game's own names (a
+        card list's). ``None``, the default, leaves the front its generic line."""
+        return None
+
 
 def compact(value: Any) -> str:
     """A JSON value on one line: a list of plain values as space-separated words, strings
