@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
-from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError
+from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, shown
 from yamen.options import Option, read_options
 
 Action = int
@@ -318,7 +318,8 @@ def game_type(name: str) -> type[Game]:
     try:
         module, attr = REGISTRY[name].split(":")
     except KeyError:
-        raise OptionsError(f"unknown game {name!r}; known: {', '.join(game_names())}") from None
+        known = ", ".join(game_names())
+        raise OptionsError(f"unknown game {shown(name)}; known: {known}") from None
     return getattr(importlib.import_module(module), attr)
 
 

@@ -160,7 +160,7 @@ def test_replay_of_a_missing_file(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["simulate", "chess", "-n", "1"], "unknown game 'chess'"),
+        (["simulate", "chess", "-n", "1"], "unknown game chess;"),
         (["simulate", "baohuang", "-n", "1", "-o", "deals=0"], "deals must be"),
         (["simulate", "baohuang", "-n", "1", "-o", "deals"], "is not key=value"),
         (["simulate", "baohuang", "-n", "1", "--variant", "nope"], "unknown variant 'nope'"),

@@ -221,7 +221,7 @@ def test_bots_named_with_arguments_are_labelled_by_their_spec():
     summary = summarize(tournament, play(tournament, workers=1))
     assert [bot.name for bot in summary.bots] == [spec, "random"]
     assert summary.bots[0].games == 15
-    with pytest.raises(TournamentError, match="unexpected keyword"):
+    with pytest.raises(TournamentError, match="the search bot has no argument budget"):
         plan("baohuang", ["search:budget=1", "random"], 1, 3)
 
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from yamen.engine import Event, Result, State, make_rng, score_json
+from yamen.errors import NotationError
 from yamen.games.baohuang import actions, opening, refusal, tribute
 from yamen.games.baohuang.actions import CALL_BASE, CLAIM, PASS, WORDS, YIELD
 from yamen.games.baohuang.hands import counts_of, slots_of, take
@@ -25,7 +26,6 @@ from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.scoring import Stakes, Teams
 from yamen.games.baohuang.sets import (
     DECODED,
-    NUM_ACTIONS,
     decoded,
     follows,
     is_play,
@@ -273,7 +273,11 @@ class BaohuangState(State):
 
     def _refusal(self, seat: int, action: Any) -> str:
         """Which rule refuses the action (refusal.py); only on the error path."""
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+        try:
+            text = self.action_text(action) if type(action) is int else None
+        except NotationError:  # an id that is no action at all
+            text = None
+        if text is None:
             return super()._refusal(seat, action)
         tk = self.tell_kind
         seen = refusal.Seen(
@@ -285,7 +289,7 @@ class BaohuangState(State):
             single_with_jokers=self.single_with_jokers,
             legal_words=tuple(self.action_text(a) for a in self._legal_now(seat) if not is_play(a)),
         )
-        return refusal.why(action, self.action_text(action), seen)
+        return refusal.why(action, text, seen)
 
     def view(self, seat: int | None = None) -> BaohuangView:
         return seat_view(self, seat)
