@@ -24,7 +24,16 @@ from rich.text import Text
 
 from yamen import tournament
 from yamen.bots import bot_names, make_bot
-from yamen.engine import Result, State, game_names, game_type, get_game, new_seed, score_json
+from yamen.cli_replay import detail, replay_steps, result_table
+from yamen.engine import (
+    Result,
+    State,
+    game_names,
+    game_type,
+    get_game,
+    new_seed,
+    score_json,
+)
 from yamen.errors import RecordError, YamenError
 from yamen.records import Record, Recorder, replay
 from yamen.selfplay import play_random, random_policy_rng
@@ -46,6 +55,10 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+def unknown_game(name: str) -> str:
+    return f"unknown game {name}; known: {', '.join(game_names())}"
+
+
 def parse_options(pairs: list[str], shorthands: dict[str, Any]) -> dict[str, Any]:
     """``key=value`` pairs; a value is read as JSON when it can be (``3``, ``false``, ``null``),
     else taken as a string. ``shorthands`` are the common options given as flags
@@ -54,7 +67,7 @@ def parse_options(pairs: list[str], shorthands: dict[str, Any]) -> dict[str, Any
     for pair in pairs:
         key, sep, text = pair.partition("=")
         if not sep or not key.strip():
-            raise typer.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
+            raise typer.BadParameter(f"{pair} is not key=value", param_hint="--option")
         try:
             value = json.loads(text)
         except json.JSONDecodeError:
@@ -109,7 +122,7 @@ def simulate(
 ) -> None:
     """Play N games with uniformly random legal actions and summarise the results."""
     if game not in game_names():
-        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
+        raise typer.BadParameter(unknown_game(game))
     options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
     try:
         configured = get_game(game, options)  # bad options fail here, before any work or file
@@ -238,7 +251,7 @@ def tournament_command(
     seats, so every bot meets the same cards in every seat. Reports mean points per game with a
     95% confidence interval, win rate and an OpenSkill rating per bot."""
     if game not in game_names():
-        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
+        raise typer.BadParameter(unknown_game(game))
     options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
@@ -271,6 +284,8 @@ def tournament_command(
         print(json.dumps(summary.to_json()))
     else:
         out.print(tournament_table(summary))
+    if plot is not None:  # after the table, so the line is not lost above it
+        (err if as_json else out).print(Text(f"chart written to {plot.resolve()}"), soft_wrap=True)
 
 
 def tournament_table(summary: tournament.TournamentSummary) -> Table:
@@ -324,7 +339,7 @@ def play_command(
 ) -> None:
     """Play a game against bots in the terminal: numbered moves, or type the notation."""
     if game not in game_names():
-        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
+        raise typer.BadParameter(unknown_game(game))
     options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
     seed = new_seed() if seed is None else seed
     if bots is None:
@@ -346,6 +361,12 @@ def play_command(
 def replay_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A record written by Yamen.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    steps: Annotated[
+        bool,
+        typer.Option(
+            "--steps", help="Print the game move by move: each action and what the table saw."
+        ),
+    ] = False,
 ) -> None:
     """Replay a record, check it, and print how the game ended."""
     try:
@@ -353,7 +374,7 @@ def replay_command(
     except RecordError as exc:
         raise fail(str(exc)) from None  # already names the file
     try:
-        state = replay(record)
+        state = replay_steps(record, err if as_json else out) if steps else replay(record)
     except RecordError as exc:
         raise fail(f"{file}: {exc}") from None
     result = state.result()
@@ -371,42 +392,6 @@ def replay_command(
     out.print(result_table(record, result))
     for key, value in result.details.items():
         out.print(detail(key, value))
-
-
-def result_table(record: Record, result: Result) -> Table:
-    table = Table(
-        title=f"{record.game} seed {record.seed}: {len(record.actions)} actions",
-        box=box.SIMPLE_HEAD,
-    )
-    for name in ("place", "seat", "score", "winner"):
-        table.add_column(name, justify="right")
-    for place, seat in enumerate(result.places, 1):
-        won = "yes" if seat in result.winners else ""
-        table.add_row(str(place), str(seat), str(score_json(result.scores[seat])), won)
-    return table
-
-
-def detail(key: str, value: Any) -> Any:
-    """A game's own result details, shown without knowing the game: a list of objects as a
-    table, anything else as JSON."""
-    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-        columns = list(dict.fromkeys(k for row in value for k in row))
-        table = Table(title=key, box=box.SIMPLE_HEAD)
-        for column in columns:
-            table.add_column(str(column))
-        for row in value:
-            table.add_row(*(Text(cell(row.get(c))) for c in columns))
-        return table
-    return Text(f"{key}: {cell(value)}")
-
-
-def cell(value: Any) -> str:
-    """Compact text for a JSON value: a list of plain values as space-separated words."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and not any(isinstance(v, list | dict) for v in value):
-        return " ".join(cell(v) for v in value) or "-"
-    return json.dumps(value, ensure_ascii=False)
 
 
 @app.command("serve")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
-from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError
+from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, shown
 from yamen.options import Option, read_options
 
 Action = int
@@ -114,7 +114,7 @@ class State(ABC):
         cache = self._legal_cache  # inlined _legal_now: this runs once per decision
         legal = cache[1] if cache is not None and cache[0] == seat else self._legal_now(seat)
         if type(action) is not int or action not in legal:
-            raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
+            raise IllegalAction(self._refusal(seat, action))
         events: list[Event] = []
         self._events = events  # type: ignore[misc]  # (a slot of the game's state)
         self._legal_cache = None  # type: ignore[misc]
@@ -130,7 +130,7 @@ class State(ABC):
         that store an action before they apply it."""
         self.check_turn(seat)
         if type(action) is not int or action not in self._legal_now(seat):
-            raise IllegalAction(f"{self._describe(action)} is not a legal action for you now")
+            raise IllegalAction(self._refusal(seat, action))
 
     def apply_text(self, seat: int, text: str) -> list[Event]:
         """Read an action written in the game's notation and apply it, as one step: the way
@@ -158,6 +158,12 @@ class State(ABC):
 
     def _emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
         self._events.append(Event(kind, data, to))
+
+    def _refusal(self, seat: int, action: Any) -> str:
+        """Why a pending seat may not take this action now, for the error message. Called
+        only once an action is refused, so a game may spend time here to name the rule (the
+        default says no more than that it is not legal)."""
+        return f"{self._describe(action)} is not a legal action for you now"
 
     def _describe(self, action: Any) -> str:
         """An action for an error message: its notation when it has one."""
@@ -276,6 +282,13 @@ class Game(ABC):
         everything the seat may see, if not prettily."""
         return "\n".join(f"{key}: {compact(value)}" for key, value in view.items())
 
+    @classmethod
+    def event_text(cls, event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+        """One event in words for the person at seat ``me`` (``None``: a spectator), whole:
+        fronts never cut it. ``view`` is that person's view now, for the game's own names (a
+        card list's). ``None``, the default, leaves the front its generic line."""
+        return None
+
 
 def compact(value: Any) -> str:
     """A JSON value on one line: a list of plain values as space-separated words, strings
@@ -305,7 +318,8 @@ def game_type(name: str) -> type[Game]:
     try:
         module, attr = REGISTRY[name].split(":")
     except KeyError:
-        raise OptionsError(f"unknown game {name!r}; known: {', '.join(game_names())}") from None
+        known = ", ".join(game_names())
+        raise OptionsError(f"unknown game {shown(name)}; known: {known}") from None
     return getattr(importlib.import_module(module), attr)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from yamen.errors import OptionsError
+from yamen.errors import OptionsError, shown
 
 Kind = Literal["bool", "whole", "seat", "choice", "data"]
 """``bool``: true or false; ``whole``: a whole number from ``low`` to ``high``; ``seat``: a seat
@@ -52,8 +52,8 @@ class Option:
         if self.kind == "bool":
             raise OptionsError(f"{name} must be true or false")
         if self.kind == "choice":
-            allowed = " or ".join(repr(choice) for choice in self.choices)
-            raise OptionsError(f"unknown {name} {value!r}: {name} must be {allowed}")
+            allowed = " or ".join(shown(choice) for choice in self.choices)
+            raise OptionsError(f"unknown {name} {shown(value)}: {name} must be {allowed}")
         if self.kind == "seat":
             raise OptionsError(f"{name} must be a seat from {self.low} to {self.high}{null}")
         if self.applies is not None:  # "sheriff mode is for 4 to 6 players"
@@ -95,7 +95,8 @@ def read_options(declaration: Sequence[Option], options: Any) -> dict[str, Any]:
     names = list(dict.fromkeys(option.name for option in declaration))
     unknown = set(given) - set(names)
     if unknown:
-        raise OptionsError(f"unknown option(s) {sorted(unknown)}; known: {sorted(names)}")
+        listed, known = ", ".join(sorted(map(str, unknown))), ", ".join(sorted(names))
+        raise OptionsError(f"unknown option(s) {listed}; known: {known}")
     read: dict[str, Any] = {}
     for name in names:
         declared = [option for option in declaration if option.name == name]

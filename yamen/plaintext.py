@@ -28,3 +28,15 @@ def seat_name(seat: int, me: int | None) -> str:
 def words(values: Sequence[object]) -> str:
     """A list as space-separated words; ``-`` when empty."""
     return " ".join(str(v) for v in values) or "-"
+
+
+def who(seat: int | None, me: int | None) -> str:
+    """A seat in a sentence: ``you`` for the reader's own, else ``seat 3``."""
+    if seat is None:
+        return "nobody"
+    return "you" if seat == me else f"seat {seat}"
+
+
+def seats_text(seats: Sequence[int], me: int | None) -> str:
+    """Several seats in a sentence (``seat 1, you``); ``nobody`` when none."""
+    return ", ".join(who(seat, me) for seat in seats) or "nobody"

@@ -12,12 +12,13 @@ Only :mod:`yamen.engine` is used here; records know no game by name.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from yamen.engine import Event, Game, State, game_names, get_game, new_game, new_seed
-from yamen.errors import IllegalAction, NotationError, OptionsError, RecordError
+from yamen.errors import IllegalAction, NotationError, OptionsError, RecordError, shown
 from yamen.table import Table
 
 FORMAT = "yamen-record"
@@ -31,7 +32,8 @@ class ReplayError(RecordError):
 
     def __init__(self, index: int, seat: int, text: str, reason: str):
         self.index, self.seat, self.text, self.reason = index, seat, text, reason
-        super().__init__(f"action {index} (seat {seat}, {text!r}) cannot be replayed: {reason}")
+        written = shown(text)
+        super().__init__(f"action {index} (seat {seat}, {written}) cannot be replayed: {reason}")
 
 
 class ResultMismatch(RecordError):
@@ -78,10 +80,10 @@ class Record:
         if unknown:
             raise RecordError(f"unknown key(s) {', '.join(map(str, unknown))}")
         if data["format"] != FORMAT:
-            raise RecordError(f"format is {data['format']!r}, expected {FORMAT!r}")
+            raise RecordError(f"format is {shown(data['format'])}, expected {shown(FORMAT)}")
         version = data["version"]
         if type(version) is not int or version != VERSION:
-            raise RecordError(f"unsupported record version {version!r} (this reads {VERSION})")
+            raise RecordError(f"unsupported record version {shown(version)} (this reads {VERSION})")
         _expect(data, "game", str, "a string")
         _expect(data, "options", dict, "an object")
         _expect(data, "seed", int, "a whole number")
@@ -123,7 +125,7 @@ class Record:
 
 def _configured(game: str, options: dict[str, Any]) -> Game:
     if game not in game_names():
-        raise RecordError(f"unknown game {game!r}; known: {', '.join(game_names())}")
+        raise RecordError(f"unknown game {shown(game)}; known: {', '.join(game_names())}")
     try:
         return get_game(game, options)
     except OptionsError as exc:
@@ -228,15 +230,25 @@ def replay(record: Record) -> State:
 
     Raises :class:`ReplayError` at the first action that cannot be read or is not legal, and
     :class:`ResultMismatch` when the game did not end as recorded."""
-    table = Table(record.start())
+    state = record.start()
+    for _step in steps(record, state):
+        pass
+    if record.result is not None:
+        check_result(state, record.result)
+    return state
+
+
+def steps(record: Record, state: State) -> Iterator[tuple[int, str, list[Event]]]:
+    """Play the record's actions on ``state`` (its start) one at a time, yielding each as
+    ``(seat, text, events)`` once applied: for a front that shows a game move by move.
+    Raises :class:`ReplayError` as :func:`replay` does; checks no result."""
+    table = Table(state)
     for index, (seat, text) in enumerate(record.actions):
         try:
-            table.act_text(seat, text)
+            events = table.act_text(seat, text)
         except (NotationError, IllegalAction) as exc:
             raise ReplayError(index, seat, text, f"{type(exc).__name__}: {exc}") from exc
-    if record.result is not None:
-        check_result(table.state, record.result)
-    return table.state
+        yield seat, text, events
 
 
 def check_result(state: State, expected: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ test, or another front, can script a whole game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from yamen.bots import Bot, bot_move
@@ -37,7 +37,6 @@ from yamen.table import Table
 
 QUIT = {"quit", "exit"}  # never "q": Q is a queen in Baohuang's notation
 HELP = {"?", "help"}
-EVENT_WIDTH = 160  # a long event (a game's final details) is cut: the result follows anyway
 HELP_TEXT = (
     "Type a move's number or the move itself in the game's notation; "
     "'?' shows the table again, 'quit' ends the game."
@@ -64,6 +63,7 @@ class TerminalGame:
         self.table = Table(state)  # no record and no hook: the terminal keeps no record
         self.ask, self.say = ask, say
         self.render = game_type(state.game).render_text
+        self.words = game_type(state.game).event_text
 
     def run(self) -> Result | None:
         """Play to the end; the result, or ``None`` when the person quit."""
@@ -128,11 +128,24 @@ class TerminalGame:
         return self.table.act_text(self.seat, line)
 
     def show_events(self, events: list[Event]) -> None:
-        for event in visible_to(events, self.seat):
-            self.say(event_text(event, self.seat))
+        shown = visible_to(events, self.seat)
+        if shown:
+            view = self.state.view(self.seat)  # once: the game names its cards from it
+            for event in shown:
+                self.say(event_line(self.words, event, self.seat, view))
 
 
-def event_text(event: Event, me: int) -> str:
+EventWords = Callable[[Event, int | None, Mapping[str, Any]], str | None]
+
+
+def event_line(words: EventWords, event: Event, me: int | None, view: Mapping[str, Any]) -> str:
+    """An event as the game words it (``Game.event_text``), else the generic line; whole,
+    never cut."""
+    text = words(event, me, view)
+    return event_text(event, me) if text is None else f"  {text}"
+
+
+def event_text(event: Event, me: int | None) -> str:
     """One event on one line, knowing no game: who, what, and the rest of its data."""
     data = dict(event.data)
     who = ""
@@ -140,8 +153,7 @@ def event_text(event: Event, me: int) -> str:
     if isinstance(seat, int):
         who = "you: " if seat == me else f"seat {seat}: "
     details = ", ".join(f"{key} {_value(value)}" for key, value in data.items())
-    line = f"  {who}{event.kind}" + (f" ({details})" if details else "")
-    return line if len(line) <= EVENT_WIDTH else line[: EVENT_WIDTH - 3] + "..."
+    return f"  {who}{event.kind}" + (f" ({details})" if details else "")
 
 
 def _value(value: Any) -> str:

@@ -160,7 +160,7 @@ def test_replay_of_a_missing_file(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["simulate", "chess", "-n", "1"], "unknown game 'chess'"),
+        (["simulate", "chess", "-n", "1"], "unknown game chess;"),
         (["simulate", "baohuang", "-n", "1", "-o", "deals=0"], "deals must be"),
         (["simulate", "baohuang", "-n", "1", "-o", "deals"], "is not key=value"),
         (["simulate", "baohuang", "-n", "1", "--variant", "nope"], "unknown variant 'nope'"),
@@ -192,3 +192,45 @@ def test_shorthand_flags_must_agree_with_options():
     }
     with pytest.raises(typer.BadParameter, match="players is given twice"):
         parse_options(["players=4"], {"players": 5})
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_replay_steps_prints_the_game_move_by_move(tmp_path, game):
+    run("simulate", game, "-n", "1", "--seed", "4", "--records", str(tmp_path))
+    path = tmp_path / f"{game}-4.json"
+    actions = json.loads(path.read_text())["actions"]
+    result = run("replay", str(path), "--steps")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    for number, (seat, text) in enumerate(actions, 1):
+        assert f"{number}. seat {seat}: {text}" in lines
+    events = [line for line in lines if line.startswith("  ") and not line.startswith("   ")]
+    assert events and not [line for line in events if line.endswith("...")]
+    assert "place" in result.stdout  # the result still follows
+    quiet = run("replay", str(path), "--steps", "--json")
+    assert json.loads(quiet.stdout)["places"]  # stdout stays JSON; the steps go to stderr
+    assert "1. seat" in quiet.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "shown", "hidden"),
+    [
+        (["-o", "variant=null"], "unknown variant null", "None"),
+        (["-o", "variant=[1,2]"], "unknown variant [1, 2]", "None"),
+        (["-o", "nope=1"], "unknown option(s) nope; known: deals, grabbing", "['"),
+    ],
+)
+def test_errors_show_values_plainly(args, shown, hidden):
+    result = run("simulate", "baohuang", "-n", "1", *args)
+    assert result.exit_code == 2 and shown in result.stderr
+    assert hidden not in result.stderr
+
+
+def test_a_bad_record_version_is_shown_as_written(tmp_path):
+    run("simulate", "baohuang", "-n", "1", "--seed", "3", "--records", str(tmp_path))
+    path = tmp_path / "baohuang-3.json"
+    data = json.loads(path.read_text())
+    data["version"] = None
+    path.write_text(json.dumps(data))
+    result = run("replay", str(path))
+    assert result.exit_code == 1 and "unsupported record version null" in result.stderr

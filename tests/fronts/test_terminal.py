@@ -111,9 +111,9 @@ def test_the_person_sees_only_its_own_hand():
     """Events pass through visible_to: Baohuang deals five private hands, one is shown."""
     terminal, said = client("baohuang", None, 2, 3, lambda prompt: "quit")
     terminal.run()
-    dealt = [line for line in said if line.startswith("  hand (cards")]
+    dealt = [line for line in said if line.startswith("  your hand: ")]
     own = " ".join(terminal.state.view(3)["hand"])
-    assert dealt == [f"  hand (cards {own})"]
+    assert dealt == [f"  your hand: {own}"]
 
 
 def test_the_person_is_asked_even_with_one_legal_move():
@@ -189,3 +189,60 @@ def test_a_judge_types_its_own_words_at_the_terminal():
     assert result.details["punishment"] == "recite a poem"
     assert result.details["sentence"][0] == {"step": "judge", "seat": 1, "number": 3, "count": 3}
     assert any("punishment" in line and "recite a poem" in line for line in said)
+
+
+def test_events_are_in_the_games_words_and_never_cut():
+    from yamen.engine import Event, Game
+    from yamen.terminal import event_line
+
+    class Words(Game):  # a game that words one kind of event
+        @classmethod
+        def event_text(cls, event, me, view):
+            return (
+                f"{'you' if event.data['seat'] == me else 'someone'} waved"
+                if (event.kind == "wave")
+                else None
+            )
+
+    assert event_line(Words.event_text, Event("wave", {"seat": 1}), 1, {}) == "  you waved"
+    long = Event("details", {"seat": 0, "text": "x" * 500})
+    assert event_line(Words.event_text, long, 1, {}).endswith("x" * 500 + ")")  # whole
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=lambda v: str(v))
+def test_a_whole_game_shows_its_events_in_words(game, options):
+    holder, ask = typist(3)
+    terminal, said = client(game, options, 4, 0, ask)
+    holder["client"] = terminal
+    terminal.run()
+    events = [line for line in said if line.startswith("  ") and not line.startswith("   ")]
+    assert events and not [line for line in events if line.endswith("...")]
+    assert not [line for line in events if line.startswith(("  seat 0:", "  you:"))]
+
+
+def test_criminal_poker_evidence_is_named_at_the_terminal():
+    terminal, said = client("criminal_poker", {"mode": "sheriff"}, 3, 0, lambda prompt: "quit")
+    terminal.run()
+    text = "\n".join(said)
+    hidden = terminal.state.view(0)["hidden"]
+    names = [terminal.state.view(0)["cards"][c]["name"]["en"] for c in hidden]
+    assert all(name in text for name in names)
+    assert f"your face-down evidence: {'; '.join(names)}" in text
+
+
+def test_a_refused_baohuang_play_says_why():
+    from tests.games.baohuang.helpers import make_deal, new, to_play
+
+    state = new(deal=make_deal("shandong", {0: "9C 9D 9S"}))
+    to_play(state)
+    seat = state.pending()[0]
+    nines = sum(card.startswith("9") for card in state.view(seat)["hand"])
+    typed = iter([" ".join(["9"] * (nines + 1)), "quit"])
+    others = [s for s in range(5) if s != seat]
+    bots = {s: make_bot("baohuang", "random") for s in others}
+    said: list[str] = []
+    rngs = {s: random.Random(s) for s in others}
+    TerminalGame(state, seat, bots, rngs, lambda prompt: next(typed), said.append).run()
+    errors = [line for line in said if line.startswith("error:")]
+    assert len(errors) == 1 and "you hold" in errors[0], errors
+    assert "not a legal action" not in errors[0]

@@ -221,7 +221,7 @@ def test_bots_named_with_arguments_are_labelled_by_their_spec():
     summary = summarize(tournament, play(tournament, workers=1))
     assert [bot.name for bot in summary.bots] == [spec, "random"]
     assert summary.bots[0].games == 15
-    with pytest.raises(TournamentError, match="unexpected keyword"):
+    with pytest.raises(TournamentError, match="the search bot has no argument budget"):
         plan("baohuang", ["search:budget=1", "random"], 1, 3)
 
 
@@ -249,6 +249,7 @@ def test_json_summary_and_png_chart(tmp_path):
     assert set(row) >= {"mean", "ci_low", "ci_high", "win_rate", "rating", "mu", "sigma"}
     assert row["mean"] == pytest.approx(0.0)  # one bot in every seat of a zero-sum game
     assert chart.read_bytes().startswith(PNG)
+    assert f"chart written to {chart.resolve()}" in result.stderr  # stdout is the JSON
 
 
 def test_table_on_stdout(tmp_path):
@@ -263,3 +264,21 @@ def test_a_chart_into_a_missing_folder_fails_before_playing(tmp_path):
         "tournament", "baohuang", "--bots", "random", "--plot", str(tmp_path / "no" / "x.png")
     )
     assert result.exit_code == 2 and "no folder" in result.stderr
+
+
+def test_the_table_is_followed_by_where_the_chart_went(tmp_path):
+    chart = tmp_path / "chart.png"
+    result = run(
+        "tournament", "baohuang", "--bots", "random", "-n", "1", "--workers", "1",
+        "--plot", str(chart),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout.rstrip().endswith(f"chart written to {chart.resolve()}")
+
+
+def test_bot_arguments_are_explained_in_words():
+    wrong = run("tournament", "baohuang", "--bots", "search:iterations=[1]", "-n", "1")
+    assert wrong.exit_code == 2 and "iterations must be a number" in wrong.stderr
+    unknown = run("tournament", "baohuang", "--bots", "rules:depth=3", "-n", "1")
+    assert "the rules bot has no argument depth (it takes no arguments)" in unknown.stderr
+    assert "TypeError" not in unknown.stderr and "()" not in unknown.stderr

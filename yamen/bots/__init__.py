@@ -101,10 +101,49 @@ def make_bot(game: str, spec: str) -> Bot:
             raise OptionsError(f"bot spec {spec!r}: the random bot takes no arguments") from None
         known = ", ".join(bot_names(game))
         raise OptionsError(f"no bot {name!r} for {game}; known: {known}") from None
+    cls = getattr(importlib.import_module(module), attr)
+    wrong = _wrong_kinds(cls, params)
+    if wrong:
+        raise OptionsError(f"bot spec {spec!r}: {'; '.join(wrong)}")
     try:
-        return getattr(importlib.import_module(module), attr)(**params)
-    except TypeError as exc:  # an unknown keyword, or a value of the wrong kind
-        raise OptionsError(f"bot spec {spec!r}: {exc}") from None
+        return cls(**params)
+    except TypeError:  # an unknown keyword, or a value of the wrong kind
+        raise OptionsError(f"bot spec {spec!r}: {_bad_arguments(name, cls, params)}") from None
+
+
+KIND_WORDS = {bool: "true or false", int: "a number", float: "a number", str: "a word"}
+
+
+def _wrong_kinds(cls: type, params: dict[str, Any]) -> list[str]:
+    """Arguments whose value is not of the kind their default is (a list for a number): they
+    would fail deep in a game, far from the spec that gave them."""
+    wrong = []
+    for key, value in params.items():
+        parameter = inspect.signature(cls).parameters.get(key)
+        if parameter is None or parameter.default in (None, inspect.Parameter.empty):
+            continue
+        if value is None and "None" in str(parameter.annotation):
+            continue
+        want = type(parameter.default)
+        if want is bool:
+            fits = isinstance(value, bool)
+        elif want in (int, float):
+            fits = isinstance(value, int | float) and not isinstance(value, bool)
+        else:
+            fits = isinstance(value, want)
+        if not fits:
+            wrong.append(f"{key} must be {KIND_WORDS.get(want, want.__name__)}")
+    return wrong
+
+
+def _bad_arguments(name: str, cls: type, params: dict[str, Any]) -> str:
+    """What is wrong with a bot's arguments, in words (not Python's TypeError text)."""
+    taken = list(inspect.signature(cls).parameters)
+    unknown = [key for key in params if key not in taken]
+    takes = f"it takes {', '.join(taken)}" if taken else "it takes no arguments"
+    if unknown:
+        return f"the {name} bot has no argument {', '.join(unknown)} ({takes})"
+    return f"a value of the wrong kind for the {name} bot ({takes})"
 
 
 def bot_move(bot: Bot, state: State, seat: int, rng: random.Random) -> Action:

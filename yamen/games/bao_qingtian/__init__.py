@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yamen.engine import Game
+from yamen.engine import Event, Game
 from yamen.games.bao_qingtian import text
 from yamen.games.bao_qingtian.actions import MAX_SEATS, NUM_ACTIONS
 from yamen.games.bao_qingtian.deal import parse_deal
@@ -41,3 +41,7 @@ class BaoQingtian(Game):
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:
         return text.render(view)
+
+    @classmethod
+    def event_text(cls, event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+        return text.event_text(event, me, view)

@@ -7,13 +7,14 @@ Everything comes from the seat's view; card codes are spelled out with the game'
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
+from yamen.engine import Event
 from yamen.games.bao_qingtian.cards import CARD_TYPES
 from yamen.games.bao_qingtian.phases import Phase
 from yamen.games.bao_qingtian.view import BaoQingtianView
-from yamen.plaintext import seat_name, table, words
+from yamen.plaintext import seat_name, seats_text, table, who, words
 
 NAMES = {t.code: f"{t.english} {t.chinese}" for t in CARD_TYPES}
 PHASES: dict[Phase, str] = {
@@ -156,3 +157,85 @@ def _own(view: BaoQingtianView) -> str:
         recent = [f"discarded {t['discarded']}, drew {t['drew']}" for t in turns[-5:]]
         lines.append(f"Your last turns ({len(turns)} in all): " + "; ".join(recent))
     return "\n".join(lines)
+
+
+def event_text(event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+    """An event in words (see ``Game.event_text``), cards by name; ``None`` for a kind not
+    worded here."""
+    words_for = EVENT_WORDS.get(event.kind)
+    return None if words_for is None else words_for(event.data, me)
+
+
+GUESSES = {
+    "discarded": "just discarded the criminal card",
+    "drew": "just drew the criminal card",
+    "holds": "holds the criminal card",
+}
+
+
+def _guess(d: Mapping[str, Any], me: int | None) -> str:
+    said = GUESSES.get(d["form"], d["form"])
+    outcome = "right" if d["hit"] else f"wrong ({d['left']} guesses left)"
+    return f"{who(d['captor'], me)} guessed that {who(d['seat'], me)} {said}: {outcome}"
+
+
+def _appointing_event(d: Mapping[str, Any], me: int | None) -> str:
+    text = f"{who(d['by'], me)} appoints the {d['office']}"
+    if d["holders"]:
+        text += f" (holders of the card: {seats_text(d['holders'], me)})"
+    if d["choices"] is not None:
+        text += f", from {seats_text(d['choices'], me)}"
+    return text
+
+
+def _officer(d: Mapping[str, Any], me: int | None, step: str) -> str:
+    return f"{who(d['seat'], me)} {step} {d['number']}: the count is {d['count']}"
+
+
+def _game_over(d: Mapping[str, Any], me: int | None) -> str:
+    text = "the trial is over"
+    if d.get("criminal"):
+        text += f": the criminal card was {card_name(d['criminal'])}"
+    return text
+
+
+Words = Callable[[Mapping[str, Any], int | None], str]
+EVENT_WORDS: dict[str, Words] = {
+    "deal": lambda d, me: (
+        f"dealt {d['cards_each']} cards to each of {d['players']} players; "
+        f"{who(d['first'], me)} first; {d['pile']} cards in the pile"
+    ),
+    "hand": lambda d, me: "your hand: " + ", ".join(card_name(c) for c in d["cards"]),
+    "seeking": lambda d, me: f"seeking {card_name(d['card'])}: {who(d['seat'], me)} to turn",
+    "refill": lambda d, me: f"the discards are shuffled into a new pile of {d['cards']} cards",
+    "turn": lambda d, me: (
+        f"{who(d['seat'], me)} discarded one card and drew one ({d['pile']} in the pile)"
+    ),
+    "turn cards": lambda d, me: (
+        f"you discarded {card_name(d['discarded'])} and drew {card_name(d['drew'])}"
+    ),
+    "emperor": lambda d, me: f"{who(d['seat'], me)} is the emperor",
+    "criminal named": lambda d, me: f"the criminal card is {card_name(d['card'])}",
+    "appointing": _appointing_event,
+    "office": lambda d, me: f"{who(d['seat'], me)} is the {d['office']} ({d['how']})",
+    "capture": lambda d, me: (
+        f"the capture begins: {who(d['captor'], me)} hunts; {who(d['seat'], me)} to turn"
+    ),
+    "wait": lambda d, me: f"{who(d['captor'], me)} waits",
+    "guess": _guess,
+    "accused": lambda d, me: f"{who(d['seat'], me)} is on trial ({WHY.get(d['why'], d['why'])})",
+    "punishment": lambda d, me: (
+        f"{who(d['judge'], me)} set the punishment: {d['punishment']}, {d['count']} times"
+    ),
+    "plus": lambda d, me: _officer(d, me, "added"),
+    "minus": lambda d, me: _officer(d, me, "subtracted"),
+    "times": lambda d, me: _officer(d, me, "multiplied by"),
+    "divide": lambda d, me: _officer(d, me, "divided by"),
+    "severity": lambda d, me: f"{who(d['seat'], me)} chose a {d['severity']} sentence",
+    "pardon": lambda d, me: f"{who(d['emperor'], me)} pardoned the accused",
+    "execute": lambda d, me: (
+        f"{who(d['emperor'], me)} ordered the sentence carried out by {who(d['executor'], me)}"
+    ),
+    "carried out": lambda d, me: f"{who(d['executor'], me)} carried out the sentence",
+    "game over": _game_over,
+}

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from yamen.cards import parse_cards
-from yamen.engine import Game
+from yamen.engine import Event, Game
 from yamen.errors import NotationError, OptionsError
 from yamen.games.baohuang import text
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
@@ -58,6 +58,10 @@ class Baohuang(Game):
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:
         return text.render(view)
+
+    @classmethod
+    def event_text(cls, event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+        return text.event_text(event, me, view)
 
 
 def parse_deal(deal: Any, variant: str) -> list[list[int]]:

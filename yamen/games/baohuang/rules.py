@@ -17,13 +17,22 @@ from fractions import Fraction
 from typing import Any
 
 from yamen.engine import Event, Result, State, make_rng, score_json
-from yamen.games.baohuang import actions, opening, tribute
+from yamen.errors import NotationError
+from yamen.games.baohuang import actions, opening, refusal, tribute
 from yamen.games.baohuang.actions import CALL_BASE, CLAIM, PASS, WORDS, YIELD
 from yamen.games.baohuang.hands import counts_of, slots_of, take
 from yamen.games.baohuang.kinds import BJ_MARKED, KIND_TEXT, SLOT_OF, hand_cards
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.scoring import Stakes, Teams
-from yamen.games.baohuang.sets import DECODED, decoded, follows, leads, rank_masks, shape_of
+from yamen.games.baohuang.sets import (
+    DECODED,
+    decoded,
+    follows,
+    is_play,
+    leads,
+    rank_masks,
+    shape_of,
+)
 from yamen.games.baohuang.variants import VARIANTS
 from yamen.games.baohuang.view import BaohuangView, FinishedDeal, TributeCards, seat_view
 
@@ -261,6 +270,26 @@ class BaohuangState(State):
     def parse_action(self, seat: int, text: str) -> int:
         """See actions.py: only the deal's telling card changes how a set is read."""
         return actions.parse(text, self.tell_kind)
+
+    def _refusal(self, seat: int, action: Any) -> str:
+        """Which rule refuses the action (refusal.py); only on the error path."""
+        try:
+            text = self.action_text(action) if type(action) is int else None
+        except NotationError:  # an id that is no action at all
+            text = None
+        if text is None:
+            return super()._refusal(seat, action)
+        tk = self.tell_kind
+        seen = refusal.Seen(
+            phase=self.phase,
+            slots=self.slots[seat],
+            tell_kind=tk,
+            telling_held=self.hands[seat][tk] if tk >= 0 else 0,
+            table=self.table if self.phase is _PLAY else None,
+            single_with_jokers=self.single_with_jokers,
+            legal_words=tuple(self.action_text(a) for a in self._legal_now(seat) if not is_play(a)),
+        )
+        return refusal.why(action, text, seen)
 
     def view(self, seat: int | None = None) -> BaohuangView:
         return seat_view(self, seat)

@@ -6,13 +6,14 @@ Everything comes from the seat's view, so nothing hidden can leak into the text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import groupby
 from typing import Any, cast
 
+from yamen.engine import Event
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.view import BaohuangView
-from yamen.plaintext import seat_name, table, words
+from yamen.plaintext import seat_name, seats_text, table, who, words
 
 PHASES: dict[str, str] = {  # read by the view's "phase", a Phase's value
     Phase.GRAB: "grab window: does anyone grab the emperor's seat (搶莊)?",
@@ -137,3 +138,88 @@ def _hand(view: BaohuangView) -> str:
 
 def _role(view: BaohuangView) -> str:
     return f"; you are {view['role']}" if view.get("role") else ""
+
+
+def event_text(event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+    """An event in words (see ``Game.event_text``); ``None`` for a kind not worded here."""
+    words = EVENT_WORDS.get(event.kind)
+    return None if words is None else words(event.data, me)
+
+
+def _deal(d: Mapping[str, Any], me: int | None) -> str:
+    again = " (dealt again: the last deal was void)" if d["redeal"] else ""
+    return f"deal {d['deal']}{again}: hands of {words(d['sizes'])} cards"
+
+
+def _grab_window(d: Mapping[str, Any], me: int | None) -> str:
+    grabber = d["grabbed_by"]
+    return "nobody grabbed the emperor's seat" if grabber is None else "the grab window closed"
+
+
+def _declarations(d: Mapping[str, Any], me: int | None) -> str:
+    text = f"declarations: {seats_text(d['declared'], me)} declared"
+    return text + (f"; rebels: {seats_text(d['rebels'], me)}" if d["rebels"] else "")
+
+
+def _tribute_paid(d: Mapping[str, Any], me: int | None) -> str:
+    gave = ", ".join(f"{who(int(s), me)} gave {n}" for s, n in d["gave"].items())
+    got = ", ".join(f"{who(int(s), me)} received {n}" for s, n in d["received"].items())
+    return f"tribute paid: {gave or 'none given'}; {got or 'none received'}"
+
+
+def _play(d: Mapping[str, Any], me: int | None) -> str:
+    out = ": out of cards" if d["out"] else ""
+    return f"{who(d['seat'], me)} played {words(d['cards'])}{out}"
+
+
+def _deal_over(d: Mapping[str, Any], me: int | None) -> str:
+    places = ", ".join(f"{n}. {who(s, me)}" for n, s in enumerate(d["places"], 1))
+    partner = "no partner" if d["partner"] is None else f"partner {who(d['partner'], me)}"
+    scores = ", ".join(f"{who(s, me)} {_signed(v)}" for s, v in enumerate(d["scores"]))
+    totals = ", ".join(f"{who(s, me)} {v}" for s, v in enumerate(d["totals"]))
+    return (
+        f"deal {d['deal']} over: emperor {who(d['emperor'], me)}, {partner}; places {places}; "
+        f"scores {scores}; totals {totals}"
+    )
+
+
+def _signed(points: int | str) -> str:
+    """Points with their sign (``+10``, ``-40``, ``+10/3``): a score is an int or a fraction's
+    text."""
+    text = str(points)
+    return text if text.startswith("-") or text == "0" else f"+{text}"
+
+
+def _game_over(d: Mapping[str, Any], me: int | None) -> str:
+    return "game over: totals " + ", ".join(f"{who(s, me)} {v}" for s, v in enumerate(d["totals"]))
+
+
+Words = Callable[[Mapping[str, Any], int | None], str]
+EVENT_WORDS: dict[str, Words] = {
+    "deal": _deal,
+    "hand": lambda d, me: f"your hand: {words(d['cards'])}",
+    "grab window closed": _grab_window,
+    "grab": lambda d, me: f"{who(d['seat'], me)} grabbed the emperor's seat (搶莊)",
+    "yield emperor": lambda d, me: (
+        f"{who(d['seat'], me)} did not call (讓莊): the call passes to {who(d['to_seat'], me)}"
+    ),
+    "forced": lambda d, me: f"{who(d['seat'], me)} holds three identical cards: forced to call",
+    "void deal": lambda d, me: "void deal (黃莊): nobody called; the cards are dealt again",
+    "call": lambda d, me: f"{who(d['seat'], me)} called {d['card']}",
+    "hand on emperor card": lambda d, me: (
+        f"{who(d['seat'], me)} handed the emperor card on to {who(d['to_seat'], me)}"
+    ),
+    "emperor": lambda d, me: f"{who(d['seat'], me)} is the emperor",
+    "declarations": _declarations,
+    "tribute": lambda d, me: (
+        f"your tribute: gave {words(d['gave'])}, received {words(d['received'])}"
+    ),
+    "tribute paid": _tribute_paid,
+    "play": _play,
+    "pass": lambda d, me: f"{who(d['seat'], me)} passed",
+    "yield": lambda d, me: f"{who(d['seat'], me)} yielded (讓牌)",
+    "claim": lambda d, me: f"{who(d['seat'], me)} claimed the lead (接風)",
+    "lead": lambda d, me: f"{who(d['seat'], me)} to lead",
+    "deal over": _deal_over,
+    "game over": _game_over,
+}

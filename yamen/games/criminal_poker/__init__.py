@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from yamen.engine import Game
+from yamen.engine import Event, Game
 from yamen.errors import OptionsError
 from yamen.games.criminal_poker import text
 from yamen.games.criminal_poker.actions import REVEAL_BASE
@@ -85,6 +85,10 @@ class CriminalPoker(Game):
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:
         return text.render(view)
+
+    @classmethod
+    def event_text(cls, event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+        return text.event_text(event, me, view)
 
 
 def catalog_of(options: dict[str, Any]) -> Catalog:

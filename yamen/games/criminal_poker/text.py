@@ -1,18 +1,20 @@
 """Criminal Poker as text for a person at a terminal: every seat's shown evidence, the person's
 own face-down cards and identity, the turns so far, and (at the end) every card turned over.
 
-Cards are written as ``P3 (Security camera footage, innocence 2)`` from the view's own card
-list, so a room's own list reads as well as Yamen's. Everything comes from the seat's view.
+Cards are named in words from the view's own card list (``Security camera footage``, with
+``(innocence 2)`` where the person looks at their own cards), never by their ids, so a room's
+own list reads as well as Yamen's. Everything comes from the seat's view.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
+from yamen.engine import Event
 from yamen.games.criminal_poker.phases import TURN_PHASES, Phase
 from yamen.games.criminal_poker.view import CriminalPokerView, PublicTurn
-from yamen.plaintext import seat_name, table, words
+from yamen.plaintext import seat_name, seats_text, table, who
 
 PHASES: dict[Phase, str] = {
     Phase.OPENING: "the opening: every suspect reveals one of its two cards (sealed)",
@@ -36,7 +38,7 @@ def _page(view: CriminalPokerView) -> str:
     me = view.get("seat")
     parts = [_heading(view), _seats(view, me)]
     if view.get("turns"):
-        parts.append("Turns: " + "; ".join(_turn(t) for t in view["turns"]))
+        parts.append("Turns: " + "; ".join(_turn(view, t, me) for t in view["turns"]))
     if view.get("votes"):
         parts.append(_votes(view))
     if me is not None:
@@ -46,19 +48,32 @@ def _page(view: CriminalPokerView) -> str:
     return "\n\n".join(parts)
 
 
-def card_text(view: CriminalPokerView, card_id: str | None) -> str:
-    """A card with its English name and innocence, or ``?`` for one not shown."""
+def card_name(view: Mapping[str, Any], card_id: str | None) -> str:
+    """A card's English name from the view's card list (``Physical evidence: Train ticket``),
+    or ``?`` for one not shown; the id only for a card the list lacks."""
     if card_id is None:
         return "?"
     card = view.get("cards", {}).get(card_id)
     if card is None:
         return card_id
-    name = card["name"].get("en", card_id).split(": ", 1)[-1]
+    return str(card["name"].get("en", card_id))
+
+
+def card_text(view: Mapping[str, Any], card_id: str | None) -> str:
+    """A card's name with its innocence (``no innocence`` for a weapon)."""
+    card = view.get("cards", {}).get(card_id) if card_id is not None else None
+    if card is None:
+        return card_name(view, card_id)
     level = "no innocence" if card["innocence"] is None else f"innocence {card['innocence']}"
-    return f"{card_id} ({name}, {level})"
+    return f"{card_name(view, card_id)} ({level})"
 
 
-def _role_name(view: CriminalPokerView, role: str) -> str:
+def names(view: Mapping[str, Any], card_ids: list[str | None] | list[str]) -> str:
+    """Several cards by name, ``; ``-separated (a name may hold a comma); ``-`` for none."""
+    return "; ".join(card_name(view, c) for c in card_ids) or "-"
+
+
+def _role_name(view: Mapping[str, Any], role: str) -> str:
     return view.get("role_names", {}).get(role, {}).get("en", role)
 
 
@@ -94,17 +109,17 @@ def _seats(view: CriminalPokerView, me: int | None) -> str:
             state.append("answered")
         elif seat in pending:
             state.append("to act")
-        shown = words(view["shown"][seat]) if seat in suspects else "(no evidence)"
+        shown = names(view, view["shown"][seat]) if seat in suspects else "(no evidence)"
         face_down = view["hidden_counts"][seat] if seat in suspects else None
         role = None if identity is None else _role_name(view, identity)
         rows.append([seat_name(seat, me), role, shown, face_down, ", ".join(state)])
     return table(["seat", "identity", "shown", "face down", ""], rows)
 
 
-def _turn(turn: PublicTurn) -> str:
-    text = f"seat {turn['seat']} {turn['action']}"
+def _turn(view: CriminalPokerView, turn: PublicTurn, me: int | None) -> str:
+    text = f"{who(turn['seat'], me)} {turn['action']}"
     if turn.get("revealed"):
-        text += f", revealed {turn['revealed']}"
+        text += f", revealed {card_name(view, turn['revealed'])}"
     return text
 
 
@@ -128,7 +143,7 @@ def _own(view: CriminalPokerView) -> str:
     if view.get("answer"):
         lines.append(f"Your sealed answer: {view['answer']}")
     if "deck" in view:
-        lines.append(f"The rest of the deck (only you saw it): {words(view['deck'])}")
+        lines.append(f"The rest of the deck (only you saw it): {names(view, view['deck'])}")
     return "\n".join(lines)
 
 
@@ -137,9 +152,9 @@ def _final(view: CriminalPokerView) -> str:
     rows = [
         [
             s["seat"],
-            s.get("identity"),
-            words(s.get("shown", [])),
-            words(s.get("hidden", [])),
+            None if s.get("identity") is None else _role_name(view, s["identity"]),
+            names(view, s.get("shown", [])),
+            names(view, s.get("hidden", [])),
             s.get("innocence"),
             "yes" if s.get("culprit") else "",
             "yes" if s.get("won") else "",
@@ -149,3 +164,81 @@ def _final(view: CriminalPokerView) -> str:
     headers = ["seat", "identity", "shown", "face down", "innocence", "culprit", "won"]
     caught = "caught" if final.get("caught") else "not caught"
     return f"Every card turned over: the culprit was {caught}\n" + table(headers, rows)
+
+
+def event_text(event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+    """An event in words (see ``Game.event_text``), cards and roles named from the view's
+    lists; ``None`` for a kind not worded here."""
+    words = EVENT_WORDS.get(event.kind)
+    return None if words is None else words(event.data, me, view)
+
+
+View = Mapping[str, Any]
+
+
+def _setup(d: Mapping[str, Any], me: int | None, view: View) -> str:
+    roles = ", ".join(f"{n} {_role_name(view, r)}" for r, n in d["roles_in_play"].items())
+    return (
+        f"Criminal Poker, {d['mode']} mode, {d['players']} players: the investigator is "
+        f"{who(d['investigator'], me)} ({_role_name(view, d['role'])}); suspects: "
+        f"{seats_text(d['suspects'], me)}; roles in play: {roles}; the evidence in the game: "
+        f"{names(view, d['deck'])}"
+    )
+
+
+def _opening(d: Mapping[str, Any], me: int | None, view: View) -> str:
+    shown = [
+        f"{who(seat, me)} showed {card_name(view, card)}"
+        for seat, card in enumerate(d["cards"])
+        if card is not None
+    ]
+    return "the opening: " + "; ".join(shown)
+
+
+def _vote(d: Mapping[str, Any], me: int | None, view: View) -> str:
+    votes = ", ".join(f"{who(s, me)} named {who(v, me)}" for s, v in enumerate(d["votes"]))
+    tally = ", ".join(f"{who(s, me)} {n}" for s, n in enumerate(d["tally"]) if n)
+    return f"the vote, round {d['round']}: {votes} (votes: {tally})"
+
+
+def _game_over(d: Mapping[str, Any], me: int | None, view: View) -> str:
+    culprits = seats_text(d["culprits"], me)
+    caught = "caught" if d["caught"] else "not caught"
+    winners = [s["seat"] for s in d["seats"] if s.get("won")]
+    return (
+        f"game over: the culprit ({culprits}) was {caught}; arrested: "
+        f"{seats_text(d['arrested'], me)}; winners: {seats_text(winners, me)}"
+    )
+
+
+Words = Callable[[Mapping[str, Any], int | None, View], str]
+EVENT_WORDS: dict[str, Words] = {
+    "setup": _setup,
+    "identity": lambda d, me, v: f"you are {_role_name(v, d['role'])}",
+    "evidence": lambda d, me, v: f"your face-down evidence: {names(v, d['cards'])}",
+    "dealt": lambda d, me, v: (
+        f"dealt: two cards to each suspect; {d['deck']} cards left in the deck"
+    ),
+    "answered": lambda d, me, v: f"{who(d['seat'], me)} answered (sealed)",
+    "opening revealed": _opening,
+    "next": lambda d, me, v: f"the investigator calls {who(d['seat'], me)}",
+    "skip": lambda d, me, v: f"{who(d['seat'], me)} skipped",
+    "draw": lambda d, me, v: f"{who(d['seat'], me)} drew a card ({d['deck']} left in the deck)",
+    "drew": lambda d, me, v: f"you drew {card_text(v, d['card'])}",
+    "keep hidden": lambda d, me, v: f"{who(d['seat'], me)} kept their cards hidden",
+    "reveal": lambda d, me, v: f"{who(d['seat'], me)} revealed {card_name(v, d['card'])}",
+    "deck look": lambda d, me, v: (
+        f"{who(d['seat'], me)} looked at the {d['count']} cards left in the deck"
+    ),
+    "deck": lambda d, me, v: f"the cards left in the deck: {names(v, d['cards'])}",
+    "questioning": lambda d, me, v: (
+        f"questioning (round {d['round']}): talk; the investigator ends it"
+    ),
+    "questioning over": lambda d, me, v: "questioning is over",
+    "votes": _vote,
+    "revote": lambda d, me, v: (
+        f"a tie between {seats_text(d['tied'], me)}: vote again (round {d['round']})"
+    ),
+    "arrest": lambda d, me, v: f"arrested: {seats_text(d['seats'], me)}",
+    "game over": _game_over,
+}
