@@ -283,7 +283,8 @@ function describe(event) {
 }
 
 function names() {
-  const base = page.room.seats.map((s, i) => s.name || (s.bot ? `${t("bot")} ${s.bot}` : t("seat_n", { n: i })));
+  // who left mid-game keeps their name: the results still say whose seat it was
+  const base = page.room.seats.map((s, i) => s.name || s.left || (s.bot ? `${t("bot")} ${s.bot}` : t("seat_n", { n: i })));
   // a name shared by several seats (five "rules" bots, two Annas) carries its seat number
   return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i}` : name));
 }
@@ -317,7 +318,7 @@ function drawRoom() {
     buttons.push(h("button", { id: "start", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/start`)) }, room.number ? t("rematch") : t("start")));
   }
   if (page.seat !== null) {
-    buttons.push(h("button", { class: "quiet", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/leave`)) }, t("leave")));
+    buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
   }
   const link = `${location.origin}/#/room/${room.id}${page.invite ? `?invite=${page.invite}` : ""}`;
   head.replaceChildren(
@@ -332,13 +333,41 @@ function drawRoom() {
   drawSide();
 }
 
+// Leaving during a game hands the seat to a bot for the rest of it: asked first.
+async function leaveSeat() {
+  const id = page.room.id;
+  if (page.room.status === "playing" && !(await confirmStep(t("leave_confirm"), t("leave"), t("stay")))) return;
+  await attempt(() => api("POST", `/api/rooms/${id}/leave`));
+}
+
+// A question in the page's words, answered in the page (Escape says no); true for yes.
+function confirmStep(message, yes, no) {
+  return new Promise((done) => {
+    const dialog = h("dialog", { class: "confirm", "aria-label": message });
+    const answer = (said) => {
+      dialog.close();
+      dialog.remove();
+      done(said);
+    };
+    const stay = h("button", { type: "button", class: "quiet", id: "confirm-no", onclick: () => answer(false) }, no);
+    dialog.append(h("p", {}, message), h("div", { class: "confirm-buttons" }, stay, h("button", { type: "button", id: "confirm-yes", onclick: () => answer(true) }, yes)));
+    dialog.addEventListener("cancel", (e) => {
+      e.preventDefault();
+      answer(false);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    stay.focus();
+  });
+}
+
 function drawSide() {
   const { room, table } = page;
   const host = player && room.host === player.player;
   const side = document.querySelector(".side");
   const deadlines = (table && table.result === null && table.deadlines) || {};
   const seats = room.seats.map((s, i) => {
-    const label = s.name || (s.bot ? `🤖 ${s.bot}` : t("empty_seat"));
+    const label = s.name || (s.left ? t("left_seat", { name: s.left }) : s.bot ? `🤖 ${s.bot}` : t("empty_seat"));
     const controls = [];
     if (room.status !== "playing" && !s.name && !s.bot) {
       if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/seats/${i}`, { invite: page.invite })) }, t("sit")));
