@@ -61,6 +61,7 @@ def test_update_and_state_frames_are_the_dicts_they_replaced(game, options):
             "bot": s.bot,
             "online": s.bot is not None or s.connections > 0,
             "away": s.away_since is not None and 100.0 - s.away_since >= 30.0,
+            "left": None,  # added: who left the seat mid-game
         }
         for i, s in enumerate(seats)
     ]
@@ -168,6 +169,7 @@ def test_the_small_frames_are_the_dicts_they_replaced():
                         "bot": None,
                         "online": False,
                         "away": True,
+                        "left": None,
                     }
                 ],
                 "status": "open",

@@ -91,3 +91,29 @@ def test_a_judge_writes_its_own_words_through_the_room(tmp_path):
     for room in (loaded, again):
         assert room.match.state.punishment == "sing a song of sixpence"
         assert room.match.state.count == 2 and room.match.state.phase == "plus"
+
+
+def test_who_left_mid_game_is_named_on_their_seat_until_the_next_game(tmp_path):
+    """A person who leaves during a game hands the seat to a stand-in bot; the seat keeps their
+    name (``left``) for the table and its results, and a restart finds it again."""
+
+    async def go():
+        store, room, _, _ = await stored_game(tmp_path / "l.db")
+        await store.add_player("q", "Quinn", "token-q")
+        await room.take_seat("p", "P", 0, None)
+        await room.take_seat("q", "Quinn", 1, None)
+        before = room.about().seats[1].left
+        await room.set_bot("p", 2, "random")
+        await room.start("p")
+        await room.leave("q")
+        shown = room.about().seats[1]
+        again = await Room.load(store, room.id)
+        await room.close()
+        await again.close()
+        await store.close()
+        return before, shown, again.about().seats
+
+    before, shown, again = asyncio.run(go())
+    assert before is None
+    assert shown.left == "Quinn" and shown.bot is not None and shown.name is None
+    assert again[1].left == "Quinn" and again[0].left is None and again[2].left is None

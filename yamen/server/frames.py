@@ -31,6 +31,7 @@ class Sitter(Protocol):
     player: str | None
     name: str | None
     bot: str | None
+    left: str | None
 
     @property
     def online(self) -> bool: ...
@@ -58,6 +59,7 @@ def seat(index: int, sitter: Sitter, away_seconds: float, now: float) -> protoco
         bot=sitter.bot,
         online=sitter.online,
         away=sitter.is_away(away_seconds, now),
+        left=sitter.left,
     )
 
 

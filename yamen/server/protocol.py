@@ -77,6 +77,7 @@ class SeatInfo(BaseModel):
     bot: str | None
     online: bool
     away: bool
+    left: str | None = None  # who left this seat mid-game: their stand-in bot plays it out
 
 
 class RoomInfo(BaseModel):

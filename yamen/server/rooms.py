@@ -17,7 +17,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -32,28 +31,13 @@ from yamen.server.errors import RoomError, StorageFailed
 from yamen.server.handle import Connection
 from yamen.server.identity import admits
 from yamen.server.match import Match, result_json
+from yamen.server.seats import Seat, name_who_left
 from yamen.server.settings import Settings
 from yamen.server.storage import Store, new_public_id
 from yamen.server.thinking import INLINE, Thinker
 from yamen.table import Move, Table
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Seat:
-    player: str | None = None
-    name: str | None = None
-    bot: str | None = None
-    connections: int = 0
-    away_since: float | None = None  # a seated player with no connection, since when
-
-    @property
-    def online(self) -> bool:
-        return self.bot is not None or self.connections > 0
-
-    def is_away(self, away_seconds: float, now: float) -> bool:
-        return self.away_since is not None and now - self.away_since >= away_seconds
 
 
 class Room:
@@ -118,6 +102,7 @@ class Room:
             seats,
             thinker,
         )
+        players: list[str | None] = []  # who sat at the last game's start
         for game in await store.games(room_id):
             if game.quarantined is None:
                 try:
@@ -135,11 +120,13 @@ class Room:
                     await store.quarantine(game.id, game.quarantined)
             if game.quarantined is not None:
                 room.closed = f"game {game.number} could not be replayed"
-                room.match.number, room.match.state = game.number, None
+                room.match.number, room.match.state, players = game.number, None, []
                 break
             _, state, record = room.match.current()
             if state.over and not game.finished:  # stopped between the two writes
                 await store.finish_game(game.id, result_json(state.result()))
+            players = game.players or []
+        await name_who_left(store, seats, players)
         now = time.time()
         for seat in room.seats:
             if seat.player is not None:
@@ -317,7 +304,7 @@ class Room:
                 raise RoomError("not_seated", "you have no seat in this room")
             bot = self.driver.stand_in() if self.playing else None
             await self.store.set_seat(self.id, seat, None, bot)
-            self.seats[seat] = Seat(bot=bot)
+            self.seats[seat] = Seat(bot=bot, left=self.seats[seat].name if bot else None)
             for conn in self.connections:
                 if conn.player == player:
                     conn.seat = None  # still watching, as a spectator
@@ -361,6 +348,8 @@ class Room:
             record = Record(self.game, dict(state.options), state.seed)
             number = self.match.number + 1
             public_id, players = new_public_id(), [s.player for s in self.seats]
+            for seat in self.seats:
+                seat.left = None  # a new game: a stand-in now plays as a bot of its own
             game_id = await self.store.add_game(self.id, number, record, public_id, players)
             self.match.begin(number, game_id, public_id, state, record)
             self.driver.ask(state.pending(), time.time())

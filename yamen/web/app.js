@@ -8,6 +8,9 @@ const main = document.getElementById("main");
 const banner = document.getElementById("banner");
 let player = null;
 let page = null; // the room page's state, or null in the lobby
+// Draws the screen on show again, in the page's language: a language change redraws what is
+// on screen (the welcome step stays the welcome step) and never routes anywhere.
+let redraw = null;
 
 function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -34,8 +37,30 @@ async function attempt(work) {
     return await work();
   } catch (err) {
     say(err.code ? tOr(`error.${err.code}`, err.message) : String(err.message || err));
+    // no identity (the token was lost or is unknown here): back to the name step, then on
+    if (err.status === 401) signIn().then(route);
     return undefined;
   }
+}
+
+// Redraws the screen keeping what was typed: each field with an id gets its value back, in
+// page order, so a select that shapes the fields after it (a game's options) comes first.
+function keepingInputs(draw) {
+  const fields = [...main.querySelectorAll("input[id], select[id], textarea[id]")]
+    .filter((el) => el.type !== "file")
+    .map((el) => ({ id: el.id, value: el.value, checked: el.checked }));
+  const focused = main.contains(document.activeElement) ? document.activeElement.id : "";
+  draw();
+  for (const { id, value, checked } of fields) {
+    const el = document.getElementById(id);
+    if (!el || !main.contains(el)) continue;
+    if (el.type === "checkbox" || el.type === "radio") el.checked = checked;
+    else if (el.value !== value) {
+      el.value = value;
+      if (el.tagName === "SELECT") el.dispatchEvent(new Event("change"));
+    }
+  }
+  if (focused) document.getElementById(focused)?.focus();
 }
 
 // ----- identity --------------------------------------------------------------------------
@@ -44,23 +69,35 @@ async function identify() {
   player = await me();
   if (player) return;
   await new Promise((done) => {
-    const input = h("input", { id: "name", maxlength: 40, required: true, autocomplete: "nickname" });
-    const form = h(
-      "form",
-      { class: "card narrow", onsubmit: async (e) => {
-        e.preventDefault();
-        const made = await attempt(() => guest(input.value));
-        if (made) done();
-      } },
-      h("h1", {}, t("welcome")),
-      h("label", { for: "name" }, t("your_name")),
-      input,
-      h("button", { type: "submit" }, t("enter")),
-    );
-    main.replaceChildren(form);
-    input.focus();
+    redraw = () => {
+      const input = h("input", { id: "name", maxlength: 40, required: true, autocomplete: "nickname" });
+      const form = h(
+        "form",
+        { class: "card narrow", onsubmit: async (e) => {
+          e.preventDefault();
+          const made = await attempt(() => guest(input.value));
+          if (made) done();
+        } },
+        h("h1", {}, t("welcome")),
+        h("label", { for: "name" }, t("your_name")),
+        input,
+        h("button", { type: "submit" }, t("enter")),
+      );
+      main.replaceChildren(form);
+    };
+    redraw();
+    document.getElementById("name").focus();
   });
+  redraw = null;
   player = await me();
+}
+
+// The name step when there is no identity yet, then the name in the header.
+async function signIn() {
+  if (page && page.live) page.live.close();
+  page = null;
+  await identify();
+  document.getElementById("who").textContent = player ? player.name : "";
 }
 
 // ----- lobby -------------------------------------------------------------------------------
@@ -112,6 +149,11 @@ function readOptions(form) {
 async function lobby() {
   const list = await games();
   const rooms = (await attempt(() => api("GET", "/api/rooms"))) || [];
+  redraw = () => drawLobby(list, rooms);
+  redraw();
+}
+
+function drawLobby(list, rooms) {
   const select = h("select", { id: "game" }, list.map((g) => h("option", { value: g.game }, gameTitle(g.game))));
   const optionsBox = h("div", { class: "options" });
   const showOptions = () => {
@@ -181,6 +223,7 @@ async function roomPage(roomId, invite) {
   const table = h("div", { id: "table", class: "table" });
   const side = h("aside", { class: "side" });
   main.replaceChildren(h("section", { class: "room" }, h("div", { id: "room-head", class: "room-head" }), h("div", { class: "layout" }, table, side)));
+  redraw = drawRoom;
   page.live = new Live(roomId, page.invite, onFrame, (status) => {
     if (status === "lost") say(t("connection_lost"), "warn");
     else if (status === "open") say("");
@@ -240,7 +283,8 @@ function describe(event) {
 }
 
 function names() {
-  const base = page.room.seats.map((s, i) => s.name || (s.bot ? `${t("bot")} ${s.bot}` : t("seat_n", { n: i })));
+  // who left mid-game keeps their name: the results still say whose seat it was
+  const base = page.room.seats.map((s, i) => s.name || s.left || (s.bot ? `${t("bot")} ${s.bot}` : t("seat_n", { n: i })));
   // a name shared by several seats (five "rules" bots, two Annas) carries its seat number
   return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i}` : name));
 }
@@ -274,7 +318,7 @@ function drawRoom() {
     buttons.push(h("button", { id: "start", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/start`)) }, room.number ? t("rematch") : t("start")));
   }
   if (page.seat !== null) {
-    buttons.push(h("button", { class: "quiet", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/leave`)) }, t("leave")));
+    buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
   }
   const link = `${location.origin}/#/room/${room.id}${page.invite ? `?invite=${page.invite}` : ""}`;
   head.replaceChildren(
@@ -289,13 +333,41 @@ function drawRoom() {
   drawSide();
 }
 
+// Leaving during a game hands the seat to a bot for the rest of it: asked first.
+async function leaveSeat() {
+  const id = page.room.id;
+  if (page.room.status === "playing" && !(await confirmStep(t("leave_confirm"), t("leave"), t("stay")))) return;
+  await attempt(() => api("POST", `/api/rooms/${id}/leave`));
+}
+
+// A question in the page's words, answered in the page (Escape says no); true for yes.
+function confirmStep(message, yes, no) {
+  return new Promise((done) => {
+    const dialog = h("dialog", { class: "confirm", "aria-label": message });
+    const answer = (said) => {
+      dialog.close();
+      dialog.remove();
+      done(said);
+    };
+    const stay = h("button", { type: "button", class: "quiet", id: "confirm-no", onclick: () => answer(false) }, no);
+    dialog.append(h("p", {}, message), h("div", { class: "confirm-buttons" }, stay, h("button", { type: "button", id: "confirm-yes", onclick: () => answer(true) }, yes)));
+    dialog.addEventListener("cancel", (e) => {
+      e.preventDefault();
+      answer(false);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    stay.focus();
+  });
+}
+
 function drawSide() {
   const { room, table } = page;
   const host = player && room.host === player.player;
   const side = document.querySelector(".side");
   const deadlines = (table && table.result === null && table.deadlines) || {};
   const seats = room.seats.map((s, i) => {
-    const label = s.name || (s.bot ? `🤖 ${s.bot}` : t("empty_seat"));
+    const label = s.name || (s.left ? t("left_seat", { name: s.left }) : s.bot ? `🤖 ${s.bot}` : t("empty_seat"));
     const controls = [];
     if (room.status !== "playing" && !s.name && !s.bot) {
       if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/seats/${i}`, { invite: page.invite })) }, t("sit")));
@@ -358,8 +430,10 @@ setInterval(tick, 1000);
 // ----- routing -----------------------------------------------------------------------------
 
 async function route() {
+  if (!player) return; // the name step is on screen: it routes when done
   if (page && page.live) page.live.close();
   page = null;
+  redraw = null;
   say("");
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
   if (match) await roomPage(match[1], match[2]);
@@ -374,11 +448,9 @@ async function start() {
   await setLang(chosen, false);
   chooser.addEventListener("change", async () => {
     await setLang(chooser.value);
-    if (page) drawRoom();
-    else await route();
+    if (redraw) keepingInputs(redraw);
   });
-  await identify();
-  document.getElementById("who").textContent = player ? player.name : "";
+  await signIn();
   window.addEventListener("hashchange", route);
   await route();
 }
