@@ -107,10 +107,14 @@ class SeatClient:
         return self.reader.done()
 
     async def send(self, **frame: Any) -> None:
-        await self.ws.send(json.dumps(frame))
+        await self.send_raw(json.dumps(frame))
 
     async def send_raw(self, data: str | bytes) -> None:
-        await self.ws.send(data)
+        """Send a frame; ConnectionError when the connection is gone (as when reading)."""
+        try:
+            await self.ws.send(data)
+        except websockets.ConnectionClosed as exc:
+            raise ConnectionError("the server closed the connection") from exc
 
     async def wait(self, match: Any, timeout: float = 30, start: int = 0) -> dict[str, Any]:
         """The first frame from index ``start`` on for which ``match(frame)`` is true."""

@@ -239,7 +239,8 @@ async def _play(seat_no, lobby, urls, acked, acting, stop_after=None):
                 frame_id = f"{seat_no}-{next(ids)}"
                 action = rng.choice(table["legal"])
                 sent[frame_id] = (table["seq"], action)
-                await conn.send(type="act", id=frame_id, action=action, seq=table["seq"])
+                with contextlib.suppress(ConnectionError):  # the process died: the next one
+                    await conn.send(type="act", id=frame_id, action=action, seq=table["seq"])
             if conn.closed:
                 break
             conn.arrived.clear()
