@@ -121,6 +121,12 @@ class State(ABC):
         self._act(seat, action)
         return events
 
+    def talk(self, seat: int) -> bool:
+        """Whether the decision ``seat`` owes closes a time the table talks in (Criminal
+        Poker's questioning): a server then gives the people at the table time to talk before
+        a bot or a timer makes it. Most decisions are not."""
+        return False
+
     def check_turn(self, seat: int) -> None:
         if seat not in self._pending:
             raise NotYourTurn(f"seat {seat} has no decision to make now")

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 class Seated(Protocol):
     """What the driver reads of a seat (yamen.server.rooms.Seat)."""
 
+    player: str | None  # a person's seat (None: a bot's, or empty)
     bot: str | None
     away_since: float | None  # a seated player with no connection, since when
 
@@ -89,14 +90,24 @@ class Driver:
         }
 
     def deadlines(self) -> dict[str, float]:
-        """Each pending person's turn timer (epoch seconds), keyed by seat as in JSON."""
-        turn = self.settings().turn_seconds
-        if turn is None:
-            return {}
-        seats = self.seats()
-        return {
-            str(seat): asked + turn for seat, asked in self.asked.items() if seats[seat].bot is None
-        }
+        """Each pending person's timer (epoch seconds), keyed by seat as in JSON: the turn
+        timer, or the talk time for a decision that closes a talking phase."""
+        played, seats = self.in_play(), self.seats()
+        times = {}
+        for seat, asked in self.asked.items():
+            if seats[seat].bot is None and played is not None:
+                limit = self._time_for(played[0], seat)
+                if limit is not None:
+                    times[str(seat)] = asked + limit
+        return times
+
+    def _time_for(self, state: State, seat: int) -> float | None:
+        """A person's time for this decision: the talk time when it closes a talking phase and
+        people are seated, else the turn timer (None: no timer)."""
+        settings = self.settings()
+        if state.talk(seat) and any(s.player is not None for s in self.seats()):
+            return settings.talk_seconds
+        return settings.turn_seconds
 
     # ----- the task -----------------------------------------------------------------------
 
@@ -156,20 +167,24 @@ class Driver:
         when the timer runs out. Never sooner than the bot's budget after the question: the
         answer's time then says nothing of what the seat holds (the bot thinks meanwhile)."""
         settings, seats = self.settings(), self.seats()
+        people = any(s.player is not None for s in seats)
         best = None
         for seat in state.pending():
             info, asked = seats[seat], self.asked.get(seat, time.time())
+            talking = people and state.talk(seat)  # people talk first, however quick a bot is
+            least = settings.talk_seconds if talking else settings.bot_delay
+            limit = self._time_for(state, seat)  # a person's timer
             if info.bot is not None:
-                bot, at = info.bot, asked + settings.bot_delay
+                bot, at = info.bot, asked + max(least, settings.bot_delay)
             elif info.away_since is not None:
                 away_at = info.away_since + settings.away_seconds
                 bot, at = self.stand_in(), max(away_at, asked + settings.bot_delay)
-            elif settings.turn_seconds is not None:
-                bot, at = self.stand_in(), asked + settings.turn_seconds
+            elif limit is not None:
+                bot, at = self.stand_in(), asked + limit
             else:
                 continue
-            if settings.turn_seconds is not None and info.bot is None:
-                at = min(at, asked + settings.turn_seconds)
+            if limit is not None and info.bot is None:
+                at = min(at, asked + limit)
             move = DueMove(seat, max(at, asked + self._budget(bot)), bot)
             if best is None or move.at < best.at:
                 best = move

@@ -61,6 +61,7 @@ SCHEMA: dict[str, tuple[Number | BotName, str]] = {
     "bot_delay": (Number(0, 10), "the least time a bot's answer takes to reach the table"),
     "away_seconds": (Number(0, 3600), "a gone player's seat is played by a bot after this"),
     "stand_in": (BotName(), "the bot for timers and gone players; null: the game's best"),
+    "talk_seconds": (Number(0, 3600), "with people seated, how long a talking phase lasts"),
 }
 
 
@@ -72,6 +73,8 @@ class Settings:
     bot_delay: float = 0.8  # seconds a bot's answer waits at least, so people can follow
     away_seconds: float = 30.0  # a gone player's seat is played by a bot after this
     stand_in: str | None = None  # the bot for timers and gone players; None: the game's best
+    talk_seconds: float = 60.0  # with people seated, a talking phase (State.talk) lasts this
+    # long unless its seat ends it first: a bot waits it out, a person's timer is this
 
     @classmethod
     def read(cls, data: Any, game: str) -> Settings:

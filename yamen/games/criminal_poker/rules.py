@@ -287,6 +287,11 @@ class CriminalPokerState(State):
         self._pending = (self.investigator,)
         self._emit("questioning", round=len(self.votes) + 1)
 
+    def talk(self, seat: int) -> bool:
+        """Questioning is the seed's time to talk: the investigator ends it when the table has
+        said enough."""
+        return self.phase == QUESTIONING and seat in self._pending
+
     def _end_questioning(self) -> None:
         self._emit("questioning over")
         if self.mode == SHERIFF:
