@@ -39,6 +39,7 @@ def create_room(page, game, options=None, pace="0"):
         page.fill(f"#opt-{name}", str(value))
     page.select_option("#pace", pace)
     page.fill("#turn", "0")
+    page.fill("#talk", "0")
     page.click("#create")
     page.wait_for_selector(".seats")
     return page.url

@@ -105,9 +105,13 @@ class Driver:
         """A person's time for this decision: the talk time when it closes a talking phase and
         people are seated, else the turn timer (None: no timer)."""
         settings = self.settings()
-        if state.talk(seat) and any(s.player is not None for s in self.seats()):
+        if settings.talk_seconds and self._talking(state, seat):
             return settings.talk_seconds
         return settings.turn_seconds
+
+    def _talking(self, state: State, seat: int) -> bool:
+        """The decision closes a talking phase and people are seated to talk."""
+        return state.talk(seat) and any(s.player is not None for s in self.seats())
 
     # ----- the task -----------------------------------------------------------------------
 
@@ -167,12 +171,11 @@ class Driver:
         when the timer runs out. Never sooner than the bot's budget after the question: the
         answer's time then says nothing of what the seat holds (the bot thinks meanwhile)."""
         settings, seats = self.settings(), self.seats()
-        people = any(s.player is not None for s in seats)
         best = None
         for seat in state.pending():
             info, asked = seats[seat], self.asked.get(seat, time.time())
-            talking = people and state.talk(seat)  # people talk first, however quick a bot is
-            least = settings.talk_seconds if talking else settings.bot_delay
+            # people talk first, however quick a bot is
+            least = settings.talk_seconds if self._talking(state, seat) else settings.bot_delay
             limit = self._time_for(state, seat)  # a person's timer
             if info.bot is not None:
                 bot, at = info.bot, asked + max(least, settings.bot_delay)

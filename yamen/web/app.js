@@ -168,6 +168,7 @@ function drawLobby(list, rooms) {
   showOptions();
   const isPublic = h("input", { id: "public", type: "checkbox", checked: true });
   const timer = h("input", { id: "turn", type: "number", min: 0, value: 60 });
+  const talk = h("input", { id: "talk", type: "number", min: 0, max: 3600, value: 60 });
   const pace = h("select", { id: "pace" }, [["0", "pace_instant"], ["0.3", "pace_fast"], ["0.8", "pace_normal"], ["2", "pace_slow"]].map(([v, k]) => h("option", { value: v, selected: v === "0.8" }, t(k))));
   const form = h(
     "form",
@@ -179,7 +180,11 @@ function drawLobby(list, rooms) {
           game: select.value,
           options: readOptions(form),
           public: isPublic.checked,
-          settings: { turn_seconds: turn > 0 ? turn : null, bot_delay: Number(pace.value) },
+          settings: {
+            turn_seconds: turn > 0 ? turn : null,
+            bot_delay: Number(pace.value),
+            talk_seconds: Math.max(0, Number(talk.value) || 0),
+          },
           seat: 0,
         }),
       );
@@ -191,6 +196,7 @@ function drawLobby(list, rooms) {
     optionsBox,
     h("label", { class: "option" }, h("span", {}, t("public_room")), isPublic),
     h("label", { class: "option" }, h("span", {}, t("turn_seconds")), timer),
+    h("label", { class: "option" }, h("span", {}, t("talk_seconds")), talk),
     h("label", { class: "option" }, h("span", {}, t("bot_pace")), pace),
     h("button", { type: "submit", id: "create" }, t("create_room")),
   );
