@@ -61,6 +61,9 @@ POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.
 REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
 GAMES = (("baohuang", {}), ("criminal_poker", {}), ("bao_qingtian", {"players": 5}))
 KINDS = ("kill", "term", "stop", "pause")
+# Rooms play at the bots' pace: no turn timer, and no talk time (the soak measures faults, not
+# people talking; a bot investigator would otherwise wait for talk with a person seated).
+SETTINGS = {"turn_seconds": None, "away_seconds": 30, "talk_seconds": 0}
 
 
 def free_port() -> int:
@@ -371,7 +374,7 @@ class Soak:
     async def make_room(self, n: int) -> list[Person]:
         game, options = GAMES[n % len(GAMES)]
         people = 1 + (self.rng.random() < self.args.second_person)
-        settings = {"bot_delay": self.args.bot_delay, "turn_seconds": None, "away_seconds": 30}
+        settings = {**SETTINGS, "bot_delay": self.args.bot_delay}
         first = n % len(self.processes)
         guest = (await self.call("POST", "/api/guests", None, {"name": f"host{n}"})).json()
         body = {"game": game, "options": options, "settings": settings, "seat": 0}
@@ -393,7 +396,7 @@ class Soak:
         """A room nobody is at: its host starts it and leaves (a bot takes the seat), so its
         bots wait (Room.present) until someone connects."""
         game, options = GAMES[n % len(GAMES)]
-        settings = {"bot_delay": self.args.bot_delay, "turn_seconds": None, "away_seconds": 30}
+        settings = {**SETTINGS, "bot_delay": self.args.bot_delay}
         guest = (await self.call("POST", "/api/guests", None, {"name": f"gone{n}"})).json()
         body = {"game": game, "options": options, "settings": settings, "seat": 0}
         room = (await self.call("POST", "/api/rooms", guest["token"], body)).json()
