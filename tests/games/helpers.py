@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from yamen.engine import State
+from yamen.engine import Event, State
 
 
 def act(state: State, seat: int, text: str):
@@ -22,3 +22,13 @@ def play_random(state: State, rng: random.Random, limit: int = 100_000) -> list:
         state.apply(seat, action)
         assert len(log) < limit, "game did not end"
     return log
+
+
+def every_event(state: State, rng: random.Random) -> list[Event]:
+    """Random legal play to the end (the first pending seat each time); every event it made,
+    the opening's included."""
+    events = list(state.opening_events)
+    while not state.over:
+        seat = state.pending()[0]
+        events += state.apply(seat, rng.choice(state.legal(seat)))
+    return events

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tests.games.helpers import every_event
 from yamen.engine import Event, new_game
 from yamen.games.bao_qingtian import text
 
@@ -11,11 +12,7 @@ from yamen.games.bao_qingtian import text
 def test_every_event_of_a_trial_is_worded():
     for seed in range(3):
         state = new_game("bao_qingtian", {"players": 6}, seed)
-        events = list(state.opening_events)
-        rng = random.Random(seed)
-        while not state.over:
-            seat = state.pending()[0]
-            events += state.apply(seat, rng.choice(state.legal(seat)))
+        events = every_event(state, random.Random(seed))
         view = state.view(0)
         for event in events:
             assert text.event_text(event, 0, view) is not None, event.kind

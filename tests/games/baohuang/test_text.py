@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tests.games.helpers import every_event
 from yamen.engine import Event, new_game
 from yamen.games.baohuang import text
 
@@ -11,11 +12,7 @@ from yamen.games.baohuang import text
 def test_every_event_of_a_match_is_worded():
     for variant in ("shandong", "japanese"):
         state = new_game("baohuang", {"variant": variant, "deals": 2}, 4)
-        events = list(state.opening_events)
-        rng = random.Random(4)
-        while not state.over:
-            seat = state.pending()[0]
-            events += state.apply(seat, rng.choice(state.legal(seat)))
+        events = every_event(state, random.Random(4))
         view = state.view(0)
         for event in events:
             assert text.event_text(event, 0, view) is not None, event.kind

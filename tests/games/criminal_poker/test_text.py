@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+from tests.games.helpers import every_event
 from yamen.engine import Event, get_game, new_game
 from yamen.games.criminal_poker import text
 
@@ -13,12 +14,7 @@ CARD_ID = re.compile(r"\b[PSW]\d+\b|(?<!Murder )\bweapon\b")  # ids, not "Murder
 
 def played_out(seed: int = 3):
     state = new_game("criminal_poker", {"mode": "sheriff"}, seed)
-    events = list(state.opening_events)
-    rng = random.Random(seed)
-    while not state.over:
-        seat = state.pending()[0]
-        events += state.apply(seat, rng.choice(state.legal(seat)))
-    return state, events
+    return state, every_event(state, random.Random(seed))
 
 
 def test_the_table_names_every_card_by_its_name():
