@@ -96,16 +96,16 @@ class Driver:
         times = {}
         for seat, asked in self.asked.items():
             if seats[seat].bot is None and played is not None:
-                limit = self._time_for(played[0], seat)
+                limit = self._time_for(self._talking(played[0], seat))
                 if limit is not None:
                     times[str(seat)] = asked + limit
         return times
 
-    def _time_for(self, state: State, seat: int) -> float | None:
-        """A person's time for this decision: the talk time when it closes a talking phase and
-        people are seated, else the turn timer (None: no timer)."""
+    def _time_for(self, talking: bool) -> float | None:
+        """A person's time for a decision: the talk time when it closes a talking phase with
+        people seated (:meth:`_talking`), else the turn timer (None: no timer)."""
         settings = self.settings()
-        if settings.talk_seconds and self._talking(state, seat):
+        if settings.talk_seconds and talking:
             return settings.talk_seconds
         return settings.turn_seconds
 
@@ -174,11 +174,11 @@ class Driver:
         best = None
         for seat in state.pending():
             info, asked = seats[seat], self.asked.get(seat, time.time())
-            # people talk first, however quick a bot is
-            least = settings.talk_seconds if self._talking(state, seat) else settings.bot_delay
-            limit = self._time_for(state, seat)  # a person's timer
-            if info.bot is not None:
-                bot, at = info.bot, asked + max(least, settings.bot_delay)
+            talking = self._talking(state, seat)
+            limit = self._time_for(talking)  # a person's timer
+            if info.bot is not None:  # people talk first, however quick a bot is
+                talk = settings.talk_seconds if talking else 0
+                bot, at = info.bot, asked + max(talk, settings.bot_delay)
             elif info.away_since is not None:
                 away_at = info.away_since + settings.away_seconds
                 bot, at = self.stand_in(), max(away_at, asked + settings.bot_delay)
