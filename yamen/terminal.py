@@ -32,7 +32,7 @@ from yamen.engine import (
     visible_to,
 )
 from yamen.errors import IllegalAction, NotationError
-from yamen.plaintext import table
+from yamen.plaintext import table, who
 from yamen.table import Table
 
 QUIT = {"quit", "exit"}  # never "q": Q is a queen in Baohuang's notation
@@ -148,12 +148,10 @@ def event_line(words: EventWords, event: Event, me: int | None, view: Mapping[st
 def event_text(event: Event, me: int | None) -> str:
     """One event on one line, knowing no game: who, what, and the rest of its data."""
     data = dict(event.data)
-    who = ""
     seat = data.pop("seat", None)
-    if isinstance(seat, int):
-        who = "you: " if seat == me else f"seat {seat}: "
+    actor = f"{who(seat, me)}: " if isinstance(seat, int) else ""
     details = ", ".join(f"{key} {_value(value)}" for key, value in data.items())
-    return f"  {who}{event.kind}" + (f" ({details})" if details else "")
+    return f"  {actor}{event.kind}" + (f" ({details})" if details else "")
 
 
 def _value(value: Any) -> str:
