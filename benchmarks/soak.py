@@ -63,7 +63,7 @@ GAMES = (("baohuang", {}), ("criminal_poker", {}), ("bao_qingtian", {"players": 
 KINDS = ("kill", "term", "stop", "pause")
 # Rooms play at the bots' pace: no turn timer, and no talk time (the soak measures faults, not
 # people talking; a bot investigator would otherwise wait for talk with a person seated).
-SETTINGS = {"turn_seconds": None, "away_seconds": 30, "talk_seconds": 0}
+SETTINGS = {"turn_seconds": None, "away_seconds": 30, "talk_seconds": 0, "deal_pause": 0}
 
 
 def free_port() -> int:

@@ -40,6 +40,11 @@ class Event(NamedTuple):
     to: tuple[int, ...] | None = None
 
 
+DEAL_OVER = "deal over"
+"""The event kind that ends one deal of a game played as several (a match of deals in one
+game): a server may pause the table after it, until the players are ready for the next."""
+
+
 def visible_to(events: list[Event], seat: int | None) -> list[Event]:
     """The events a seat (or a spectator, ``None``) may see."""
     return [e for e in events if e.to is None or (seat is not None and seat in e.to)]
@@ -126,6 +131,11 @@ class State(ABC):
         Poker's questioning): a server then gives the people at the table time to talk before
         a bot or a timer makes it. Most decisions are not."""
         return False
+
+    def running_scores(self) -> list[Fraction] | None:
+        """Each seat's scores so far in a game played as several deals (the deals finished),
+        for fronts that show match totals as they grow; None, the default, until the result."""
+        return None
 
     def check_turn(self, seat: int) -> None:
         if seat not in self._pending:

@@ -25,7 +25,13 @@ from yamen.client import Lobby, SeatClient
 from yamen.server.app import create_app
 from yamen.server.limits import Limits
 
-FAST = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600, "talk_seconds": 0}
+FAST = {
+    "bot_delay": 0,
+    "turn_seconds": None,
+    "away_seconds": 3600,
+    "talk_seconds": 0,
+    "deal_pause": 0,
+}
 
 
 class ServerThread:

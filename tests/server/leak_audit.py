@@ -281,6 +281,8 @@ FRAMES: dict[str, type[BaseModel]] = {
 }
 CHAT_LINE = {"name", "seat", "text", "at"}  # a state frame's recent chat
 EVENT = {"kind", "data"}
+STAND_IN = {"seat", "why"}
+ENTRY = {"seq", "events", "stand_in"}  # a step of a state frame's history
 
 
 def fields(model: type[BaseModel]) -> set[str]:
@@ -324,8 +326,16 @@ def frame_shape(frame: Any, where: str) -> list[Finding]:
         found.append(Finding("shape", where, f"not the documented schema: {exc}"))
     if "room" in frame:
         found += room_shape(frame["room"], f"{where} room")
+    if frame.get("stand_in") is not None:
+        found += _exact(frame["stand_in"], STAND_IN, f"{where} stand_in")
     if frame.get("table") is not None:
         found += _exact(frame["table"], fields(protocol.SeatTable), f"{where} table")
+        for i, entry in enumerate(frame["table"].get("history") or []):
+            found += _exact(entry, ENTRY, f"{where} history.{i}")
+            for j, event in enumerate(entry.get("events") or [] if isinstance(entry, dict) else []):
+                found += _exact(event, EVENT, f"{where} history.{i}.events.{j}")
+            if isinstance(entry, dict) and entry.get("stand_in") is not None:
+                found += _exact(entry["stand_in"], STAND_IN, f"{where} history.{i}.stand_in")
     for i, line in enumerate(frame.get("chat") or []):
         found += _exact(line, CHAT_LINE, f"{where} chat.{i}")
     for i, event in enumerate(frame.get("events") or []):
@@ -383,22 +393,31 @@ def audit(
     rules = RULES[record.game]
     steps = truth(record)
     found = engine_events(steps, rules)
-    spectator_tables: dict[int, dict] = {}
+    # (step, break) -> the spectator's table then: between two deals a step has two tables
+    spectator_tables: dict[tuple[int, str], dict] = {}
     for receiver, frames in received:
         if receiver is None:
             for frame in frames:
                 if frame.get("table") is not None:
-                    spectator_tables.setdefault(frame["table"]["seq"], frame["table"])
+                    table = frame["table"]
+                    spectator_tables.setdefault(_moment(table), table)
     for receiver, frames in received:
         who = "spectator" if receiver is None else f"seat {receiver}"
         at = None
+        updated: set[int] = set()  # the steps whose update this receiver got
         for i, frame in enumerate(frames):
             where = f"{who} frame {i} ({frame.get('type')})"
             found += frame_shape(frame, where)
             table = frame.get("table") if isinstance(frame, dict) else None
             if isinstance(table, dict) and isinstance(table.get("seq"), int):
                 at = table["seq"]
-                found += _table(table, frame, receiver, steps, rules, spectator_tables, where)
+                repeat = frame.get("type") == "update" and at in updated
+                found += _table(
+                    table, frame, receiver, steps, rules, spectator_tables, where, repeat
+                )
+                if frame.get("type") == "update":
+                    updated.add(at)
+                found += _history(table, receiver, steps, record, rules, where)
                 ks = [at]
             else:
                 ks = [] if at is None else [at, at + 1]  # the server may have moved on
@@ -420,9 +439,12 @@ def _table(
     receiver: int | None,
     steps: list[Step],
     rules: Rules,
-    spectator_tables: dict[int, dict],
+    spectator_tables: dict[tuple[int, str], dict],
     where: str,
+    repeat: bool = False,
 ) -> list[Finding]:
+    """``repeat``: an update for a step the receiver had its update of (the table changed
+    between two deals: who is ready, the break over): it carries no events."""
     k = table["seq"]
     if not 0 <= k < len(steps):
         return [Finding("view", where, f"seq {k} is no step of the game")]
@@ -430,19 +452,20 @@ def _table(
     view = table.get("view")
     if view != step.views[receiver]:
         found.append(Finding("view", where, f"not the engine's view at step {k}"))
-    legal = step.legal.get(receiver, []) if receiver is not None else []
+    asked = table.get("pause") is None  # between two deals nobody is asked anything
+    legal = step.legal.get(receiver, []) if receiver is not None and asked else []
     if table.get("legal") != legal:
         found.append(Finding("view", where, f"legal {table.get('legal')} is not {legal}"))
-    if table.get("pending") != step.pending:
+    if table.get("pending") != (step.pending if asked else []):
         found.append(Finding("view", where, "pending"))
     if frame["type"] == "update":
-        wanted = expected_events(step.events, receiver, rules)
+        wanted = [] if repeat else expected_events(step.events, receiver, rules)
         if frame.get("events") != wanted:
             found.append(Finding("events", where, f"not the events its receiver may see at {k}"))
     if not isinstance(view, dict):
         return found
     # Only a seat's own keys differ from the spectator's table at the same step.
-    spectator = spectator_tables.get(k)
+    spectator = spectator_tables.get(_moment(table))
     if receiver is None:
         shown = sorted(rules.seat_keys & set(view))
         if shown:
@@ -450,8 +473,9 @@ def _table(
     elif spectator is None:
         found.append(Finding("differs", where, f"the spectator got no table at step {k}"))
     else:
-        mine = {key: v for key, v in table.items() if key not in ("view", "legal")}
-        theirs = {key: v for key, v in spectator.items() if key not in ("view", "legal")}
+        own = ("view", "legal", "history")  # (a state frame's history: checked by _history)
+        mine = {key: v for key, v in table.items() if key not in own}
+        theirs = {key: v for key, v in spectator.items() if key not in own}
         if mine != theirs:
             found.append(Finding("differs", where, "table fields differ from the spectator's"))
         public = {key: v for key, v in view.items() if key not in rules.seat_keys | {"seat"}}
@@ -465,4 +489,41 @@ def _table(
         own = view.get(rules.hand_key)
         if own is not None and Counter(own) != Counter(step.hands[receiver]):
             found.append(Finding("own", where, f"its {rules.hand_key} is not its hand at {k}"))
+    return found
+
+
+def _moment(table: dict) -> tuple[int, str]:
+    """A table's step and break (who is ready), as the spectator's tables are looked up."""
+    return table.get("seq"), json.dumps(table.get("pause"))
+
+
+def _history(
+    table: dict,
+    receiver: int | None,
+    steps: list[Step],
+    record: Record,
+    rules: Rules,
+    where: str,
+) -> list[Finding]:
+    """A state frame's history: each step's events as the receiver's update carried them
+    (the rules' filter), every step up to the table's that showed it something, and nothing
+    hidden at the step an entry tells of (another seat's hand then, say)."""
+    history = table.get("history")
+    if history is None:
+        return []
+    k, found, seqs = table["seq"], [], []
+    for i, entry in enumerate(history):
+        at = f"{where} history.{i}"
+        seq = entry.get("seq") if isinstance(entry, dict) else None
+        if not isinstance(seq, int) or not 0 <= seq <= k or (seqs and seq <= seqs[-1]):
+            found.append(Finding("events", at, f"seq {seq!r} is no step up to {k} in order"))
+            continue
+        seqs.append(seq)
+        if entry.get("events") != expected_events(steps[seq].events, receiver, rules):
+            found.append(Finding("events", at, f"not the events its receiver may see at {seq}"))
+        found += hidden_in(entry, receiver, steps, record, [seq], at)
+    told = [j for j in range(k + 1) if expected_events(steps[j].events, receiver, rules)]
+    missing = sorted(set(told) - set(seqs))
+    if missing:
+        found.append(Finding("events", f"{where} history", f"steps {missing[:5]} are missing"))
     return found

@@ -17,12 +17,13 @@ from typing import Any
 
 import pytest
 
-from tests.server.helpers import ServerThread, play_to_end, room_with, run
+from tests.server.helpers import FAST, ServerThread, play_to_end, room_with, run
 from tests.server.leak_audit import RULES, Answer, audit
 from yamen.client import Lobby, SeatClient
 from yamen.records import Record
 from yamen.server import frames as server_frames
 from yamen.server import protocol
+from yamen.server.match import Step
 from yamen.server.rooms import Room
 
 
@@ -33,10 +34,12 @@ def server(tmp_path_factory):
         yield server
 
 
-async def play(url: str, game: str, options: dict, seed: int) -> tuple[Record, list, list]:
+async def play(
+    url: str, game: str, options: dict, seed: int, settings: dict | None = None
+) -> tuple[Record, list, list]:
     """One game between guests, watched by a spectator, with chat, refused frames and lobby
     calls during play: the record, every receiver's frames and every lobby answer."""
-    rid, lobbies = await room_with(url, game, options, people=99)
+    rid, lobbies = await room_with(url, game, options, people=99, settings=settings)
     host = lobbies[0]
     seats = [await SeatClient.connect(lobby.ws_url(rid), lobby.token) for lobby in lobbies]
     spectator = await SeatClient.connect(host.ws_url(rid))
@@ -109,6 +112,17 @@ def test_every_frame_holds_only_what_its_receiver_may_see(server, game, options,
         assert len({(a.who, a.label) for a in answers}) >= 7 and len(answers) >= 8
 
 
+def test_a_match_of_deals_with_breaks_holds_only_what_each_receiver_may_see(server):
+    """Two deals with a break between them (nobody says ready: the break runs out): the totals
+    after a deal, the updates of the break and the state frames' logs are audited too."""
+    settings = {**FAST, "deal_pause": 0.3}
+    record, received, answers = run(play(server.url, "baohuang", {"deals": 2}, 5, settings))
+    findings = audit(record, received, answers)
+    assert findings == [], "\n".join(map(str, findings[:20]))
+    paused = [f for _, frames in received for f in frames if (f.get("table") or {}).get("pause")]
+    assert paused and all(f["table"]["pending"] == [] for f in paused)
+
+
 # ----- planted leaks: the audit must find each ------------------------------------------------
 
 
@@ -161,8 +175,8 @@ def next_hand_in_view(monkeypatch) -> None:
     """One other seat's hand, inside the view, under a name of its own."""
     table = Room._table  # every table a room sends is built here
 
-    def leaky(self, state, seat: int | None) -> protocol.SeatTable:
-        data = table(self, state, seat)
+    def leaky(self, state, seat: int | None, history=None) -> protocol.SeatTable:
+        data = table(self, state, seat, history)
         key = RULES[self.game].hand_key
         other = 0 if seat is None else (seat + 1) % state.num_seats
         data.view["notes"] = {"seen": list(state.view(other)[key])}
@@ -175,8 +189,8 @@ def roles_in_view(monkeypatch) -> None:
     """Every seat's role in the public list of roles, for everyone."""
     table = Room._table
 
-    def leaky(self, state, seat: int | None) -> protocol.SeatTable:
-        data = table(self, state, seat)
+    def leaky(self, state, seat: int | None, history=None) -> protocol.SeatTable:
+        data = table(self, state, seat, history)
         view = data.view
         if "identities" in view:  # Criminal Poker
             view["identities"] = {str(s): r for s, r in enumerate(state.roles)}
@@ -191,6 +205,17 @@ def private_events_to_all(monkeypatch) -> None:
     monkeypatch.setattr(server_frames, "visible_to", lambda events, seat: list(events))
 
 
+def private_events_in_history(monkeypatch) -> None:
+    """Every seat's private events in the log a state frame carries; the updates stay sound."""
+    history = server_frames.history
+
+    def leaky(steps: list[Step], seat: int | None) -> list[protocol.Entry]:
+        public = [Step([e._replace(to=None) for e in s.events], s.stand_in) for s in steps]
+        return history(public, seat)
+
+    monkeypatch.setattr(server_frames, "history", leaky)
+
+
 PLANTS = {
     # the leak: the checks that must find it
     seed_in_room_info: {"seed", "shape"},
@@ -199,6 +224,7 @@ PLANTS = {
     next_hand_in_view: {"view", "differs", "hand|card"},
     roles_in_view: {"view", "role"},
     private_events_to_all: {"events", "hand|card"},
+    private_events_in_history: {"events", "hand|card"},
 }
 PLANTED_GAMES = [
     ("criminal_poker", {"mode": "detective", "players": 4}),

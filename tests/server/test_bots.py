@@ -10,8 +10,9 @@ import pytest
 
 from yamen.engine import get_game
 from yamen.errors import OptionsError
+from yamen.server.loading import load_room
 from yamen.server.registry import Rooms
-from yamen.server.rooms import Room, Seat
+from yamen.server.rooms import Seat
 from yamen.server.storage import Store
 from yamen.server.thinking import Thinker
 
@@ -78,7 +79,7 @@ def test_a_stored_bad_stand_in_falls_back_to_the_default_on_load(tmp_path):
 
             row = await s.get(RoomRow, room.id)
             row.settings = {**row.settings, "stand_in": "search:seconds=null"}
-        loaded = await Room.load(store, room.id)
+        loaded = await load_room(store, room.id)
         await store.close()
         return loaded.settings
 

@@ -43,6 +43,9 @@ def old_table(state, seat, game_id, number, seq, deadlines) -> dict[str, Any]:
         "legal": state.legal(seat) if seat is not None else [],
         "deadlines": deadlines,
         "result": None if result is None else result.to_json(),
+        "totals": [0] * state.num_seats,  # added: the match totals, deals so far included
+        "pause": None,  # added: the break between two deals
+        "history": None,  # added: the seat's whole log (state frames only)
     }
 
 
@@ -99,13 +102,19 @@ def test_update_and_state_frames_are_the_dicts_they_replaced(game, options):
         deadlines = {str(s): 1712345678.125 + 60 for s in state.pending()}
         for seat in (None, *range(state.num_seats)):
             table = frames.seat_table(
-                state, seat, game_id="g1", number=2, seq=seq, deadlines=deadlines
+                state,
+                seat,
+                game_id="g1",
+                number=2,
+                seq=seq,
+                deadlines=deadlines,
+                totals=[Fraction(0)] * state.num_seats,
             )
             old = old_table(state, seat, "g1", 2, seq, deadlines)
             shown_events = [{"kind": e.kind, "data": e.data} for e in visible_to(events, seat)]
             same(
                 frames.update(events, seat, table),
-                {"type": "update", "events": shown_events, "table": old},
+                {"type": "update", "events": shown_events, "table": old, "stand_in": None},
             )
             same(
                 frames.state(info, table, chat),

@@ -39,18 +39,23 @@ class Seated(Protocol):
     player: str | None  # a person's seat (None: a bot's, or empty)
     bot: str | None
     away_since: float | None  # a seated player with no connection, since when
+    left: str | None  # who left mid-game: the bot playing the seat is their stand-in
 
 
 class DueMove(NamedTuple):
-    """A move to come by itself: the seat, when its answer reaches the table, and which bot."""
+    """A move to come by itself: the seat, when its answer reaches the table, which bot, and
+    why a stand-in plays a person's seat (``timeout``, ``away``, ``left``; None: a bot's own
+    seat)."""
 
     seat: int
     at: float
     bot: str
+    why: str | None = None
 
 
-Act = Callable[[int, int, int], Awaitable[object]]
-"""The room's ``act(seat, action, seq)``: refused (a YamenError) when the table moved on."""
+Act = Callable[[int, int, int, str | None], Awaitable[object]]
+"""The room's ``act(seat, action, seq, why)`` (``why`` as :class:`DueMove`'s): refused (a
+YamenError) when the table moved on."""
 
 
 class Driver:
@@ -176,19 +181,21 @@ class Driver:
             info, asked = seats[seat], self.asked.get(seat, time.time())
             talking = self._talking(state, seat)
             limit = self._time_for(talking)  # a person's timer
+            why: str | None
             if info.bot is not None:  # people talk first, however quick a bot is
                 talk = settings.talk_seconds if talking else 0
                 bot, at = info.bot, asked + max(talk, settings.bot_delay)
+                why = "left" if info.left is not None else None
             elif info.away_since is not None:
                 away_at = info.away_since + settings.away_seconds
-                bot, at = self.stand_in(), max(away_at, asked + settings.bot_delay)
+                bot, at, why = self.stand_in(), max(away_at, asked + settings.bot_delay), "away"
             elif limit is not None:
-                bot, at = self.stand_in(), asked + limit
+                bot, at, why = self.stand_in(), asked + limit, "timeout"
             else:
                 continue
-            if limit is not None and info.bot is None:
-                at = min(at, asked + limit)
-            move = DueMove(seat, max(at, asked + self._budget(bot)), bot)
+            if limit is not None and info.bot is None and asked + limit < at:
+                at, why = asked + limit, "timeout"  # the timer runs out first
+            move = DueMove(seat, max(at, asked + self._budget(bot)), bot, why)
             if best is None or move.at < best.at:
                 best = move
         return best
@@ -210,7 +217,7 @@ class Driver:
             if move is None:
                 await self.changed.wait()
                 continue
-            seat, when, bot_name = move
+            seat, when, bot_name, why = move
             key = (seq, seat, bot_name)
             now = time.time()
             budget = self._budget(bot_name)
@@ -229,7 +236,7 @@ class Driver:
                 else:  # past its budget (the server's workers are all busy): cut off
                     answer.cancel()
                     choice = self._quick_answer(state, seat)
-                await self.act(seat, choice, seq)
+                await self.act(seat, choice, seq, why)
             except StorageFailed:  # the store failed: nothing changed, try again in a while
                 await asyncio.sleep(1.0)
             except YamenError:  # the table moved on while the bot thought: look again

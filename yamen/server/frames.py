@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from yamen.engine import Event, State, score_json, visible_to
 from yamen.server import protocol
+from yamen.server.match import Step
 
 
 class Sitter(Protocol):
@@ -100,19 +101,51 @@ def seat_table(
     number: int,
     seq: int,
     deadlines: dict[str, float],
+    totals: Sequence[Fraction],
+    pause: protocol.Pause | None = None,
+    history: list[protocol.Entry] | None = None,
 ) -> protocol.SeatTable:
-    """The game as ``seat`` (None: a spectator) may see it."""
+    """The game as ``seat`` (None: a spectator) may see it; its ``history`` for a state frame
+    (:func:`history`). During a ``pause`` between two deals nobody is asked anything: no seat
+    is pending and none has legal actions until it ends."""
     result = state.result()
+    asked = pause is None
     return protocol.SeatTable.model_construct(
         game_id=game_id,
         number=number,
         seq=seq,
         view=state.view(seat),
-        pending=list(state.pending()),
-        legal=state.legal(seat) if seat is not None else [],
+        pending=list(state.pending()) if asked else [],
+        legal=state.legal(seat) if seat is not None and asked else [],
         deadlines=deadlines,
         result=None if result is None else result.to_json(),
+        totals=[score_json(s) for s in totals],
+        pause=pause,
+        history=history,
     )
+
+
+def shown(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    """What ``seat`` may see of ``events``, as a frame carries them."""
+    return [{"kind": e.kind, "data": e.data} for e in visible_to(events, seat)]
+
+
+def stand_in(why: dict[str, Any] | None) -> protocol.StandIn | None:
+    return None if why is None else protocol.StandIn.model_construct(**why)
+
+
+def history(steps: Sequence[Step], seat: int | None) -> list[protocol.Entry]:
+    """``seat``'s whole log of the game: each step's share of it, as its ``update`` carried
+    it; the steps that showed the seat nothing (and played no seat by a stand-in) are left
+    out. Built for state frames only: a game's whole log is not sent with every action."""
+    entries = []
+    for seq, (events, why) in enumerate(steps):
+        mine = shown(events, seat)
+        if mine or why is not None:
+            entries.append(
+                protocol.Entry.model_construct(seq=seq, events=mine, stand_in=stand_in(why))
+            )
+    return entries
 
 
 def chat_line(name: str, seat: int | None, said: str, at: float) -> dict[str, Any]:
@@ -139,10 +172,18 @@ def state(
     )
 
 
-def update(events: list[Event], seat: int | None, table: protocol.SeatTable) -> str:
-    """What ``seat`` may see of ``events``, and the table now."""
-    shown = [{"kind": e.kind, "data": e.data} for e in visible_to(events, seat)]
-    return text(protocol.Update.model_construct(type="update", events=shown, table=table))
+def update(
+    events: list[Event],
+    seat: int | None,
+    table: protocol.SeatTable,
+    why: dict[str, Any] | None = None,
+) -> str:
+    """What ``seat`` may see of ``events``, and the table now; ``why``: the seat a stand-in
+    played for, and why ({"seat", "why"})."""
+    frame = protocol.Update.model_construct(
+        type="update", events=shown(events, seat), table=table, stand_in=stand_in(why)
+    )
+    return text(frame)
 
 
 def room(info: protocol.RoomInfo) -> str:

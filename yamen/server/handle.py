@@ -68,9 +68,7 @@ class RoomHandle(Protocol):
 
     async def detach(self, conn: Client) -> None: ...
 
-    async def receive(
-        self, conn: Client, message: protocol.Act | protocol.Chat | protocol.Sync
-    ) -> bool:
+    async def receive(self, conn: Client, message: protocol.Request) -> bool:
         """A client's validated frame, always answered (``ack`` or ``error``); True when it
         was an action that the game took here."""
         ...

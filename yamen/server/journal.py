@@ -70,12 +70,23 @@ class Journal:
         if os.environ.get(HOLD_ENV):
             self.before_commit = hold_while(Path(os.environ[HOLD_ENV]))
 
-    async def append(self, game_id: int, index: int, seat: int, text: str) -> None:
+    async def append(
+        self, game_id: int, index: int, seat: int, text: str, stand_in: str | None = None
+    ) -> None:
+        """Store action ``index`` of a game (``stand_in``: why the stand-in bot played it
+        for a person, if it did); returns once it is durable."""
         if self.fence is not None and not self.fence(game_id):
             self.count("fenced")
             raise Fenced
         future = asyncio.get_running_loop().create_future()
-        row = {"game_id": game_id, "index": index, "seat": seat, "text": text, "at": time.time()}
+        row = {
+            "game_id": game_id,
+            "index": index,
+            "seat": seat,
+            "text": text,
+            "at": time.time(),
+            "stand_in": stand_in,
+        }
         if self.before_commit is not None:
             await self.before_commit(row)
         self.waiting.append((row, future))
@@ -156,7 +167,9 @@ class SqliteAppender:
     hop and one plain ``executemany`` a batch, about a seventh of the CPU of an async SQLAlchemy
     round trip (measured: 0.15 ms against 1.15 ms an action), and the journal is the hot path."""
 
-    SQL = 'INSERT INTO actions (game_id, "index", seat, text, at) VALUES (?, ?, ?, ?, ?)'
+    SQL = (
+        'INSERT INTO actions (game_id, "index", seat, text, at, stand_in) VALUES (?, ?, ?, ?, ?, ?)'
+    )
 
     def __init__(self, path: str):
         self.path = path
@@ -176,7 +189,9 @@ class SqliteAppender:
         self.conn.execute("COMMIT")
 
     async def insert(self, rows: list[dict[str, Any]]) -> None:
-        values = [(r["game_id"], r["index"], r["seat"], r["text"], r["at"]) for r in rows]
+        values = [
+            (r["game_id"], r["index"], r["seat"], r["text"], r["at"], r["stand_in"]) for r in rows
+        ]
         try:
             await asyncio.get_running_loop().run_in_executor(self.thread, self._write, values)
         except sqlite3.IntegrityError as exc:  # as SQLAlchemy would say it, for every caller

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from yamen.engine import Result, State
-from yamen.records import Record, plain, replay
+from yamen.engine import Event, Result, State
+from yamen.records import Record, plain, steps
 from yamen.server.errors import RoomError
 from yamen.server.storage import StoredGame
 
@@ -23,6 +23,19 @@ class Current(NamedTuple):
     game_id: int  # internal: the database's
     state: State
     record: Record
+
+
+class Step(NamedTuple):
+    """One step of the game in progress as it happened: the deal (the first step) or an
+    action, with the events it gave (for every seat: each receiver gets its own share) and
+    who a stand-in played for ({"seat", "why"}; None: the seat's own player or bot)."""
+
+    events: list[Event]
+    stand_in: dict[str, int | str] | None = None
+
+
+def stand_in(seat: int, why: str | None) -> dict[str, int | str] | None:
+    return None if why is None else {"seat": seat, "why": why}
 
 
 def result_json(result: Result | None) -> dict:
@@ -40,6 +53,7 @@ class Match:
     state: State | None = None
     record: Record | None = None
     scores: list[Fraction] = field(default_factory=list)
+    log: list[Step] = field(default_factory=list)  # the current game's steps
 
     @property
     def playing(self) -> bool:
@@ -59,17 +73,29 @@ class Match:
     def begin(self, number: int, game_id: int, public_id: str, state: State, record: Record):
         self.number, self.game_id, self.public_id = number, game_id, public_id
         self.state, self.record = state, record
+        self.log = [Step(list(state.opening_events))]
 
     def restore(self, stored: StoredGame) -> None:
         """``stored`` replayed (a record that cannot be replayed raises: the caller sets it
         aside); its result, when it is over, added to the totals."""
         self.number, self.game_id, self.public_id = stored.number, stored.id, stored.public_id
         stored.record.result = None  # a stored result is the replayed one, written by us
-        self.state = state = replay(stored.record)
+        self.state = state = stored.record.start()
+        self.log = [Step(list(state.opening_events))]
+        for index, (seat, _, events) in enumerate(steps(stored.record, state)):
+            self.log.append(Step(events, stand_in(seat, stored.stand_ins.get(index))))
         self.record = stored.record
         if state.over:
             stored.record.result = result_json(state.result())
             self.add_scores(state)
+
+    def totals(self) -> list[Fraction]:
+        """The match totals with the game in progress's deals so far (State.running_scores)."""
+        state = self.state
+        running = None if state is None or state.over else state.running_scores()
+        if running is None:
+            return self.scores
+        return [a + b for a, b in zip(self.scores, running, strict=True)]
 
     def add_scores(self, state: State) -> None:
         result = state.result()

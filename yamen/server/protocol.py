@@ -62,7 +62,16 @@ class Sync(Strict):
     id: ClientId = None
 
 
-ClientMessage = Annotated[Hello | Act | Chat | Sync, Field(discriminator="type")]
+class Ready(Strict):
+    """Between two deals (``table.pause``): the sender's seat is ready for the next one."""
+
+    type: Literal["ready"]
+    id: ClientId = None
+
+
+Request = Act | Chat | Sync | Ready
+"""A frame a room answers (every client frame but the hello)."""
+ClientMessage = Annotated[Hello | Act | Chat | Sync | Ready, Field(discriminator="type")]
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -94,6 +103,29 @@ class RoomInfo(BaseModel):
     settings: dict[str, Any]
 
 
+class StandIn(BaseModel):
+    """A person's seat played by the server's stand-in bot: their turn timer ran out, they
+    were away, or they left the game. Public: who was played for is no secret."""
+
+    seat: int
+    why: Literal["timeout", "away", "left"]
+
+
+class Entry(BaseModel):
+    """One step of a game's log as its receiver saw it: what an ``update`` carried."""
+
+    seq: int  # actions applied after it (0: the deal, before any action)
+    events: list[dict[str, Any]]  # {"kind", "data"}, only those the receiver may see
+    stand_in: StandIn | None
+
+
+class Pause(BaseModel):
+    """The break between two deals: until when, and the seats ready for the next one."""
+
+    until: float  # epoch seconds
+    ready: list[int]
+
+
 class SeatTable(BaseModel):
     """One game as the receiving seat may see it."""
 
@@ -105,6 +137,11 @@ class SeatTable(BaseModel):
     legal: list[int]  # the receiver's legal action ids, aligned with view["legal"]
     deadlines: dict[str, float]  # seat -> epoch seconds, for pending seats on a turn timer
     result: dict[str, Any] | None
+    totals: list[int | str]  # match totals per seat, the game's deals so far included
+    pause: Pause | None  # between two deals: no action is taken until it ends
+    # state frames only (null in updates): the receiver's whole log of this game, the steps
+    # that showed it something (or played its seat by a stand-in)
+    history: list[Entry] | None = None
 
 
 class Welcome(BaseModel):
@@ -129,6 +166,7 @@ class Update(BaseModel):
     type: Literal["update"]
     events: list[dict[str, Any]]  # {"kind", "data"}, only those the receiver may see
     table: SeatTable
+    stand_in: StandIn | None = None  # the action was a stand-in's, for a person's seat
 
 
 class RoomFrame(BaseModel):

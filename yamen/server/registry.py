@@ -20,6 +20,7 @@ from typing import Any
 
 from yamen.engine import Game
 from yamen.server.handle import RoomHandle
+from yamen.server.loading import load_room
 from yamen.server.metrics import Metrics
 from yamen.server.rooms import Room, RoomError, Seat
 from yamen.server.settings import Settings
@@ -56,7 +57,7 @@ class Rooms:
         async with self.loading:  # one load per room, however many clients ask at once
             room = self.loaded.get(room_id)
             if room is None:
-                room = await Room.load(self.store, room_id, self.thinker)
+                room = await load_room(self.store, room_id, self.thinker)
                 if room is None:
                     raise RoomError("not_found", f"no room {room_id!r}", 404)
                 self.loaded[room_id] = room

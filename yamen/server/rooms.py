@@ -8,7 +8,7 @@ game by replaying its log (yamen/records.py).
 The room knows no game by name: it drives the protocol of yamen/engine.py. Two parts are its
 own modules: what it sends is built by yamen/server/frames.py from the protocol's models, and
 its bots and timers are played by a :class:`~yamen.server.driver.Driver`, which acts through
-the room's :meth:`Room.act` like any seat.
+the room's :meth:`Room.act` like any seat. A stored room is loaded by yamen/server/loading.py.
 """
 
 from __future__ import annotations
@@ -21,17 +21,18 @@ from fractions import Fraction
 from typing import Any
 
 from yamen.bots import bot_names
-from yamen.engine import Event, Game, State, get_game, new_seed
+from yamen.engine import Event, Game, State, new_seed
 from yamen.errors import IllegalAction, NotationError, NotYourTurn
 from yamen.records import Record
 from yamen.server import frames, protocol
+from yamen.server.breaks import DealBreak, ends_deal
 from yamen.server.chat import ChatLog
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
 from yamen.server.handle import Connection
 from yamen.server.identity import admits
-from yamen.server.match import Match, result_json
-from yamen.server.seats import Seat, name_who_left
+from yamen.server.match import Match, Step, result_json, stand_in
+from yamen.server.seats import Seat
 from yamen.server.settings import Settings
 from yamen.server.storage import Store, new_public_id
 from yamen.server.thinking import INLINE, Thinker
@@ -71,70 +72,12 @@ class Room:
             in_play=self._in_play,
             present=lambda: self.present,
             busy=self.lock.locked,
-            act=lambda seat, action, seq: self.act(seat, action, seq=seq),
+            act=lambda seat, action, seq, why: self.act(seat, action, seq=seq, stand_in=why),
         )
+        self.pause: DealBreak | None = None  # between two deals (yamen/server/breaks.py)
         self.closed: str | None = None  # why no game can be played here (a game set aside)
         self.chat_lines = ChatLog(store, room_id)
         self.moved = time.monotonic()  # when its game last changed (the watchdog reads it)
-
-    # ----- loading -----------------------------------------------------------------------
-
-    @classmethod
-    async def load(cls, store: Store, room_id: str, thinker: Thinker = INLINE) -> Room | None:
-        """The room as stored; its unfinished game is rebuilt by replaying its log."""
-        found = await store.room(room_id)
-        if found is None:
-            return None
-        row, seat_rows = found
-        names = await store.players([s.player_id for s in seat_rows if s.player_id])
-        seats = [
-            Seat(s.player_id, names.get(s.player_id) if s.player_id else None, s.bot)
-            for s in seat_rows
-        ]
-        room = cls(
-            store,
-            row.id,
-            get_game(row.game, row.options),
-            row.public,
-            row.invite,
-            row.host,
-            Settings.stored(row.settings, row.game),
-            seats,
-            thinker,
-        )
-        players: list[str | None] = []  # who sat at the last game's start
-        for game in await store.games(room_id):
-            if game.quarantined is None:
-                try:
-                    room.match.restore(game)
-                except Exception as exc:  # one bad log closes its room, not the whole server
-                    game.quarantined = f"{type(exc).__name__}: {exc}"[:1000]
-                    log.error(
-                        "room %s: game %d (%s) cannot be replayed, set aside: %s",
-                        room_id,
-                        game.id,
-                        game.public_id,
-                        game.quarantined,
-                        extra={"room": room_id},
-                    )
-                    await store.quarantine(game.id, game.quarantined)
-            if game.quarantined is not None:
-                room.closed = f"game {game.number} could not be replayed"
-                room.match.number, room.match.state, players = game.number, None, []
-                break
-            _, state, record = room.match.current()
-            if state.over and not game.finished:  # stopped between the two writes
-                await store.finish_game(game.id, result_json(state.result()))
-            players = game.players or []
-        await name_who_left(store, seats, players)
-        now = time.time()
-        for seat in room.seats:
-            if seat.player is not None:
-                seat.away_since = now
-        if room.playing:
-            room.driver.ask(room.match.current().state.pending(), now)
-            room.driver.start()
-        return room
 
     # ----- what anyone may see ------------------------------------------------------------
 
@@ -145,6 +88,8 @@ class Room:
     def _in_play(self) -> tuple[State, int] | None:
         """The game in progress and its action count (what the driver plays), or None."""
         state = self.match.state
+        if self.pause is not None:  # between two deals: nothing moves by itself
+            return None
         return (state, self.match.seq) if state is not None and not state.over else None
 
     @property
@@ -197,10 +142,15 @@ class Room:
         )
 
     def table(self, seat: int | None) -> protocol.SeatTable | None:
-        """The game as ``seat`` (None: a spectator) may see it; None before the first game."""
-        return None if self.match.state is None else self._table(self.match.state, seat)
+        """The game as ``seat`` (None: a spectator) may see it, with its whole log of the game
+        (a state frame's); None before the first game."""
+        if self.match.state is None:
+            return None
+        return self._table(self.match.state, seat, frames.history(self.match.log, seat))
 
-    def _table(self, state: State, seat: int | None) -> protocol.SeatTable:
+    def _table(
+        self, state: State, seat: int | None, history: list[protocol.Entry] | None = None
+    ) -> protocol.SeatTable:
         match = self.match
         return frames.seat_table(
             state,
@@ -209,6 +159,9 @@ class Room:
             number=match.number,
             seq=match.seq,
             deadlines=self.driver.deadlines(),
+            totals=match.totals(),
+            pause=None if self.pause is None else self.pause.shown(),
+            history=history,
         )
 
     async def state_frame(self, seat: int | None) -> str:
@@ -250,6 +203,7 @@ class Room:
                 if seat.connections == 0:
                     seat.away_since = time.time()
                     self._broadcast_presence(conn.seat)
+                    self._break_moved()  # a gone person's seat is ready
             self.driver.wake()
 
     def _send_each(self, build: Callable[[int | None], str]) -> None:
@@ -309,6 +263,7 @@ class Room:
                 if conn.player == player:
                     conn.seat = None  # still watching, as a spectator
             await self._seats_changed()
+            self._break_moved()
 
     async def set_bot(self, player: str, seat: int, bot: str | None) -> None:
         """Put a bot in an empty seat, or take one out (``bot=None``); the host's call."""
@@ -374,9 +329,7 @@ class Room:
 
     # ----- play ----------------------------------------------------------------------------
 
-    async def receive(
-        self, conn: Connection, message: protocol.Act | protocol.Chat | protocol.Sync
-    ) -> bool:
+    async def receive(self, conn: Connection, message: protocol.Request) -> bool:
         """A validated frame from a connection; refusals are sent back as ``error`` frames.
         True when it was an action that the game took."""
         try:
@@ -386,6 +339,9 @@ class Room:
                 return True
             elif isinstance(message, protocol.Chat):
                 await self.chat(conn, message.text)
+                conn.send(frames.ack(message.id, None))
+            elif isinstance(message, protocol.Ready):
+                await self.ready(conn)
                 conn.send(frames.ack(message.id, None))
             else:
                 async with self.lock:
@@ -407,12 +363,19 @@ class Room:
         return await self.act(conn.seat, message.action, message.text, message.seq)
 
     async def act(
-        self, seat: int, action: int | None, text: str | None = None, seq: int | None = None
+        self,
+        seat: int,
+        action: int | None,
+        text: str | None = None,
+        seq: int | None = None,
+        stand_in: str | None = None,  # why the driver's stand-in plays a person's seat
     ) -> int:
         """Check, store, apply, broadcast; the action count after it."""
         async with self.lock:
             if not self.playing:
                 raise RoomError("no_game", "no game is in progress")
+            if self.pause is not None:
+                raise RoomError("between_deals", "the next deal starts when everyone is ready")
             if seq is not None and seq != self.match.seq:
                 raise RoomError("stale", "the table has moved on since you chose: look again")
             game_id, state, record = self.match.current()
@@ -423,21 +386,22 @@ class Room:
                 move = table.prepare(seat, action)
             else:
                 raise RoomError("bad_message", "give exactly one of action (an id) or text", 422)
-            await self._commit(game_id, table, move)
+            await self._commit(game_id, table, move, stand_in)
             return self.match.seq
 
-    async def _commit(self, game_id: int, table: Table, move: Move) -> None:
+    async def _commit(self, game_id: int, table: Table, move: Move, why: str | None) -> None:
         """Store, apply, acknowledge and broadcast a checked move (yamen/table.py's steps, with
         the journal as the hook: awaited, so the halves are called here)."""
         match, state = self.match, table.state
         try:
-            await self.store.journal.append(game_id, match.seq, move.seat, move.text)
+            await self.store.journal.append(game_id, match.seq, move.seat, move.text, why)
         except Exception as exc:
             raise StorageFailed(
                 "your action could not be stored; nothing changed, try again"
             ) from exc
         before = set(state.pending())
         events = table.commit(move)
+        match.log.append(Step(events, stand_in(move.seat, why)))
         self.moved = time.monotonic()
         self.driver.answered(move.seat, before, state.pending(), time.time())
         if state.over:  # the room's totals before the await: a lobby call may come meanwhile
@@ -446,13 +410,60 @@ class Room:
                 table.record.result = result
             match.add_scores(state)
             await self.store.finish_game(game_id, result)
-        self._broadcast_update(state, events)
+        elif ends_deal(events, state):
+            self.begin_break(time.time())
+        self._broadcast_update(state, events, match.log[-1].stand_in)
         self.driver.wake()
 
-    def _broadcast_update(self, state: State, events: list[Event]) -> None:
-        self._send_each(lambda seat: frames.update(events, seat, self._table(state, seat)))
+    def _broadcast_update(self, state: State, events: list[Event], why: Any = None) -> None:
+        self._send_each(lambda seat: frames.update(events, seat, self._table(state, seat), why))
         if state.over:
             self._broadcast_room()
+
+    # ----- between two deals (yamen/server/breaks.py) ----------------------------------------
+
+    def begin_break(self, now: float) -> None:
+        if self.settings.deal_pause > 0:
+            pause = self.pause = DealBreak(now + self.settings.deal_pause)
+            pause.timer = asyncio.create_task(self._break_timer(pause))
+
+    async def _break_timer(self, pause: DealBreak) -> None:
+        await asyncio.sleep(max(0.0, pause.until - time.time()))
+        async with self.lock:
+            if self.pause is pause:
+                self._end_break()
+
+    async def ready(self, conn: Connection) -> None:
+        """The sender's seat is ready for the next deal."""
+        async with self.lock:
+            if self.pause is None:
+                raise RoomError("no_break", "there is no break between deals now")
+            if conn.player is None or conn.seat is None:
+                raise RoomError("not_seated", "spectators have no seat to ready", 403)
+            self.pause.ready.add(conn.seat)
+            self._break_moved()
+
+    def _break_moved(self) -> None:
+        """A seat got ready, or its person went: the break ends when every seat is ready;
+        until then everyone is told who is (an update with no events)."""
+        pause, state = self.pause, self.match.state
+        if pause is None or state is None:
+            return
+        if pause.done(self.seats):
+            self._end_break()
+        else:
+            self._broadcast_update(state, [])
+
+    def _end_break(self) -> None:
+        """The next deal's questions are asked now: its timers start here."""
+        pause, state = self.pause, self.match.state
+        if pause is None or state is None:
+            return
+        pause.stop()
+        self.pause = None
+        self.driver.ask(state.pending(), time.time())
+        self._broadcast_update(state, [])
+        self.driver.start()
 
     async def chat(self, conn: Connection, text: str) -> None:
         if conn.player is None:
@@ -479,4 +490,6 @@ class Room:
         return await self.driver.restart()
 
     async def close(self) -> None:
+        if self.pause is not None:
+            self.pause.stop()
         await self.driver.stop()

@@ -62,6 +62,7 @@ SCHEMA: dict[str, tuple[Number | BotName, str]] = {
     "away_seconds": (Number(0, 3600), "a gone player's seat is played by a bot after this"),
     "stand_in": (BotName(), "the bot for timers and gone players; null: the game's best"),
     "talk_seconds": (Number(0, 3600), "with people seated, how long a talking phase lasts"),
+    "deal_pause": (Number(0, 3600), "the break between two deals of a game; 0: none"),
 }
 
 
@@ -75,6 +76,8 @@ class Settings:
     stand_in: str | None = None  # the bot for timers and gone players; None: the game's best
     talk_seconds: float = 60.0  # with people seated, a talking phase (State.talk) lasts this
     # long unless its seat ends it first: a bot waits it out, a person's timer is this
+    deal_pause: float = 30.0  # after a deal of several (engine.DEAL_OVER), the table waits
+    # this long, or until every person seated says they are ready; 0: no break
 
     @classmethod
     def read(cls, data: Any, game: str) -> Settings:

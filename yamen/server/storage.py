@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,7 @@ class StoredGame:
     public_id: str = ""
     players: list[str | None] | None = None
     quarantined: str | None = None
+    stand_ins: dict[int, str] = field(default_factory=dict)  # action index -> why (timeout...)
 
 
 class Store:
@@ -283,7 +284,7 @@ class Store:
 
     async def game_actions(self, game_id: int) -> list[tuple[int, str]]:
         async with self.session() as s:
-            return await _actions(s, game_id)
+            return [(seat, text) for seat, text, _ in await _actions(s, game_id)]
 
     async def _stored(self, s: Any, row: GameRow) -> StoredGame:
         return _stored_game(row, await _actions(s, row.id))
@@ -346,17 +347,20 @@ class Store:
             return [(player, line, at) for player, line, at in reversed(rows.all())]
 
 
-async def _actions(s: Any, game_id: int) -> list[tuple[int, str]]:
+async def _actions(s: Any, game_id: int) -> list[tuple[int, str, str | None]]:
+    """A game's actions in order: (seat, text, why a stand-in played it or None)."""
     rows = await s.execute(
-        select(ActionRow.seat, ActionRow.text)
+        select(ActionRow.seat, ActionRow.text, ActionRow.stand_in)
         .where(ActionRow.game_id == game_id)
         .order_by(ActionRow.index)
     )
     return [tuple(a) for a in rows]
 
 
-def _stored_game(row: GameRow, actions: list[tuple[int, str]]) -> StoredGame:
-    record = Record(row.game, row.options, row.seed, None, actions, row.result)
+def _stored_game(row: GameRow, actions: list[tuple[int, str, str | None]]) -> StoredGame:
+    record = Record(
+        row.game, row.options, row.seed, None, [(a[0], a[1]) for a in actions], row.result
+    )
     return StoredGame(
         row.id,
         row.room_id,
@@ -366,6 +370,7 @@ def _stored_game(row: GameRow, actions: list[tuple[int, str]]) -> StoredGame:
         row.public_id,
         row.players,
         row.quarantined,
+        {i: a[2] for i, a in enumerate(actions) if a[2] is not None},
     )
 
 

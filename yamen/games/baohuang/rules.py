@@ -16,7 +16,7 @@ import copy
 from fractions import Fraction
 from typing import Any
 
-from yamen.engine import Event, Result, State, make_rng, score_json
+from yamen.engine import DEAL_OVER, Event, Result, State, make_rng, score_json
 from yamen.errors import NotationError
 from yamen.games.baohuang import actions, opening, refusal, tribute
 from yamen.games.baohuang.actions import CALL_BASE, CLAIM, PASS, WORDS, YIELD
@@ -250,6 +250,10 @@ class BaohuangState(State):
         details = {"variant": self.variant.name, "deals": self.history}
         return Result(tuple(self.totals), places, winners, details)
 
+    def running_scores(self) -> list[Fraction]:
+        """The match totals of the deals finished so far."""
+        return list(self.totals)
+
     def clone(self) -> BaohuangState:
         """An independent copy, fast enough for search rollouts (see the field groups)."""
         new = object.__new__(BaohuangState)
@@ -472,7 +476,7 @@ class BaohuangState(State):
             "totals": [score_json(s) for s in self.totals],
         }
         self.history.append(summary)
-        self._emit("deal over", **summary)
+        self._emit(DEAL_OVER, **summary)
         target = self.options["target"]
         if self.deal_no >= self.options["deals"] or (
             target is not None and max(self.totals) >= target

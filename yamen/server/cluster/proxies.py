@@ -179,9 +179,7 @@ class Link:
             await target.detach(conn)
         self.rooms.clients.forget(conn)
 
-    async def receive(
-        self, conn: Client, message: protocol.Act | protocol.Chat | protocol.Sync
-    ) -> bool:
+    async def receive(self, conn: Client, message: protocol.Request) -> bool:
         if self.home is not None:
             return await self.home.receive(conn, message)
         target = self.current()
@@ -293,9 +291,7 @@ class Remote:
             with contextlib.suppress(Exception):
                 await self.rooms.bus.send(self.owner, Detach(self.rooms.node, cid, self.id))
 
-    async def receive(
-        self, conn: Client, message: protocol.Act | protocol.Chat | protocol.Sync
-    ) -> bool:
+    async def receive(self, conn: Client, message: protocol.Request) -> bool:
         """Pass a client's frame to the owner, which answers it (OwnerGone when nobody heard
         it). Whether the game took it is not known here: False."""
         rooms = self.rooms

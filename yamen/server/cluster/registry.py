@@ -39,6 +39,7 @@ from yamen.server.cluster.leases import Leases, cluster_settings
 from yamen.server.cluster.proxies import MOVING, Link, Relayed, Remote
 from yamen.server.errors import RoomError
 from yamen.server.frames import dumps
+from yamen.server.loading import load_room
 from yamen.server.registry import Rooms
 from yamen.server.rooms import Room
 from yamen.server.storage import CLUSTER_PREFIX, StartupError, Store
@@ -139,7 +140,7 @@ class ClusterRooms(Rooms):
             room = self.loaded.get(room_id)
             if room is None:
                 try:
-                    room = await Room.load(self.store, room_id, self.thinker)
+                    room = await load_room(self.store, room_id, self.thinker)
                 except Exception:
                     await self._drop(room_id, release=True)
                     raise
