@@ -9,8 +9,8 @@ import random
 from yamen.engine import get_game
 from yamen.records import Recorder
 from yamen.selfplay import play_random
+from yamen.server.loading import load_room
 from yamen.server.registry import Rooms
-from yamen.server.rooms import Room
 from yamen.server.storage import Store
 
 
@@ -31,7 +31,7 @@ def test_a_game_cut_off_before_its_result_was_written_is_finished_on_load(tmp_pa
         play_random(recorder, random.Random(4))
         for index, (seat, text) in enumerate(recorder.record.actions):
             await store.journal.append(game_id, index, seat, text)
-        loaded = await Room.load(store, room.id)
+        loaded = await load_room(store, room.id)
         stored = await store.game(game_id)
         await store.close()
         return recorder, loaded, stored
@@ -76,11 +76,11 @@ def test_a_judge_writes_its_own_words_through_the_room(tmp_path):
             recorder.apply(seat, rng.choice(state.legal(seat)))
         for index, (seat, text) in enumerate(recorder.record.actions):
             await store.journal.append(game_id, index, seat, text)
-        loaded = await Room.load(store, room.id)
+        loaded = await load_room(store, room.id)
         judge = loaded.match.state.pending()[0]
         seq = await loaded.act(judge, None, 'punish "sing  a song of  sixpence" 2')
         stored = await store.game(game_id)
-        again = await Room.load(store, room.id)
+        again = await load_room(store, room.id)
         await store.close()
         return judge, seq, loaded, stored, again
 
@@ -107,7 +107,7 @@ def test_who_left_mid_game_is_named_on_their_seat_until_the_next_game(tmp_path):
         await room.start("p")
         await room.leave("q")
         shown = room.about().seats[1]
-        again = await Room.load(store, room.id)
+        again = await load_room(store, room.id)
         await room.close()
         await again.close()
         await store.close()

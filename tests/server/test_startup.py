@@ -149,9 +149,11 @@ def test_an_unreplayable_game_is_set_aside_and_its_room_closed(tmp_path, caplog,
         return seen
 
     replayed = []
-    replay = match_module.replay
-    monkeypatch.setattr(match_module, "replay", lambda record: replayed.append(1) or replay(record))
-    with caplog.at_level(logging.ERROR, logger="yamen.server.rooms"):
+    steps = match_module.steps  # a game is replayed step by step (its log kept for the room)
+    monkeypatch.setattr(
+        match_module, "steps", lambda record, state: replayed.append(1) or steps(record, state)
+    )
+    with caplog.at_level(logging.ERROR, logger="yamen.server.loading"):
         first, second = run(start_twice())
     assert first[:3] == ("closed", "playing", "closed") and "no such action" in first[3]
     assert second == first
