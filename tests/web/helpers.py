@@ -33,12 +33,12 @@ def person(browser, url, name, viewport=DESKTOP, locale="en-US"):
     return page
 
 
-def create_room(page, game, options=None, pace="0"):
+def create_room(page, game, options=None, pace="0", turn="0"):
     page.select_option("#game", game)
     for name, value in (options or {}).items():
         page.fill(f"#opt-{name}", str(value))
     page.select_option("#pace", pace)
-    page.fill("#turn", "0")
+    page.fill("#turn", turn)  # seconds per turn; 0: no timer
     page.fill("#talk", "0")
     page.click("#create")
     page.wait_for_selector(".seats")

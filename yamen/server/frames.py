@@ -108,13 +108,13 @@ def seat_table(
     """The game as ``seat`` (None: a spectator) may see it; its ``history`` for a state frame
     (:func:`history`). During a ``pause`` between two deals nobody is asked anything: no seat
     is pending and none has legal actions until it ends."""
-    result = state.result()
-    asked = pause is None
+    result, view = state.result(), state.view(seat)
+    asked = pause is None  # (and the view's legal texts, aligned with legal, are none either)
     return protocol.SeatTable.model_construct(
         game_id=game_id,
         number=number,
         seq=seq,
-        view=state.view(seat),
+        view=view if asked or "legal" not in view else {**view, "legal": []},
         pending=list(state.pending()) if asked else [],
         legal=state.legal(seat) if seat is not None and asked else [],
         deadlines=deadlines,

@@ -3,6 +3,7 @@
 
 import { api, guest, me, Live } from "./net.js";
 import { LANGS, detect, setLang, t, tOr, pick, lang, loadGame } from "./i18n.js";
+import { logLines, standInNotice, breakBar } from "./log.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -253,12 +254,17 @@ function onFrame(frame) {
       page.table = frame.table;
       page.chat = frame.chat;
       page.seat = mySeat(page.room);
+      // the room's log of this game, whole: a reload or a second tab loses nothing
+      page.log = frame.table && frame.table.history ? logLines(frame.table.history, describe, names()) : [];
       break;
-    case "update":
+    case "update": {
+      if (page.table && page.table.number !== frame.table.number) page.log = []; // a new game
       page.table = frame.table;
-      for (const event of frame.events) page.log.push(describe(event));
-      page.log = page.log.slice(-200);
+      page.log.push(...logLines([frame], describe, names()));
+      const notice = standInNotice(frame, page.seat, describe);
+      if (notice) say(notice, "warn");
       break;
+    }
     case "room":
       page.room = frame.room;
       page.seat = mySeat(page.room);
@@ -335,8 +341,15 @@ function drawRoom() {
   );
   const el = document.getElementById("table");
   if (table) page.module.render(el, context());
+  if (table) drawBreak(el);
   else el.replaceChildren(h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")));
   drawSide();
+}
+
+// The break between two deals: a bar over the table (yamen/web/log.js).
+function drawBreak(el) {
+  const bar = breakBar(context(), () => page.live.send({ type: "ready" }));
+  if (bar) el.prepend(bar);
 }
 
 // Leaving during a game hands the seat to a bot for the rest of it: asked first.
@@ -413,7 +426,7 @@ function drawSide() {
     h("h2", {}, t("chat")),
     h("ul", { class: "chat" }, page.chat.slice(-50).map((c) => h("li", {}, h("b", {}, c.name), " ", c.text))),
     page.seat !== null ? chat : null,
-    h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, page.log.slice(-60).map((line) => h("li", {}, line)))),
+    h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, page.log.map((line) => h("li", {}, line)))),
   );
   input.value = typed;
   if (focused) input.focus();

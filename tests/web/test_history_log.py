@@ -1,0 +1,64 @@
+"""The log is the room's: a reload shows the game's whole log again; a turn that ran out says
+what the stand-in played; the break between two deals shows its countdown and a Ready button.
+Screenshots go to test-artifacts/ (git ignores nothing there: the CI keeps them)."""
+
+from __future__ import annotations
+
+import time
+
+from tests.paths import ROOT
+from tests.web.helpers import PHONE, act_once, create_room, fill_with_bots, person
+
+SHOTS = ROOT / "test-artifacts" / "history-log"
+
+
+def log_lines(page) -> list[str]:
+    return page.locator(".log li").evaluate_all("els => els.map(e => e.textContent)")
+
+
+def test_a_reload_restores_the_log_and_a_timeout_is_told(web_server, browser):
+    page = person(browser, web_server.url, "Ann")
+    create_room(page, "baohuang", {"deals": 1}, turn="2")
+    fill_with_bots(page)
+    page.click("#start")
+    # Ann never acts: when her turn comes, the timer runs out and the stand-in plays for her
+    page.wait_for_selector("#banner.warn:has-text('Time ran out')", timeout=90_000)
+    notice = page.locator("#banner").inner_text()
+    assert "the stand-in played for you (" in notice and "()" not in notice, notice
+    before = log_lines(page)
+    assert any(line.startswith("(stand-in for Ann)") for line in before)
+    assert len(before) >= 3  # the deal, the hand, what the stand-in did at least
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".log summary").click()
+    page.screenshot(path=str(SHOTS / "timeout-1280.png"), full_page=True)
+    page.reload()
+    page.wait_for_selector(".log li", state="attached")
+    deadline = time.monotonic() + 20
+    while len(after := log_lines(page)) < len(before):
+        assert time.monotonic() < deadline, "the log did not come back"
+        time.sleep(0.05)
+    assert after[: len(before)] == before  # the whole log, as it was, and what came since
+    assert not page.errors
+
+
+def test_the_break_between_deals_counts_down_and_ends_when_ready(web_server, browser):
+    page = person(browser, web_server.url, "Bea", viewport=PHONE)
+    create_room(page, "baohuang", {"deals": 2})
+    fill_with_bots(page)
+    page.click("#start")
+    deadline = time.monotonic() + 180
+    while not page.locator("#ready").count():
+        assert time.monotonic() < deadline, "the first deal did not end in time"
+        if page.locator(".your-move").count():
+            act_once(page)
+        time.sleep(0.05)
+    bar = page.locator(".break-bar")
+    assert bar.locator(".break-left").inner_text().startswith("Next deal in ")
+    seconds = int(bar.locator(".break-left").inner_text().split()[-1].rstrip("s"))
+    assert 0 < seconds <= 30  # the room's default break
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "break-390.png"), full_page=True)
+    assert not page.locator(".your-move").count()  # nobody is asked anything meanwhile
+    page.click("#ready")  # the only person at the table: the next deal starts
+    page.wait_for_selector(".break-bar", state="detached", timeout=10_000)
+    assert not page.errors

@@ -1,0 +1,63 @@
+// The room's log and what the server did for a seat: a state frame's history told in words
+// (the whole game's, so a reload loses nothing), the notice when the stand-in played my seat,
+// and the bar of the break between two deals. It names no game: events are told by the
+// game's describe(), through the shell.
+
+import { t } from "./i18n.js";
+
+// Log lines for history entries ({seq, events, stand_in}, as updates carry them): one line an
+// event, marked when a stand-in played the seat.
+export function logLines(entries, describe, names) {
+  const lines = [];
+  for (const entry of entries) {
+    const stand = entry.stand_in;
+    const marked = stand ? mine(entry.events, stand.seat) : [];
+    for (const event of entry.events) {
+      const mark = marked.includes(event) || (stand && !marked.length && event === entry.events[0]);
+      lines.push((mark ? `${t("stand_in.mark", { name: names[stand.seat] })} ` : "") + describe(event));
+    }
+  }
+  return lines;
+}
+
+// The events that name the seat: what the stand-in did there (an answer sealed in a window
+// shows none until the window closes).
+function mine(events, seat) {
+  return events.filter((e) => e.data && e.data.seat === seat);
+}
+
+// The banner's notice when an update was the stand-in's move for my seat, else null: what it
+// did in the game's words (the events that name my seat; an answer not shown yet, else).
+export function standInNotice(frame, seat, describe) {
+  const stand = frame.stand_in;
+  if (!stand || seat === null || stand.seat !== seat) return null;
+  const done = mine(frame.events, seat);
+  const what = done.length ? done.map(describe).join("; ") : t("stand_in.unseen");
+  return t(`stand_in.${stand.why}`, { what });
+}
+
+// The bar over the table during the break between two deals: the time left, who is ready, and
+// my Ready button; null when there is no break.
+export function breakBar(ctx, ready) {
+  const { h, table, seat, names } = ctx;
+  const pause = table && table.pause;
+  if (!pause) return null;
+  const done = seat !== null && pause.ready.includes(seat);
+  const who = pause.ready.map((s) => names[s]).join(", ");
+  return h(
+    "div",
+    { class: "break-bar", role: "status" },
+    h("span", { class: "break-left", "data-break-until": pause.until }, nextDeal(pause.until)),
+    who ? h("span", { class: "break-ready" }, t("break.ready_seats", { names: who })) : null,
+    seat !== null ? h("button", { id: "ready", type: "button", disabled: done, onclick: ready }, t("break.ready")) : null,
+  );
+}
+
+function nextDeal(until) {
+  return t("break.next", { n: Math.max(0, Math.round(until - Date.now() / 1000)) });
+}
+
+// The countdown, each second, in the page's language (the bar keeps its epoch).
+setInterval(() => {
+  for (const el of document.querySelectorAll("[data-break-until]")) el.textContent = nextDeal(Number(el.dataset.breakUntil));
+}, 1000);
