@@ -1,6 +1,6 @@
 """The log is the room's: a reload shows the game's whole log again; a turn that ran out says
 what the stand-in played; the break between two deals shows its countdown and a Ready button.
-Screenshots go to test-artifacts/ (git ignores nothing there: the CI keeps them)."""
+Screenshots go to test-artifacts/history-log/ (not committed: the CI keeps them)."""
 
 from __future__ import annotations
 
