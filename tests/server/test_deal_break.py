@@ -11,8 +11,8 @@ from fractions import Fraction
 
 import pytest
 
-from tests.server.helpers import FAST, ServerThread, room_with, run
-from yamen.client import SeatClient
+from tests.server.helpers import FAST, ServerProcess, ServerThread, room_with, run
+from yamen.client import Lobby, SeatClient
 from yamen.engine import DEAL_OVER, new_game
 from yamen.server.settings import Settings
 
@@ -186,3 +186,45 @@ def test_the_deal_pause_is_a_bounded_number():
     for bad in (-1, 3601, "30", None):
         with pytest.raises(Exception, match="deal_pause"):
             Settings.read({"deal_pause": bad}, "baohuang")
+
+
+def test_a_restarted_server_takes_the_break_again(tmp_path):
+    """Killed during a break (a person still there: the break would end once nobody is), the
+    server finds the game stopped between two deals and takes a fresh break."""
+    url = f"sqlite:///{tmp_path / 'restart.db'}"
+
+    async def first(base):
+        settings = {**FAST, "deal_pause": 60}
+        rid, lobbies = await room_with(base, "baohuang", {"deals": 2}, 1, settings=settings)
+        me = await SeatClient.connect(lobbies[0].ws_url(rid), lobbies[0].token)
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
+        return rid, lobbies[0].token, me, await to_the_break([me])
+
+    async def second(base, rid, token):
+        me = await SeatClient.connect(Lobby(base, token).ws_url(rid), token)
+        state = me.frames[-1]
+        ended = await me.request(type="ready")
+        after = await me.wait(over)
+        await me.close()
+        return state, ended, after
+
+    async def crash():
+        server = ServerProcess(url).start()
+        try:
+            rid, token, me, start = await first(server.url)
+            server.kill()  # while the person is at the table
+            await me.close()
+        finally:
+            server.stop()
+        again = ServerProcess(url, port=server.port).start()
+        try:
+            return start, await second(again.url, rid, token)
+        finally:
+            again.stop()
+
+    start, (state, ended, after) = run(crash())
+    table = state["table"]
+    assert table["seq"] == start["table"]["seq"]
+    assert table["pause"] is not None and table["pause"]["until"] > time.time() + 30
+    assert table["pending"] == [] and table["totals"] == start["table"]["totals"]
+    assert ended["type"] == "ack" and after["table"]["pending"]
