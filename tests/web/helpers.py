@@ -7,10 +7,11 @@ import json
 import os
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
-from tests.paths import WEB
+from tests.paths import ROOT, WEB
 
 CHROMIUM = os.environ.get("YAMEN_CHROMIUM") or shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(
@@ -76,3 +77,11 @@ def play_pages(pages, timeout=240):
                 act_once(page)
         time.sleep(0.05)
     raise AssertionError("the game did not end in time")
+
+
+def artifacts() -> Path:
+    """Where the browser tests leave what a person would look at (screenshots): $YAMEN_ARTIFACTS,
+    else test-artifacts/ in the checkout (ignored by git); CI keeps it."""
+    folder = Path(os.environ.get("YAMEN_ARTIFACTS") or ROOT / "test-artifacts") / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
