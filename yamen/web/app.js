@@ -422,7 +422,8 @@ function drawSide() {
     h("ol", { class: room.seats.length > 12 ? "seats many" : "seats" }, seats),
     h("h2", {}, t("chat")),
     h("ul", { class: "chat" }, page.chat.slice(-50).map(chatLine)),
-    page.seat !== null ? chat : null,
+    // replaceChildren writes a null as the word "null": a spectator's missing form is left out
+    ...(page.seat !== null ? [chat] : []),
     h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, page.log.slice(-60).map((line) => h("li", {}, line)))),
   );
   input.value = typed;
