@@ -3,6 +3,10 @@
 
 import { api, guest, me, Live } from "./net.js";
 import { LANGS, detect, setLang, t, tOr, pick, lang, loadGame } from "./i18n.js";
+import { icon } from "./icons.js";
+import { tick, myDeadline } from "./clock.js";
+import { attend, forget, soundButton } from "./turn.js";
+import { rulesButton } from "./rules.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -332,10 +336,15 @@ function drawRoom() {
     h("span", { class: "status" }, t(`status.${room.status}`), room.number ? ` · ${t("game_n", { n: room.number })}` : ""),
     h("button", { class: "quiet", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link), title: link }, t("copy_invite")),
     ...buttons,
+    h("span", { class: "head-tools" }, rulesButton({ h, t, lang: lang() }, room.game, room.options), soundButton(h, t, drawRoom)),
   );
   const el = document.getElementById("table");
   if (table) page.module.render(el, context());
   else el.replaceChildren(h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")));
+  // my turn: legal actions offered to my seat (a countdown when the room has a turn timer)
+  const playing = table && !table.result && page.seat !== null;
+  myDeadline(el, playing ? (table.deadlines || {})[String(page.seat)] : null);
+  attend(Boolean(playing && table.legal && table.legal.length), t("your_turn_title"));
   drawSide();
 }
 
@@ -373,7 +382,7 @@ function drawSide() {
   const side = document.querySelector(".side");
   const deadlines = (table && table.result === null && table.deadlines) || {};
   const seats = room.seats.map((s, i) => {
-    const label = s.name || (s.left ? t("left_seat", { name: s.left }) : s.bot ? `🤖 ${s.bot}` : t("empty_seat"));
+    const label = s.name || (s.left ? t("left_seat", { name: s.left }) : s.bot ? [icon("bot", t("bot")), ` ${s.bot}`] : t("empty_seat"));
     const controls = [];
     if (room.status !== "playing" && !s.name && !s.bot) {
       if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/seats/${i}`, { invite: page.invite })) }, t("sit")));
@@ -388,6 +397,7 @@ function drawSide() {
       "li",
       { class: `${pending ? "pending" : ""} ${i === page.seat ? "mine" : ""}`, "data-seat": i },
       h("span", { class: "seat-no" }, i),
+      pending ? icon("turn", t("to_act")) : null,
       h("span", { class: "seat-name" }, label, s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
       h("span", { class: "score" }, room.scores[i]),
       left ? h("span", { class: "timer", "data-deadline": left }, "") : null,
@@ -411,8 +421,9 @@ function drawSide() {
     h("h2", {}, t("seats"), " · ", t("scores")),
     h("ol", { class: room.seats.length > 12 ? "seats many" : "seats" }, seats),
     h("h2", {}, t("chat")),
-    h("ul", { class: "chat" }, page.chat.slice(-50).map((c) => h("li", {}, h("b", {}, c.name), " ", c.text))),
-    page.seat !== null ? chat : null,
+    h("ul", { class: "chat" }, page.chat.slice(-50).map(chatLine)),
+    // replaceChildren writes a null as the word "null": a spectator's missing form is left out
+    ...(page.seat !== null ? [chat] : []),
     h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, page.log.slice(-60).map((line) => h("li", {}, line)))),
   );
   input.value = typed;
@@ -420,18 +431,19 @@ function drawSide() {
   tick();
 }
 
+// One chat line: who said it (a seat's name, or the speaker's own name once they left the
+// table), then what they said; never a missing field shown as "null".
+function chatLine(c) {
+  const who = c.seat != null && page.room.seats[c.seat] ? names()[c.seat] : c.name;
+  return h("li", { class: "chat-line" }, who ? h("b", {}, who, " ") : null, c.text ?? "");
+}
+
 function botChoice(game) {
   const found = (gamesCache || []).find((g) => g.game === game);
   return found && found.bots.includes("rules") ? "rules" : "random";
 }
 
-function tick() {
-  for (const el of document.querySelectorAll(".timer[data-deadline]")) {
-    const left = Math.max(0, Math.round(Number(el.dataset.deadline) - Date.now() / 1000));
-    el.textContent = `⏱ ${left}s`;
-  }
-}
-setInterval(tick, 1000);
+setInterval(tick, 1000); // clock.js: every turn timer on the page
 
 // ----- routing -----------------------------------------------------------------------------
 
@@ -440,6 +452,7 @@ async function route() {
   if (page && page.live) page.live.close();
   page = null;
   redraw = null;
+  forget(); // turn.js: the page's own title again
   say("");
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
   if (match) await roomPage(match[1], match[2]);
