@@ -134,7 +134,8 @@ function drawLobby(list, rooms) {
   showOptions();
   const form = h(
     "form",
-    { class: "card", onsubmit: async (e) => {
+    // the server checks every value and says what is wrong in the page's words
+    { class: "card", novalidate: true, onsubmit: async (e) => {
       e.preventDefault();
       const game = select.value;
       const room = await attempt(() => {
@@ -175,7 +176,7 @@ function setupEditor(room) {
     "details",
     { class: "setup", id: "room-setup", open: page.setup ? page.setup.el.open : false },
     h("summary", {}, t("room_settings")),
-    h("form", { onsubmit: async (e) => {
+    h("form", { novalidate: true, onsubmit: async (e) => {
       e.preventDefault();
       const saved = await attempt(() => {
         const { settings, public: isPublic } = readSettings("set-");

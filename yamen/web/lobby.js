@@ -17,16 +17,20 @@ function choiceLabel(game, name, value) {
   return tOr(`${game}.choice.${name}.${value}`, String(value));
 }
 
-// The declarations that apply, one per name, given the values chosen so far (in order: as
-// the server reads them, an option's `applies` is read before the option itself).
+// The declarations that apply, one per name, given the values chosen (in order: as the server
+// reads them, an option's `applies` is read before the option itself); an option not chosen
+// yet takes the default of the declaration that applies.
 export function applying(declaration, values) {
   const names = [...new Set(declaration.map((o) => o.name))];
+  const read = {};
   const shown = [];
   for (const name of names) {
-    const option = declaration.find((o) => o.name === name && (!o.applies || values[o.applies.option] === o.applies.value));
+    const option = declaration.find((o) => o.name === name && (!o.applies || read[o.applies.option] === o.applies.value));
+    const fallback = option || declaration.find((o) => o.name === name);
+    read[name] = values[name] === undefined ? fallback.default : values[name];
     if (option) shown.push(option);
   }
-  return shown;
+  return { shown, read };
 }
 
 // A box of option fields for `game` (an entry of /api/games), ids `<prefix><name>`, filled
@@ -35,12 +39,11 @@ export function applying(declaration, values) {
 export function optionFields(h, game, values = {}, prefix = "opt-") {
   const box = h("div", { class: "options" });
   const draw = (chosen) => {
-    const fields = applying(game.declaration, chosen).map((option) => optionField(h, game.game, option, chosen, prefix, redraw));
-    box.replaceChildren(...fields);
+    const { shown, read } = applying(game.declaration, chosen);
+    box.replaceChildren(...shown.map((option) => optionField(h, game.game, option, read, prefix, redraw)));
   };
   const redraw = () => draw({ ...values, ...readValues(box) });
-  box.redraw = redraw;
-  draw({ ...Object.fromEntries(game.declaration.map((o) => [o.name, o.default])), ...values });
+  draw(values);
   return box;
 }
 
