@@ -202,14 +202,15 @@ async function copyInvite(link) {
   } catch {
     page.showLink = true;
     drawRoom();
-    const field = document.getElementById("invite-link");
-    field.select();
-    copied = document.execCommand && document.execCommand("copy");
+    document.getElementById("invite-link").select();
+    copied = document.execCommand("copy");
   }
-  if (!copied) return;
-  page.copiedUntil = Date.now() + 2000;
-  drawRoom();
-  setTimeout(drawRoom, 2100);
+  if (copied) {
+    page.copiedUntil = Date.now() + 2000;
+    drawRoom();
+    setTimeout(drawRoom, 2100);
+  }
+  if (page.showLink) document.getElementById("invite-link").select(); // drawn again: select it
 }
 
 // ----- a room ------------------------------------------------------------------------------
@@ -334,7 +335,7 @@ function drawRoom() {
     h("h1", {}, gameTitle(room.game)),
     h("span", { class: "status" }, t(`status.${room.status}`), room.number ? ` · ${t("game_n", { n: room.number })}` : ""),
     h("button", { class: "quiet", id: "copy-invite", onclick: () => copyInvite(link), title: link }, (page.copiedUntil || 0) > Date.now() ? t("copied") : t("copy_invite")),
-    page.showLink ? h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") }) : null,
+    ...(page.showLink ? [h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") })] : []),
     ...buttons,
   );
   const el = document.getElementById("table");
