@@ -168,7 +168,7 @@ function drawLobby(list, rooms) {
 // filled from the room, saved in one PATCH. Built again only when the room's setup changed,
 // so a frame arriving meanwhile does not undo what the host is typing.
 function setupEditor(room) {
-  const key = JSON.stringify([room.options, room.settings, room.public]);
+  const key = JSON.stringify([room.options, room.settings, room.public, lang()]);
   if (page.setup && page.setup.key === key) return page.setup.el;
   const game = (gamesCache || []).find((g) => g.game === room.game);
   const optionsBox = optionFields(h, game, room.options, "set-opt-");
