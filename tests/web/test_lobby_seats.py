@@ -110,6 +110,12 @@ def test_the_host_changes_the_rooms_settings_until_the_start(web_server, browser
     assert room["options"]["deals"] == 3 and room["options"]["variant"] == "japanese"
     assert room["settings"]["turn_seconds"] == 30
     assert host.input_value("#set-opt-deals") == "3"  # drawn again from the room
+    # everyone in the room reads the new setup (a room frame), in their own words
+    said = EN["label_value"].format(label="Deals", value=3)
+    guest.wait_for_function(
+        "t => document.getElementById('room-options').textContent.includes(t)", arg=said
+    )
+    assert "grabbing" not in guest.inner_text("#room-options").lower()  # japanese rules
     host.fill("#set-opt-deals", "0")  # refused: said, nothing changed
     host.click("#save-settings")
     host.wait_for_selector("#banner.error")

@@ -3,7 +3,7 @@
 
 import { api, guest, me, Live } from "./net.js";
 import { LANGS, detect, setLang, t, tOr, pick, lang, loadGame } from "./i18n.js";
-import { optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot } from "./lobby.js";
+import { optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot, optionSummary } from "./lobby.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -341,7 +341,9 @@ function drawRoom() {
   const el = document.getElementById("table");
   if (table) page.module.render(el, context());
   else {
-    const hint = h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait"));
+    const game = (gamesCache || []).find((g) => g.game === room.game);
+    const summary = game ? h("p", { class: "room-options", id: "room-options" }, optionSummary(game, room.options)) : "";
+    const hint = h("div", {}, h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")), summary);
     const editor = host && room.status === "open" && !room.number ? setupEditor(room) : null;
     if (editor && el.contains(editor)) el.firstChild.replaceWith(hint);
     else el.replaceChildren(hint, ...(editor ? [editor] : []));

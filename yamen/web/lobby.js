@@ -196,3 +196,20 @@ export function defaultBot(games, game) {
   const found = (games || []).find((g) => g.game === game);
   return found && found.bots.includes("rules") ? "rules" : "random";
 }
+
+// The room's options in words, for everyone before the start ("Rules: Japanese rules · Deals:
+// 3"): what the host set, and what changes when they change it.
+export function optionSummary(game, options) {
+  const { shown } = applying(game.declaration, options);
+  return shown.map((option) => {
+    const value = options[option.name];
+    let said;
+    if (option.kind === "bool") said = t(value ? "option_on" : "option_off");
+    else if (option.kind === "data") said = value == null ? tOr(`${game.game}.choice.${option.name}.standard`, t("preset_standard")) : t("from_file");
+    else if (value == null) said = tOr(`${game.game}.choice.${option.name}.null`, t("option_none"));
+    else if (option.kind === "choice") said = choiceLabel(game.game, option.name, value);
+    else if (option.kind === "seat") said = t("seat_n", { n: value });
+    else said = String(value);
+    return t("label_value", { label: optionLabel(game.game, option), value: said });
+  }).join(" · ");
+}
