@@ -139,8 +139,11 @@ def test_a_card_list_is_a_preset_or_a_file_read_in_the_page(web_server, browser,
     page.wait_for_selector("#opt-cards-note.option-error")
     assert page.inner_text("#opt-cards-note") == EN["error.data_file"]
     page.set_input_files("#opt-cards-file", str(CARDS))
-    page.wait_for_function("document.getElementById('opt-cards-note').textContent.length > 0")
-    assert page.inner_text("#opt-cards-note") == EN["file_loaded"].format(name="cards.json")
+    loaded = EN["file_loaded"].format(name="cards.json")
+    page.wait_for_function(
+        "t => document.getElementById('opt-cards-note').textContent === t", arg=loaded
+    )
+    assert page.locator("#opt-cards-note.option-error").count() == 0
     page.screenshot(path=shot(tmp_path, "lobby-card-list-1280.png"))
     set_option(page, "players", 4)
     page.select_option("#pace", "0")

@@ -90,6 +90,7 @@ function dataField(h, game, option, id, value) {
   file.addEventListener("change", async () => {
     const chosen = file.files[0];
     delete files[id];
+    show(); // the last file's words go at once
     if (chosen) {
       try {
         files[id] = { name: chosen.name, data: JSON.parse(await chosen.text()) };
