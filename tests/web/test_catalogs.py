@@ -16,7 +16,16 @@ TRANSLATED = ["zh-Hant", "zh-Hans", "ja"]
 # Latin words a zh/ja catalog may keep: key names on the keyboard. Anything else in Latin
 # letters is English left untranslated. Placeholders ({name}) are taken out first.
 ALLOWED_LATIN = {"Tab", "Enter"}
-SHELL = ["app.js", "net.js", "i18n.js", "cards.js", "index.html", "style.css", "games/generic.js"]
+SHELL = [
+    "app.js",
+    "lobby.js",
+    "net.js",
+    "i18n.js",
+    "cards.js",
+    "index.html",
+    "style.css",
+    "games/generic.js",
+]
 
 
 def test_the_shell_catalogs_have_the_same_keys_in_every_language():
