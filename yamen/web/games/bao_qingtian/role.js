@@ -36,10 +36,10 @@ export function role(ctx, view) {
   }
   if (view.capture) known.push(t(`${P}.guesses_left${view.capture.guesses_left === 1 ? "_one" : ""}`, { n: view.capture.guesses_left }));
   const who = [];
-  if (isSeat(view.emperor)) who.push(`${officeName(ctx, "emperor")}: ${names[view.emperor]}`);
+  if (isSeat(view.emperor)) who.push(t(`${P}.who_is`, { office: officeName(ctx, "emperor"), name: names[view.emperor] }));
   for (const office of OFFICES) {
     const seat = view.offices && view.offices[office];
-    if (isSeat(seat)) who.push(`${officeName(ctx, office)}: ${names[seat]}`);
+    if (isSeat(seat)) who.push(t(`${P}.who_is`, { office: officeName(ctx, office), name: names[seat] }));
   }
   if (isSeat(view.accused)) who.push(t(`${P}.on_trial`, { name: names[view.accused] }));
   return h(

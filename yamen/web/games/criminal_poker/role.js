@@ -10,7 +10,7 @@ export function role(ctx, view) {
   const inPlay = Object.entries(view.roles_in_play || {}).map(([r, n]) => `${roleName(ctx, view, r)}×${n}`).join(", ");
   const known = Object.entries(view.final ? {} : view.identities || {})
     .filter(([seat]) => Number(seat) !== view.seat)
-    .map(([seat, r]) => `${roleName(ctx, view, r)}: ${names[Number(seat)]}`);
+    .map(([seat, r]) => t(`${P}.who_is`, { role: roleName(ctx, view, r), name: names[Number(seat)] }));
   const suspect = (view.suspects || []).includes(view.seat);
   return h(
     "section",
