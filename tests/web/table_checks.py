@@ -33,7 +33,7 @@ def artifacts() -> Path:
 
 def screenshot(page, name: str) -> Path:
     path = artifacts() / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
     return path
 
 

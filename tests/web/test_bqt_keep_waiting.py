@@ -9,6 +9,7 @@ import time
 
 from tests.paths import WEB
 from tests.web.helpers import PHONE, create_room, fill_with_bots, needs_chromium, person
+from tests.web.table_checks import screenshot
 
 pytestmark = needs_chromium
 
@@ -65,7 +66,12 @@ def test_the_captor_keeps_waiting_until_it_chooses_to_guess(web_server, browser,
 
     # one click: keep waiting; it shows it is on, pinned with the actions
     page.click("#bq-keep-waiting")
-    page.wait_for_selector("#bq-keep.on.actions")
+    page.wait_for_selector("#bq-keep.on")
+    # pinned with the actions (sticky on a phone), unless the captor's decisions are on screen
+    assert page.evaluate(
+        "() => !!(document.querySelector('#bq-keep.on.actions')"
+        " || document.querySelector('.bq-actions-guess'))"
+    )
     assert BQ["bao_qingtian.keep.on"] in page.locator("#bq-keep-state").inner_text()
     assert page.locator("#bq-keep-waiting").inner_text() == BQ["bao_qingtian.keep.stop"]
 
@@ -80,8 +86,11 @@ def test_the_captor_keeps_waiting_until_it_chooses_to_guess(web_server, browser,
         if page.locator(".bq-actions-guess").count():
             assert not page.locator("button.bq-wait").count(), "asked to wait while waiting"
             assert page.locator("#bq-keep-note").inner_text()
+            if not asked_to_guess:
+                screenshot(page, "bqt-en-390-keep-waiting-asked")
             asked_to_guess += 1
         if waited(page) >= 2 and not reloaded:
+            screenshot(page, "bqt-en-390-keep-waiting")
             page.reload()  # the choice survives a reload (and every redraw)
             page.wait_for_selector("#bq-keep.on")
             reloaded = True

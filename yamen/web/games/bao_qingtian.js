@@ -27,6 +27,7 @@ export default {
     forgetDrafts(view);
     // the captor who keeps waiting is not asked: its client answers Wait (keep_waiting.js)
     const kept = autoWait(ctx, view);
+    const asked = kept.waiting ? null : decisions(ctx, view, kept.note);
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".bao-qingtian") ? document.activeElement.id : null;
     el.replaceChildren(
       h(
@@ -35,8 +36,8 @@ export default {
         role(ctx, view),
         heading(ctx, view),
         ledger(ctx),
-        kept.waiting ? null : decisions(ctx, view, kept.note),
-        keepPanel(ctx, view),
+        asked,
+        keepPanel(ctx, view, Boolean(asked)),
         waiting(ctx, view, kept.waiting),
         hand(ctx, view, discarding),
         appointing(ctx, view),

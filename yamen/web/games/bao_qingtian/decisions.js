@@ -23,7 +23,7 @@ function help(ctx, key, params = {}) {
   return ctx.h("p", { class: "act-help", "data-help": key }, ctx.t(`${P}.help.${key}`, params));
 }
 
-function guessing(ctx, view, pairs) {
+function guessing(ctx, view, pairs, note) {
   const { h, t, names } = ctx;
   const card = cardName(ctx, view.criminal);
   const simple = pairs.filter(([text]) => !text.endsWith(" holds"));
@@ -32,7 +32,7 @@ function guessing(ctx, view, pairs) {
   const waits = simple.some(([text]) => text === "wait");
   return [
     h("p", { class: "bq-ask" }, t(`${P}.guess_ask`, { card, n: left })),
-    waits ? help(ctx, "wait") : help(ctx, "must_guess"),
+    waits ? help(ctx, "wait") : note ? null : help(ctx, "must_guess"),
     simple.length > (waits ? 1 : 0) ? help(ctx, "guess_turn", { card }) : null,
     simple.map(([text, id]) => {
       if (text === "wait") return button(ctx, id, t(`${P}.act.wait`), { class: "action bq-wait" });
@@ -97,7 +97,7 @@ export function decisions(ctx, view, note = null) {
       break;
     }
     case "guess":
-      body = guessing(ctx, view, pairs);
+      body = guessing(ctx, view, pairs, note);
       break;
     case "punish":
       body = [help(ctx, "punish"), punishControls(ctx, view, pairs)];

@@ -63,8 +63,9 @@ export function autoWait(ctx, view) {
   return { waiting: true, note: null };
 }
 
-// The switch, for the captor while the hunt is on; pinned with the actions while it is on.
-export function keepPanel(ctx, view) {
+// The switch, for the captor while the hunt is on; pinned with the actions while it is on and
+// the captor is not being asked (``asked``: the decisions are on screen, pinned themselves).
+export function keepPanel(ctx, view, asked) {
   const { h, t, names } = ctx;
   if (!isCaptor(view) || !["capture", "guess"].includes(view.phase)) return null;
   const on = keepsWaiting(ctx);
@@ -84,7 +85,7 @@ export function keepPanel(ctx, view) {
   const seats = Array.from({ length: view.players }, (_, seat) => seat).filter((seat) => seat !== view.seat);
   return h(
     "div",
-    { class: `bq-keep ${on ? "on actions" : "off"}`, id: "bq-keep", "data-on": on ? "1" : "0", role: "group", "aria-label": t(`${P}.keep.title`) },
+    { class: `bq-keep ${on ? "on" : "off"} ${on && !asked ? "actions" : ""}`, id: "bq-keep", "data-on": on ? "1" : "0", role: "group", "aria-label": t(`${P}.keep.title`) },
     h(
       "p",
       { class: "bq-keep-state", id: "bq-keep-state", role: "status" },

@@ -41,8 +41,8 @@ export function mine(ctx, view) {
   return h(
     "section",
     { class: "cp-mine", id: "cp-mine" },
-    h("h3", {}, t(`${P}.you_are`, { role: roleName(ctx, view, role) })),
-    h("p", { class: "cp-goal" }, t(`${P}.goal.${role}`)),
+    // the goal is in the role panel on top; here the cards
+    h("h3", {}, t(suspect ? `${P}.your_evidence` : `${P}.no_evidence_as`, { role: roleName(ctx, view, role) })),
     suspect
       ? h(
           "div",
