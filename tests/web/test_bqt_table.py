@@ -1,7 +1,7 @@
-"""A whole Bao Qing-tian trial with bots on a phone (390 px), in each page language: the seat's
-role panel (its office or none, its goal in one line, who is who) in that language, a help line
-next to the actions, the end headline for this seat and the sentence in words, never JSON or
-card codes; screenshots saved as test artifacts."""
+"""A whole Bao Qing-tian trial with bots, on a phone (390 px) and a desktop, in a page language:
+the seat's role panel (its office or none, its goal in one line, who is who) in that language, a
+help line next to the actions, the end headline for this seat and the sentence in words, never
+JSON or card codes; screenshots saved as test artifacts."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.paths import WEB
-from tests.web.helpers import PHONE, create_room, fill_with_bots, needs_chromium, person
+from tests.web.helpers import DESKTOP, PHONE, create_room, fill_with_bots, needs_chromium, person
 from tests.web.table_checks import BQ_CODES, result_is_words, screenshot, shown
 
 pytestmark = needs_chromium
@@ -29,10 +29,13 @@ def goals(lang: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("lang", ["zh-Hant", "ja"])
-def test_a_trial_on_a_phone_tells_the_seat_its_part_and_its_outcome(web_server, browser, lang):
+@pytest.mark.parametrize(
+    ("lang", "size", "viewport"),
+    [("zh-Hant", "390", PHONE), ("ja", "390", PHONE), ("en", "1280", DESKTOP)],
+)
+def test_a_trial_tells_the_seat_its_part_and_its_outcome(web_server, browser, lang, size, viewport):
     words = BQ[lang]
-    page = person(browser, web_server.url, "Pao", viewport=PHONE, locale=LOCALES[lang])
+    page = person(browser, web_server.url, "Pao", viewport=viewport, locale=LOCALES[lang])
     create_room(page, "bao_qingtian", {"players": 5})
     fill_with_bots(page, lang)
     page.click("#start")
@@ -48,9 +51,9 @@ def test_a_trial_on_a_phone_tells_the_seat_its_part_and_its_outcome(web_server, 
         seen.update(shown(page, ".bao-qingtian"))
         buttons = page.locator(".actions button[data-action]")
         if buttons.count():
-            helped = helped or page.locator(".actions .act-help").count() > 0
             if not helped:
-                screenshot(page, f"bqt-{lang}-390-decision")
+                screenshot(page, f"bqt-{lang}-{size}-decision")
+            helped = helped or page.locator(".actions .act-help").count() > 0
             buttons.first.click()
         time.sleep(0.05)
     seen.update(shown(page, ".bao-qingtian"))
@@ -75,5 +78,5 @@ def test_a_trial_on_a_phone_tells_the_seat_its_part_and_its_outcome(web_server, 
     assert not codes, f"card codes on the table: {codes[:5]}"
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
-    screenshot(page, f"bqt-{lang}-390-result")
+    screenshot(page, f"bqt-{lang}-{size}-result")
     assert not page.errors
