@@ -37,7 +37,7 @@ export default {
         heading(ctx, view),
         ledger(ctx),
         asked,
-        keepPanel(ctx, view, Boolean(asked)),
+        keepPanel(ctx, view, Boolean(asked || discarding)),
         waiting(ctx, view, kept.waiting),
         hand(ctx, view, discarding),
         appointing(ctx, view),

@@ -18,13 +18,13 @@ function headlineFor(ctx, r, seat) {
 function breakdown(ctx, r) {
   const { h, t, names } = ctx;
   const rows = (r.sentence || []).map((s) =>
-    h("li", {}, `${officeName(ctx, s.step)} · ${names[s.seat]}: `, h("b", {}, s.step === "judge" ? t(`${P}.step_judge`, { n: s.number }) : t(`${P}.step_${s.step}`, { n: s.number, count: s.count }))),
+    h("li", {}, t(`${P}.step_by`, { office: officeName(ctx, s.step), name: names[s.seat] }), " ", h("b", {}, s.step === "judge" ? t(`${P}.step_judge`, { n: s.number }) : t(`${P}.step_${s.step}`, { n: s.number, count: s.count }))),
   );
   if (r.severity) {
     const seat = r.offices && r.offices.severity;
-    rows.push(h("li", {}, `${officeName(ctx, "severity")}${isSeat(seat) ? ` · ${names[seat]}` : ""}: `, h("b", {}, t(`${P}.severity.${r.severity}`))));
+    rows.push(h("li", {}, isSeat(seat) ? t(`${P}.step_by`, { office: officeName(ctx, "severity"), name: names[seat] }) : officeName(ctx, "severity"), " ", h("b", {}, t(`${P}.severity.${r.severity}`))));
   }
-  if (r.verdict) rows.push(h("li", {}, `${officeName(ctx, "emperor")}${isSeat(r.emperor) ? ` · ${names[r.emperor]}` : ""}: `, h("b", {}, t(`${P}.verdict.${r.verdict}`))));
+  if (r.verdict) rows.push(h("li", {}, isSeat(r.emperor) ? t(`${P}.step_by`, { office: officeName(ctx, "emperor"), name: names[r.emperor] }) : officeName(ctx, "emperor"), " ", h("b", {}, t(`${P}.verdict.${r.verdict}`))));
   return rows.length ? h("ol", { class: "bq-breakdown", id: "bq-breakdown" }, rows) : null;
 }
 
