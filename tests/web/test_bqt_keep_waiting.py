@@ -67,10 +67,10 @@ def test_the_captor_keeps_waiting_until_it_chooses_to_guess(web_server, browser,
     # one click: keep waiting; it shows it is on, pinned with the actions
     page.click("#bq-keep-waiting")
     page.wait_for_selector("#bq-keep.on")
-    # pinned with the actions (sticky on a phone), unless the captor's decisions are on screen
+    # pinned with the actions (sticky on a phone), unless the captor is being asked something
     assert page.evaluate(
         "() => !!(document.querySelector('#bq-keep.on.actions')"
-        " || document.querySelector('.bq-actions-guess'))"
+        " || document.querySelector('.bq-actions-guess, .bq-hand.actions'))"
     )
     assert BQ["bao_qingtian.keep.on"] in page.locator("#bq-keep-state").inner_text()
     assert page.locator("#bq-keep-waiting").inner_text() == BQ["bao_qingtian.keep.stop"]
