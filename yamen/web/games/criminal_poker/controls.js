@@ -47,6 +47,7 @@ export function controls(ctx, view) {
 // The verb of an action's text, for its help line: a reveal at the opening is "show".
 function verbOf(view, text) {
   const verb = text.startsWith("keep") || text.startsWith("end") ? text.replace(/ /g, "_") : text.split(" ")[0];
+  if (verb === "end_questioning" && view.mode === "detective") return "end_questioning_vote";
   return verb === "reveal" && view.phase === "opening" ? "show" : verb;
 }
 
