@@ -17,6 +17,7 @@ from tests.web.table_checks import CP_CODES, result_is_words, screenshot, shown
 pytestmark = needs_chromium
 
 CP = json.loads((WEB / "i18n" / "games" / "criminal_poker.json").read_text())
+INVESTIGATORS = {"sheriff", "detective"}
 LOCALES = {"en": "en-US", "zh-Hant": "zh-TW", "zh-Hans": "zh-CN", "ja": "ja-JP"}
 
 
@@ -78,6 +79,8 @@ def test_a_game_tells_the_seat_its_identity_and_its_outcome(
     result_is_words(page)
     assert page.locator(".cp-results li").count() == 4
     assert page.locator("#role-title").inner_text() == title  # still told who it was
+    known_you = words["criminal_poker.known_you"].split("{")[0]
+    assert (known_you in page.locator("#role-who").inner_text()) == (identity in INVESTIGATORS)
     codes = sorted({s for s in seen if CP_CODES.search(s)})
     assert not codes, f"card codes on the table: {codes[:5]}"
     labels = page.locator(".ev[aria-label]").evaluate_all("es => es.map(e => e.ariaLabel)")

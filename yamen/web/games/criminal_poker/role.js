@@ -8,7 +8,7 @@ export function role(ctx, view) {
   if (view.seat === null || view.seat === undefined || !view.identity) return null;
   const me = view.identity;
   const inPlay = Object.entries(view.roles_in_play || {}).map(([r, n]) => `${roleName(ctx, view, r)}×${n}`).join(", ");
-  const known = Object.entries(view.final ? {} : view.identities || {})
+  const known = Object.entries(view.identities || {})
     .filter(([seat]) => Number(seat) !== view.seat)
     .map(([seat, r]) => t(`${P}.who_is`, { role: roleName(ctx, view, r), name: names[Number(seat)] }));
   const suspect = (view.suspects || []).includes(view.seat);
@@ -20,7 +20,7 @@ export function role(ctx, view) {
     h(
       "p",
       { class: "role-who", id: "role-who" },
-      known.length ? t(`${P}.known`, { who: known.join(" · ") }) : t(`${P}.known_you`, { role: investigatorWord(ctx, view) }),
+      view.seat === view.investigator ? t(`${P}.known_you`, { role: investigatorWord(ctx, view) }) : known.length ? t(`${P}.known`, { who: known.join(" · ") }) : "",
       " ",
       t(`${P}.secret`, { roles: inPlay }),
     ),
