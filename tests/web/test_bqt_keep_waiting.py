@@ -135,3 +135,47 @@ def test_the_captor_keeps_waiting_until_it_chooses_to_guess(web_server, browser,
         arg=BQ["bao_qingtian.log.wait"].format(name="Kai"),
     )
     assert not page.errors
+
+
+def test_a_captor_who_keeps_waiting_is_asked_after_a_watched_seats_turn(
+    web_server, browser, monkeypatch
+):
+    seed = captor_seed()
+    monkeypatch.setattr("yamen.server.rooms.new_seed", lambda: seed)
+    page = person(browser, web_server.url, "Ren", viewport=PHONE)
+    create_room(page, "bao_qingtian", {"players": 6})
+    fill_with_bots(page)
+    page.click("#start")
+    page.wait_for_selector(".bao-qingtian")
+    deadline = time.monotonic() + 60
+    while not page.locator("#bq-keep").count():
+        assert time.monotonic() < deadline, "the host never became the captor"
+        take_turn_or_guess(page)
+        time.sleep(0.05)
+
+    # watch every other seat but one, then keep waiting: asked right after a watched turn,
+    # with Wait among the choices (waiting is still allowed there)
+    page.locator("#bq-watch summary").click()
+    for seat in (1, 2, 3, 4):
+        page.locator(f"#bq-watch button[data-watch='{seat}']").click()
+        page.wait_for_selector(f"#bq-watch button[data-watch='{seat}'][aria-pressed=true]")
+    if page.locator("#bq-keep.off").count():
+        page.click("#bq-keep-waiting")
+    page.wait_for_selector("#bq-keep.on")
+    names = {
+        page.locator(f".bq-seats li[data-seat='{s}']").get_attribute("title") for s in (1, 2, 3, 4)
+    }
+    said = {BQ["bao_qingtian.keep.watched_turn"].format(name=n) for n in names}
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "never asked after a watched seat's turn"
+        assert not page.locator("#result").count(), "the trial ended first"
+        note = page.locator("#bq-keep-note")
+        if note.count() and note.inner_text() in said:
+            assert page.locator(".bq-actions-guess button.bq-wait").count()
+            break
+        take_turn_or_guess(page)
+        time.sleep(0.05)
+    # an unwatched seat's turn (seat 5) never asks: only watched turns and required guesses did
+    page.locator("button.bq-wait").click()
+    assert not page.errors

@@ -18,6 +18,7 @@ const store = (() => {
 const memory = {};
 let answered = null; // {seq, at}: the Wait last sent, so a redraw never sends it twice (a lost one is resent)
 let waited = 0; // how many times it waited for the captor since the choice was made
+let watchOpen = false; // the watch picker stays open across redraws while the captor picks
 
 const key = (ctx, what) => `yamen.${P}.${what}.${ctx.room.id}.${ctx.room.number}`;
 
@@ -99,7 +100,7 @@ export function keepPanel(ctx, view, asked) {
     ),
     h(
       "details",
-      { class: "bq-watch", id: "bq-watch" },
+      { class: "bq-watch", id: "bq-watch", open: watchOpen, ontoggle: (e) => (watchOpen = e.target.open) },
       h("summary", {}, watch.size ? t(`${P}.keep.watching`, { names: [...watch].sort((a, b) => a - b).map((s) => names[s]).join(", ") }) : t(`${P}.keep.watch`)),
       h(
         "div",
