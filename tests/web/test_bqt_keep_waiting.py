@@ -176,6 +176,6 @@ def test_a_captor_who_keeps_waiting_is_asked_after_a_watched_seats_turn(
             break
         take_turn_or_guess(page)
         time.sleep(0.05)
-    # an unwatched seat's turn (seat 5) never asks: only watched turns and required guesses did
+    # the captor answers for itself here: it may still wait after a watched turn
     page.locator("button.bq-wait").click()
     assert not page.errors
