@@ -1,7 +1,7 @@
 // The public board of a trial: the phase, the seats with their offices, who holds which office,
 // an appointment being made, the captor's hunt and the sentence as it is built.
 
-import { P, OFFICES, STEPS, cardName, counted, isSeat, officeName, officesBySeat, punishmentName } from "./common.js";
+import { P, OFFICES, STEPS, cardName, counted, officeName, officesBySeat, punishmentName } from "./common.js";
 
 // ----- the parts -----------------------------------------------------------------------------
 

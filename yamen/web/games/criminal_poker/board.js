@@ -1,7 +1,7 @@
 // The public table: the phase and facts, this seat's evidence, every suspect's shown evidence,
 // the turns taken, the deck the investigator looked at, and the votes.
 
-import { P, assess, backs, card, cardName, counted, evidence, investigatorWord, roleName, shortName, typeName } from "./cards.js";
+import { P, assess, backs, card, counted, evidence, investigatorWord, roleName } from "./cards.js";
 import { drawn } from "./drawn.js";
 
 // ----- the parts of the table --------------------------------------------------------------

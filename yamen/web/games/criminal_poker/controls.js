@@ -1,6 +1,6 @@
 // The seat's decisions as buttons in words, each kind with a line saying what it does.
 
-import { P, assess, backs, card, cardName, counted, evidence, investigatorWord, roleName, shortName, typeName } from "./cards.js";
+import { P, card, cardName, evidence, investigatorWord } from "./cards.js";
 import { drawn } from "./drawn.js";
 
 // A legal action in words: "reveal S4" -> "Reveal: Self-statement: ...", "next 2" -> "Call Ann".

@@ -1,6 +1,6 @@
 // Criminal Poker's events as log lines, cards by name.
 
-import { P, assess, backs, card, cardName, counted, evidence, investigatorWord, roleName, shortName, typeName } from "./cards.js";
+import { P, card, cardName, evidence, roleName } from "./cards.js";
 import { drawn } from "./drawn.js";
 
 export function describe(event, ctx) {

@@ -1,7 +1,6 @@
 // The reveal: every seat's cards turned over, the culprit rule that applied, and the rules.
 
-import { P, assess, backs, card, cardName, counted, evidence, investigatorWord, roleName, shortName, typeName } from "./cards.js";
-import { drawn } from "./drawn.js";
+import { P, assess, counted, evidence, roleName } from "./cards.js";
 
 // ----- the reveal ----------------------------------------------------------------------------
 
