@@ -443,8 +443,6 @@ function chatLine(c) {
   return h("li", { class: "chat-line" }, who ? h("b", {}, who, " ") : null, c.text ?? "");
 }
 
-}
-
 // Before a game (or between games): sit, and for the host a bot in an empty seat, a bot's
 // kind, a bot out, a person out (asked first; they keep watching).
 function seatControls(room, s, i, host) {
