@@ -90,7 +90,7 @@ export function why(ctx, view, codes) {
   const ranks = new Set(codes.map((c) => parts(c)).filter((p) => !p.joker).map((p) => p.rank));
   if (ranks.size > 1) return t("baohuang.why.one_rank");
   const beat = view.table && view.table.cards; // the set to beat, if any
-  if (beat && beat.length !== codes.length) return t("baohuang.why.count", { n: beat.length });
+  if (beat && beat.length !== codes.length) return t(beat.length === 1 ? "baohuang.why.count_one" : "baohuang.why.count", { n: beat.length });
   if (beat) return t("baohuang.why.beat");
   return t("baohuang.why.not_now");
 }

@@ -16,10 +16,9 @@ function winKey(view) {
 // What a decision on offer means: its key, or null for a plain play/pass in the play phase.
 function meaningKey(view, text) {
   const word = text.split(" ")[0];
-  const japanese = view.variant === "japanese";
   const emperor = (view.role || "").includes("emperor");
   if (word === "declare") return emperor ? `baohuang.means.declare_solo.${view.variant}` : "baohuang.means.declare";
-  if (word === "pass" && view.phase === "declare") return emperor || japanese ? null : "baohuang.means.conceal";
+  if (word === "pass" && view.phase === "declare") return view.role === "royalist" ? "baohuang.means.conceal" : null;
   if (word === "yield") return view.phase === "play" ? "baohuang.means.yield" : "baohuang.means.yield_emperor";
   if (["call", "grab", "keep", "hand", "claim", "rebel"].includes(word)) return `baohuang.means.${word}`;
   return null;
