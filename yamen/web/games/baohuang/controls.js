@@ -43,7 +43,7 @@ export function controls(ctx, view) {
           "details",
           { class: "legal-sets" },
           h("summary", {}, t(plays.length === 1 ? "baohuang.legal_sets_one" : "baohuang.legal_sets", { n: plays.length }), " · ", [...hints].map((c) => cardWords(t, c)).join(" ")),
-          plays.map(([text, id]) => h("button", { class: "action small", "data-action": id, onclick: () => ctx.act(id) }, inWords(t, text))),
+          plays.map(([text, id]) => h("button", { class: "action small", "data-action": id, "data-set": text, onclick: () => ctx.act(id) }, inWords(t, text))),
         )
       : null,
   );
