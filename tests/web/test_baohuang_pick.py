@@ -16,7 +16,8 @@ pytestmark = needs_chromium
 
 # The first legal set on offer, as notation (data-set), and the hand's groups.
 OFFER = """() => {
-  const sets = [...document.querySelectorAll('.legal-sets button[data-set]')].map(b => b.dataset.set);
+  const sets = [...document.querySelectorAll('.legal-sets button[data-set]')]
+    .map(b => b.dataset.set);
   const groups = [...document.querySelectorAll('.bh-hand .rank-group')].map(g => g.dataset.group);
   return { sets, groups };
 }"""
@@ -60,7 +61,9 @@ def my_plays(page, name: str) -> list[str]:
 
 @pytest.mark.parametrize(("variant", "viewport"), [("shandong", PHONE), ("japanese", DESKTOP)])
 def test_the_cards_picked_are_the_cards_played(web_server, browser, variant, viewport):
-    page, _ = seated_room(browser, web_server, "Ann", {"deals": 1, "variant": variant}, viewport=viewport)
+    page, _ = seated_room(
+        browser, web_server, "Ann", {"deals": 1, "variant": variant}, viewport=viewport
+    )
     checked = 0
     deadline = time.monotonic() + 240
     while checked < 4 and not page.locator("#result").count():
@@ -104,9 +107,11 @@ def test_picking_is_by_rank_and_count(web_server, browser):
     while not page.locator("#bh-hand").count():
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    group = page.locator(".bh-hand .rank-group").filter(
-        has=page.locator(".card-button:nth-child(3)")
-    ).first  # a rank held three times or more
+    group = (
+        page.locator(".bh-hand .rank-group")
+        .filter(has=page.locator(".card-button:nth-child(3)"))
+        .first
+    )  # a rank held three times or more
     cards = group.locator(".card-button")
     # tapping any card of the group raises the first one (the engine's pick), then the next
     cards.last.click()

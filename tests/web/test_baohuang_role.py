@@ -16,7 +16,9 @@ def test_the_royalist_is_told_the_moment_the_card_is_called(web_server, browser,
     seats = {}
     # the host takes the first seat: a seed where that seat holds every 4th copy it could need
     monkeypatch.setattr("yamen.server.rooms.new_seed", lambda: royalist_seed(seats.get("me", 0)))
-    page, seat = seated_room(browser, web_server, "Rui", {"deals": 1}, lang="zh-Hant", grabbing=False)
+    page, seat = seated_room(
+        browser, web_server, "Rui", {"deals": 1}, lang="zh-Hant", grabbing=False
+    )
     seats["me"] = seat
     assert seat == 0
     zh = BH["zh-Hant"]
@@ -27,8 +29,11 @@ def test_the_royalist_is_told_the_moment_the_card_is_called(web_server, browser,
         return p.locator("#bh-called").count() > 0
 
     page_loads = page.evaluate("() => performance.getEntriesByType('navigation').length")
+
     def yield_call(p):  # the marked joker may come round: yield it on (讓莊), never call
-        passing = p.locator(".actions button[data-action]", has_text=zh["baohuang.action.yield_emperor"])
+        passing = p.locator(
+            ".actions button[data-action]", has_text=zh["baohuang.action.yield_emperor"]
+        )
         if passing.count():
             passing.first.click()
         else:
@@ -44,7 +49,10 @@ def test_the_royalist_is_told_the_moment_the_card_is_called(web_server, browser,
     assert page.locator("#bh-win").inner_text() == zh["baohuang.win.shandong.royalist"]
     assert page.locator("#bh-called .face").count() == 1  # the called card drawn as a card
     card = page.locator("#bh-called .face").get_attribute("data-card")
-    assert page.locator("#bh-hand .rank-group.tell .card-button").first.get_attribute("data-card") == card
+    assert (
+        page.locator("#bh-hand .rank-group.tell .card-button").first.get_attribute("data-card")
+        == card
+    )
     assert zh["baohuang.called_note"] in page.locator("#bh-called").inner_text()
     assert "皇帝" in page.locator("#bh-known").inner_text()  # the emperor is known to all
     assert page.locator(".bh-secret").inner_text() == zh["baohuang.secret"]
@@ -70,16 +78,22 @@ CRAFTED = """async ([view, lang]) => {
   const { rolePanel } = await import('/games/baohuang/role.js');
   const h = (tag, attrs = {}, ...kids) => {
     const el = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) if (v != null && v !== false && !k.startsWith('on')) el.setAttribute(k, v);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v != null && v !== false && !k.startsWith('on')) el.setAttribute(k, v);
+    }
     for (const c of kids.flat()) if (c != null) el.append(c instanceof Node ? c : String(c));
     return el;
   };
   const ctx = { h, t: i18n.t, tOr: i18n.tOr, names: ['A', 'B', 'C', 'D', 'E'] };
   const el = rolePanel(ctx, view);
-  return { text: el.innerText || el.textContent, role: (el.querySelector('.bh-role') || {}).textContent,
-           win: (el.querySelector('#bh-win') || {}).textContent,
-           means: [...el.querySelectorAll('#bh-meanings li')].map((li) => li.dataset.means),
-           called: [...el.querySelectorAll('#bh-called .face')].map((f) => f.getAttribute('aria-label')) };
+  const all = (selector) => [...el.querySelectorAll(selector)];
+  return {
+    text: el.textContent,
+    role: (el.querySelector('.bh-role') || {}).textContent,
+    win: (el.querySelector('#bh-win') || {}).textContent,
+    means: all('#bh-meanings li').map((li) => li.dataset.means),
+    called: all('#bh-called .face').map((f) => f.getAttribute('aria-label')),
+  };
 }"""
 
 
@@ -96,14 +110,15 @@ def test_every_role_and_declaration_is_told_in_words(web_server, browser, lang):
     page = browser.new_context().new_page()
     page.goto(web_server.url)
     words = BH[lang]
+    both = ["pass", "declare"]
     cases = [
-        (view("shandong", "royalist", ["pass", "declare"], "9H"), "royalist", ["declare", "conceal"]),
+        (view("shandong", "royalist", both, "9H"), "royalist", ["declare", "conceal"]),
         (view("shandong", "rebel", ["pass"], "9H"), "rebel", []),
-        (view("shandong", "solo emperor", ["pass", "declare"], "9H"), "solo emperor", ["declare_solo.shandong"]),
+        (view("shandong", "solo emperor", both, "9H"), "solo emperor", ["declare_solo.shandong"]),
         (view("japanese", "commoner", ["pass", "rebel"]), "commoner", ["rebel"]),
         (view("japanese", "guard", ["pass"]), "guard", []),
-        (view("japanese", "solo emperor", ["pass", "declare"]), "solo emperor", ["declare_solo.japanese"]),
-    ]  # fmt: skip
+        (view("japanese", "solo emperor", both), "solo emperor", ["declare_solo.japanese"]),
+    ]
     for crafted, role, means in cases:
         got = page.evaluate(CRAFTED, [crafted, lang])
         assert got["role"] == words[f"baohuang.role.{role}"]

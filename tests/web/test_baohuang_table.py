@@ -44,7 +44,9 @@ def check_layout(page, height):
     for scroll in (0, 400):
         page.evaluate(f"window.scrollTo(0, {scroll})")
         bar = page.locator(".actions").first.bounding_box()  # relative to the viewport
-        assert bar["y"] >= 0 and bar["y"] + bar["height"] <= height + 1, f"actions off screen: {bar}"
+        assert bar["y"] >= 0 and bar["y"] + bar["height"] <= height + 1, (
+            f"actions off screen: {bar}"
+        )
     page.evaluate("window.scrollTo(0, 0)")
 
 
@@ -104,7 +106,9 @@ def test_a_two_deal_match_on_a_phone(web_server, browser, artifacts):
 
 
 def test_a_japanese_deal_on_a_desktop(web_server, browser, artifacts):
-    page, _ = seated_room(browser, web_server, "Aki", {"deals": 1, "variant": "japanese"}, lang="ja", viewport=DESKTOP)
+    page, _ = seated_room(
+        browser, web_server, "Aki", {"deals": 1, "variant": "japanese"}, lang="ja", viewport=DESKTOP
+    )
     laid_out, _ = play_through(page, artifacts, "1280-ja", DESKTOP["height"], "ja")
     assert laid_out
     check_end(page, "ja")
