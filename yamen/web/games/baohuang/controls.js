@@ -42,7 +42,12 @@ export function controls(ctx, view) {
       ? h(
           "details",
           { class: "legal-sets" },
-          h("summary", {}, t(plays.length === 1 ? "baohuang.legal_sets_one" : "baohuang.legal_sets", { n: plays.length }), " · ", [...hints].map((c) => cardWords(t, c)).join(" ")),
+          h(
+            "summary",
+            {},
+            t(plays.length === 1 ? "baohuang.legal_sets_one" : "baohuang.legal_sets", { n: plays.length }),
+            hints.size <= 4 ? ` · ${[...hints].map((c) => cardWords(t, c)).join(" ")}` : "", // a hint, while short
+          ),
           plays.map(([text, id]) => h("button", { class: "action small", "data-action": id, "data-set": text, onclick: () => ctx.act(id) }, inWords(t, text))),
         )
       : null,
