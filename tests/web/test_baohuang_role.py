@@ -109,6 +109,7 @@ def view(variant, role, legal, called=None, **more):
 def test_every_role_and_declaration_is_told_in_words(web_server, browser, lang):
     page = browser.new_context().new_page()
     page.goto(web_server.url)
+    page.wait_for_selector("#name")  # booted: the page's own language is set, ours comes after
     words = BH[lang]
     both = ["pass", "declare"]
     cases = [
