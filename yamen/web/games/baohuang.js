@@ -89,7 +89,7 @@ export default {
       case "emperor":
         return t("baohuang.log.emperor", { who });
       case "declarations":
-        return t("baohuang.log.declarations", { declared: d.declared.map((s) => names[s]).join(", ") || "–" });
+        return t("baohuang.log.declarations", { declared: d.declared.map((s) => names[s]).join(t("baohuang.sep")) || "–" });
       case "lead":
         return t("baohuang.log.lead", { who });
       case "deal over":

@@ -72,7 +72,7 @@ function tributeToCome(ctx, d) {
   const givers = [0, 1, 2, 3, 4].filter((s) => num(d.scores[s]) < 0);
   const takers = [0, 1, 2, 3, 4].filter((s) => num(d.scores[s]) > 0);
   if (!givers.length) return t("baohuang.sum.no_tribute");
-  const list = (seats) => seats.map((s) => `${names[s]} ${share(s)}`).join(", ");
+  const list = (seats) => seats.map((s) => `${names[s]} ×${share(s)}`).join(t("baohuang.sep"));
   return t("baohuang.sum.tribute", { give: list(givers), take: list(takers) });
 }
 
