@@ -43,6 +43,7 @@ function seatBox(ctx, view, seat, position, freshFrom) {
     role ? h("span", { class: "role" }, roleWords(ctx, role)) : null,
     view.declared.includes(seat) ? h("span", { class: "role declared" }, t("baohuang.declared_badge")) : null,
     place >= 0 ? h("span", { class: "place" }, t(`baohuang.place.${place + 1}`)) : null,
+    view.dealer === seat ? h("span", { class: "role dealer" }, t("baohuang.dealer")) : null, // japanese only
     last,
   );
 }
