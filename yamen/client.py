@@ -39,7 +39,8 @@ class Lobby:
         if answer.status_code >= 400:
             detail = (data or {}).get("detail")
             code = detail.get("code") if isinstance(detail, dict) else "invalid"
-            raise LobbyError(answer.status_code, code, json.dumps(detail))
+            params = detail.get("params") if isinstance(detail, dict) else None
+            raise LobbyError(answer.status_code, code, json.dumps(detail), params)
         return data
 
     async def close(self) -> None:
@@ -50,8 +51,10 @@ class Lobby:
 
 
 class LobbyError(Exception):
-    def __init__(self, status: int, code: str | None, message: str):  # None: a refusal without one
-        self.status, self.code = status, code
+    def __init__(
+        self, status: int, code: str | None, message: str, params: dict[str, Any] | None = None
+    ):  # code None: a refusal without one; params: its variable parts
+        self.status, self.code, self.params = status, code, params or {}
         super().__init__(f"{status} {code}: {message}")
 
 

@@ -34,7 +34,21 @@ class NotationError(YamenError, ValueError):
 
 
 class OptionsError(YamenError, ValueError):
-    """Game options that do not describe a playable game."""
+    """Game options that do not describe a playable game. ``reason`` names the kind of
+    refusal and ``params`` its variable parts, so a front can say it in its own language (the
+    browser's catalogs: ``error.bad_options.<reason>``, or ``<game>.error.<reason>`` for a
+    game's own check); the message is the English of it. No reason: only the message."""
+
+    def __init__(self, message: str, reason: str = "", **params: Any):
+        super().__init__(message)
+        self.reason, self.params = reason, params
+
+    def __reduce__(self) -> Any:  # pickled whole (a bot worker's process may raise one)
+        return (_options_error, (str(self), self.reason, self.params))
+
+
+def _options_error(message: str, reason: str, params: dict[str, Any]) -> OptionsError:
+    return OptionsError(message, reason, **params)
 
 
 class IllegalAction(YamenError):

@@ -50,16 +50,21 @@ class Option:
             return
         name, null = self.name, ", or null" if self.nullable else ""
         if self.kind == "bool":
-            raise OptionsError(f"{name} must be true or false")
+            raise OptionsError(f"{name} must be true or false", "bool", option=name)
         if self.kind == "choice":
             allowed = " or ".join(shown(choice) for choice in self.choices)
-            raise OptionsError(f"unknown {name} {shown(value)}: {name} must be {allowed}")
+            raise OptionsError(
+                f"unknown {name} {shown(value)}: {name} must be {allowed}", "choice", option=name
+            )
+        bounds = {"option": name, "low": self.low, "high": self.high}
         if self.kind == "seat":
-            raise OptionsError(f"{name} must be a seat from {self.low} to {self.high}{null}")
+            message = f"{name} must be a seat from {self.low} to {self.high}{null}"
+            raise OptionsError(message, "seat", **bounds)
         if self.applies is not None:  # "sheriff mode is for 4 to 6 players"
             case = f"{self.applies[1]} {self.applies[0]}"
-            raise OptionsError(f"{case} is for {self.low} to {self.high} {name}")
-        raise OptionsError(f"{name} must be a whole number from {self.low} to {self.high}{null}")
+            raise OptionsError(f"{case} is for {self.low} to {self.high} {name}", "range", **bounds)
+        message = f"{name} must be a whole number from {self.low} to {self.high}{null}"
+        raise OptionsError(message, "range", **bounds)
 
     def _fits(self, value: Any) -> bool:
         if self.kind == "bool":
@@ -90,13 +95,13 @@ def read_options(declaration: Sequence[Option], options: Any) -> dict[str, Any]:
     an unknown name is refused (a typo must not silently fall back to a default). Names come
     in declaration order, so an option's ``applies`` is read before the option itself."""
     if options is not None and not isinstance(options, dict):
-        raise OptionsError("options must be an object of name: value")
+        raise OptionsError("options must be an object of name: value", "not_object")
     given = options or {}
     names = list(dict.fromkeys(option.name for option in declaration))
     unknown = set(given) - set(names)
     if unknown:
         listed, known = ", ".join(sorted(map(str, unknown))), ", ".join(sorted(names))
-        raise OptionsError(f"unknown option(s) {listed}; known: {known}")
+        raise OptionsError(f"unknown option(s) {listed}; known: {known}", "unknown", names=listed)
     read: dict[str, Any] = {}
     for name in names:
         declared = [option for option in declaration if option.name == name]

@@ -681,3 +681,33 @@ def test_a_client_its_owner_never_answers_is_rerouted_then_told(database, redis_
     assert ended == "unavailable"
     assert 'yamen_stalled_connections_total{outcome="rerouted"}' in metrics
     assert 'yamen_stalled_connections_total{outcome="closed"} 1.0' in metrics
+
+
+def test_a_rooms_setup_is_changed_through_either_process(database, redis_url):
+    """The host's setup calls (settings, every empty seat filled with bots, a person taken
+    out) reach the owner from the other process, and a refusal comes back with its params."""
+
+    async def go(a: str, b: str):
+        rid, lobbies, host_b = await room_across(a, b, people=2, players=4)
+        path = f"/api/rooms/{rid}"
+        try:
+            await host_b.call("PATCH", path, {"options": {"players": 99}})
+        except LobbyError as exc:
+            refused = exc
+        changed = await host_b.call("PATCH", path, {"options": {"players": 5}})
+        removed = await host_b.call("DELETE", f"{path}/seats/1")
+        filled = await host_b.call("POST", f"{path}/bots", {"bot": "random"})
+        seen = await lobbies[0].call("GET", path)  # from the owner
+        return refused, changed, removed, filled, seen
+
+    with processes(database, redis_url) as (a, b):
+        refused, changed, removed, filled, seen = run(go(a.url, b.url))
+    assert (refused.code, refused.params["reason"], refused.params["high"]) == (
+        "bad_options",
+        "range",
+        50,
+    )
+    assert len(changed["seats"]) == 5 and changed["options"]["players"] == 5
+    assert removed["seats"][1]["player"] is None
+    assert [s["bot"] for s in filled["seats"]] == [None, "random", "random", "random", "random"]
+    assert seen["seats"] == filled["seats"]

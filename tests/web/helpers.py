@@ -7,10 +7,11 @@ import json
 import os
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
-from tests.paths import WEB
+from tests.paths import ROOT, WEB
 
 CHROMIUM = os.environ.get("YAMEN_CHROMIUM") or shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(
@@ -33,10 +34,23 @@ def person(browser, url, name, viewport=DESKTOP, locale="en-US"):
     return page
 
 
+def set_option(page, name, value, prefix="#opt-"):
+    """One of a game's options in the form, whatever field its declaration gives it: a select
+    (a choice, a seat), a switch (true or false) or a number."""
+    field = page.locator(f"{prefix}{name}")
+    kind = field.evaluate("el => el.tagName === 'SELECT' ? 'select' : el.type")
+    if kind == "select":
+        field.select_option("" if value is None else str(value))
+    elif kind == "checkbox":
+        field.set_checked(bool(value))
+    else:
+        field.fill("" if value is None else str(value))
+
+
 def create_room(page, game, options=None, pace="0", turn="0"):
     page.select_option("#game", game)
     for name, value in (options or {}).items():
-        page.fill(f"#opt-{name}", str(value))
+        set_option(page, name, value)
     page.select_option("#pace", pace)
     page.fill("#turn", turn)  # seconds per turn; 0: no timer
     page.fill("#talk", "0")
@@ -46,16 +60,16 @@ def create_room(page, game, options=None, pace="0", turn="0"):
 
 
 def fill_with_bots(page, lang="en"):
-    """The host adds a bot to every empty seat (its button in the page's language)."""
+    """The host fills every empty seat with bots in one click, and waits until they sit (no
+    seat left with an add-bot button in the page's language)."""
     label = json.loads((WEB / "i18n" / f"{lang}.json").read_text())["add_bot"]
     adds = page.locator(f".seats button:text-is('{label}')")
+    page.wait_for_selector("#fill-bots")
+    page.click("#fill-bots")
     deadline = time.monotonic() + 60
     while adds.count():
-        before = adds.count()
-        adds.first.click()
-        while adds.count() >= before:
-            assert time.monotonic() < deadline, "the bots did not take their seats"
-            time.sleep(0.01)
+        assert time.monotonic() < deadline, "the bots did not take their seats"
+        time.sleep(0.01)
 
 
 def act_once(page) -> bool:
@@ -76,3 +90,11 @@ def play_pages(pages, timeout=240):
                 act_once(page)
         time.sleep(0.05)
     raise AssertionError("the game did not end in time")
+
+
+def artifacts() -> Path:
+    """Where the browser tests leave what a person would look at (screenshots): $YAMEN_ARTIFACTS,
+    else test-artifacts/ in the checkout (ignored by git); CI keeps it."""
+    folder = Path(os.environ.get("YAMEN_ARTIFACTS") or ROOT / "test-artifacts") / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

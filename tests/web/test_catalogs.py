@@ -18,6 +18,7 @@ TRANSLATED = ["zh-Hant", "zh-Hans", "ja"]
 ALLOWED_LATIN = {"Tab", "Enter"}
 SHELL = [
     "app.js",
+    "lobby.js",
     "net.js",
     "i18n.js",
     "log.js",

@@ -1,4 +1,5 @@
-"""Every refusal the HTTP API gives is the documented JSON ``{"detail": {"code", "message"}}``,
+"""Every refusal the HTTP API gives is the documented JSON ``{"detail": {"code", "message"}}``
+(and ``params`` where the message has variable parts, for a client to say it in its language),
 whatever refused: a room (its own code), a request that does not fit the schema (``invalid``),
 a path that names nothing (``not_found``), the database (``storage``, 503: try again), or a
 fault of the server's own (``internal``, 500: logged here, with the room where there is one;
@@ -17,18 +18,28 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
-from yamen.errors import YamenError
+from yamen.errors import OptionsError, YamenError
 
 log = logging.getLogger(__name__)
 CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 
 class RoomError(YamenError):
-    """A request the room refuses: ``code`` for the protocol, ``status`` for HTTP."""
+    """A request the room refuses: ``code`` for the protocol, ``status`` for HTTP, ``params``
+    the message's variable parts (a client words the refusal from the code and these)."""
 
-    def __init__(self, code: str, message: str, status: int = 409):
-        self.code, self.status = code, status
+    def __init__(
+        self, code: str, message: str, status: int = 409, params: dict[str, Any] | None = None
+    ):
+        self.code, self.status, self.params = code, status, params or {}
         super().__init__(message)
+
+
+def options_refused(exc: OptionsError) -> RoomError:
+    """Options or settings that do not pass: ``bad_options`` (422), with the check's reason
+    and its variable parts as params (yamen/errors.py)."""
+    params = {"reason": exc.reason, **exc.params} if exc.reason else {}
+    return RoomError("bad_options", str(exc), 422, params)
 
 
 class StorageFailed(RoomError):

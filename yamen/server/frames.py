@@ -208,7 +208,10 @@ def chat(name: str, seat: int | None, said: str, at: float) -> str:
     )
 
 
-def error(code: str, message: str, id: Any = None) -> str:
-    """A refusal (no ``retry_after``: that is a limit's, yamen/server/live.py)."""
+def error(code: str, message: str, id: Any = None, params: dict[str, Any] | None = None) -> str:
+    """A refusal (no ``retry_after``: that is a limit's, yamen/server/live.py); ``params`` only
+    where the message has variable parts."""
     frame = protocol.Error.model_construct(type="error", id=id, code=code, message=message)
+    if params:
+        frame = frame.model_copy(update={"params": params})
     return frame.model_dump_json(exclude_unset=True)

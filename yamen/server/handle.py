@@ -60,6 +60,18 @@ class RoomHandle(Protocol):
 
     async def set_bot(self, player: str, seat: int, bot: str | None) -> None: ...
 
+    async def fill_bots(self, player: str, bot: str | None) -> None: ...
+
+    async def remove(self, player: str, seat: int) -> None: ...
+
+    async def configure(
+        self,
+        player: str,
+        options: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+        public: bool | None = None,
+    ) -> None: ...
+
     async def start(self, player: str) -> None: ...
 
     async def attach(self, conn: Client) -> None:

@@ -7,6 +7,7 @@ A seat action needs ``Authorization: Bearer <token>``; refusals are JSON ``{"det
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
@@ -17,6 +18,7 @@ from yamen.engine import game_names, game_type, get_game
 from yamen.errors import OptionsError
 from yamen.records import Record
 from yamen.server import protocol
+from yamen.server.errors import options_refused
 from yamen.server.handle import RoomHandle
 from yamen.server.identity import Player, new_guest, player_of, same_secret
 from yamen.server.limits import joins_with_invite, per_address, room_quota
@@ -27,6 +29,7 @@ from yamen.server.storage import Store, StoredGame
 
 router = APIRouter(prefix="/api")
 MAX_GAME_ID = 32  # public game ids are 12 characters; longer ones name no game
+ABANDONED_AFTER = 600.0  # seconds: a public room nobody sits in is left out of the list after
 
 
 class Body(BaseModel):
@@ -59,12 +62,31 @@ class BotChoice(Body):
     bot: Annotated[StrictStr, Field(max_length=40)]
 
 
+class BotFill(Body):
+    bot: Annotated[StrictStr, Field(max_length=40)] | None = None  # None: the room's stand-in
+
+
+class RoomSetup(Body):
+    """What the host may change until the first game starts; each part is optional."""
+
+    options: dict[str, Any] | None = None  # replace the game's options (unnamed: defaults)
+    settings: dict[str, Any] | None = None  # laid over the room's settings
+    public: StrictBool | None = None
+
+
 def rooms_of(request: Request) -> Rooms:
     return request.app.state.rooms
 
 
-def http_error(status: int, code: str, message: str) -> HTTPException:
-    return HTTPException(status, {"code": code, "message": message})
+def http_error(
+    status: int, code: str, message: str, params: dict[str, Any] | None = None
+) -> HTTPException:
+    """A refusal: ``params`` (only where the message has variable parts) let a client word it
+    in its own language from the code."""
+    detail: dict[str, Any] = {"code": code, "message": message}
+    if params:
+        detail["params"] = params
+    return HTTPException(status, detail)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -101,14 +123,14 @@ async def room_or_404(request: Request, room_id: str) -> RoomHandle:
     try:
         return await rooms_of(request).get(room_id)
     except RoomError as exc:
-        raise http_error(exc.status, exc.code, str(exc)) from None
+        raise http_error(exc.status, exc.code, str(exc), exc.params) from None
 
 
 async def run(call: Any) -> None:
     try:
         await call
     except RoomError as exc:
-        raise http_error(exc.status, exc.code, str(exc)) from None
+        raise http_error(exc.status, exc.code, str(exc), exc.params) from None
 
 
 @router.post("/guests", status_code=201, dependencies=[Depends(per_address("guests"))])
@@ -151,16 +173,20 @@ async def protocol_schema() -> dict[str, Any]:
 async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, Any]:
     """A new room hosted by the caller. The answer holds the invite code (for private rooms)."""
     if body.game not in game_names():
-        raise http_error(422, "unknown_game", f"unknown game {body.game!r}; known: {game_names()}")
+        message = f"unknown game {body.game!r}; known: {game_names()}"
+        raise http_error(422, "unknown_game", message, {"game": body.game})
     try:
         game = get_game(body.game, body.options)  # the one reading of the options
         seats = game.num_seats
         if body.seat is not None and not 0 <= body.seat < seats:
             # checked before the room exists: a refused request creates nothing
             message = f"there is no seat {body.seat}: seats are 0 to {seats - 1}"
-            raise http_error(422, "no_seat", message)
+            raise http_error(422, "no_seat", message, {"seat": body.seat, "high": seats - 1})
         room = await rooms_of(request).create(player.id, game, body.public, body.settings)
-    except (OptionsError, TypeError) as exc:
+    except OptionsError as exc:
+        refused = options_refused(exc)
+        raise http_error(422, refused.code, str(exc), refused.params) from None
+    except TypeError as exc:
         raise http_error(422, "bad_options", str(exc)) from None
     if body.seat is not None:
         await run(room.take_seat(player.id, player.name, body.seat, None))
@@ -169,10 +195,22 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
 
 @router.get("/rooms")
 async def public_rooms(request: Request, limit: int = 50) -> list[dict[str, Any]]:
-    """Public rooms, newest first."""
+    """Public rooms one may join or watch, newest first: not a finished match (``over``) or a
+    closed room, nor an abandoned one (nobody seated, made over ABANDONED_AFTER seconds ago)."""
     rooms = rooms_of(request)
-    ids = await rooms.store.public_rooms(max(1, min(limit, 200)))
+    since = time.time() - ABANDONED_AFTER
+    ids = await rooms.store.public_rooms(max(1, min(limit, 200)), since)
     return [(await rooms.get(room_id)).info() for room_id in ids]
+
+
+@router.patch("/rooms/{room_id}")
+async def set_up(room_id: str, body: RoomSetup, player: Me, request: Request) -> dict[str, Any]:
+    """The host changes the room's game options, settings or publicity until its first game
+    starts (409 ``started`` after); checked as at creation (422 ``bad_options``, nothing
+    changed). Everyone in the room gets a ``room`` frame."""
+    room = await room_or_404(request, room_id)
+    await run(room.configure(player.id, body.options, body.settings, body.public))
+    return room.info()
 
 
 @router.get("/rooms/{room_id}", dependencies=[Depends(joins_with_invite)])
@@ -181,7 +219,8 @@ async def room_info(
 ) -> dict[str, Any]:
     room = await room_or_404(request, room_id)
     if not room.may_watch(None if player is None else player.id, invite):
-        raise http_error(404, "not_found", f"no room {room_id!r}")  # a private room stays unlisted
+        # a private room stays unlisted
+        raise http_error(404, "not_found", f"no room {room_id!r}", {"room": room_id})
     info = room.info()
     if player is not None and player.id == room.host:
         info["invite"] = room.invite
@@ -210,6 +249,26 @@ async def add_bot(
 ) -> dict[str, Any]:
     room = await room_or_404(request, room_id)
     await run(room.set_bot(player.id, seat, body.bot))
+    return room.info()
+
+
+@router.post("/rooms/{room_id}/bots")
+async def fill_bots(
+    room_id: str, player: Me, request: Request, body: BotFill | None = None
+) -> dict[str, Any]:
+    """The host puts a bot (``bot``, else the room's stand-in) in every empty seat at once:
+    one ``room`` frame. No empty seat: nothing changes."""
+    room = await room_or_404(request, room_id)
+    await run(room.fill_bots(player.id, None if body is None else body.bot))
+    return room.info()
+
+
+@router.delete("/rooms/{room_id}/seats/{seat}")
+async def remove_person(room_id: str, seat: int, player: Me, request: Request) -> dict[str, Any]:
+    """The host takes the person in ``seat`` out of it between games; they keep watching and
+    are told (an ``error`` frame ``removed``)."""
+    room = await room_or_404(request, room_id)
+    await run(room.remove(player.id, seat))
     return room.info()
 
 
@@ -294,7 +353,8 @@ async def game_replay(
     cached (yamen/server/replays.py); 429 with Retry-After while every replay worker is busy."""
     stored, record = await finished_game(request, game_id, player, invite)
     if not 0 <= step <= len(record.actions):
-        raise http_error(422, "no_step", f"step must be from 0 to {len(record.actions)}")
+        high = len(record.actions)
+        raise http_error(422, "no_step", f"step must be from 0 to {high}", {"high": high})
     try:
         return await replays_of(request).position(stored.id, record, step)
     except Busy as exc:

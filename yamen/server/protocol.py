@@ -204,6 +204,7 @@ class Error(BaseModel):
     code: str
     message: str
     retry_after: int | None = None  # over a limit: seconds until it would be allowed
+    params: dict[str, Any] | None = None  # the message's variable parts, for a client's words
 
 
 ServerMessage = Annotated[
@@ -222,5 +223,8 @@ def schemas() -> dict[str, Any]:
     }
 
 
-def error(code: str, message: str, id: Any = None) -> dict[str, Any]:
-    return {"type": "error", "id": id, "code": code, "message": message}
+def error(
+    code: str, message: str, id: Any = None, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    frame = {"type": "error", "id": id, "code": code, "message": message}
+    return {**frame, "params": params} if params else frame

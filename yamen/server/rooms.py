@@ -20,7 +20,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from yamen.bots import bot_names
 from yamen.engine import Event, Game, State, new_seed
 from yamen.errors import IllegalAction, NotationError, NotYourTurn
 from yamen.records import Record
@@ -30,8 +29,8 @@ from yamen.server.chat import ChatLog
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
 from yamen.server.handle import Connection
-from yamen.server.identity import admits
 from yamen.server.match import Match, Step, result_json, stand_in
+from yamen.server.seating import Seating
 from yamen.server.seats import Seat
 from yamen.server.settings import Settings
 from yamen.server.storage import Store, new_public_id
@@ -41,7 +40,7 @@ from yamen.table import Move, Table
 log = logging.getLogger(__name__)
 
 
-class Room:
+class Room(Seating):
     def __init__(
         self,
         store: Store,
@@ -80,10 +79,6 @@ class Room:
         self.moved = time.monotonic()  # when its game last changed (the watchdog reads it)
 
     # ----- what anyone may see ------------------------------------------------------------
-
-    @property
-    def playing(self) -> bool:
-        return self.match.playing
 
     def _in_play(self) -> tuple[State, int] | None:
         """The game in progress and its action count (what the driver plays), or None."""
@@ -129,17 +124,6 @@ class Room:
     def info(self) -> dict[str, Any]:
         """:meth:`about` as a dict (the lobby's answers)."""
         return self.about().model_dump()
-
-    def seat_of(self, player: str | None) -> int | None:
-        if player is None:
-            return None
-        return next((i for i, s in enumerate(self.seats) if s.player == player), None)
-
-    def may_watch(self, player: str | None, invite: str | None) -> bool:
-        seated = self.seat_of(player) is not None
-        return admits(
-            player, invite, public=self.public, host=self.host, code=self.invite, seated=seated
-        )
 
     def table(self, seat: int | None) -> protocol.SeatTable | None:
         """The game as ``seat`` (None: a spectator) may see it, with its whole log of the game
@@ -229,64 +213,7 @@ class Room:
         room, chat = self.about(), await self._recent_chat()  # once, not once per connection
         self._send_each(lambda seat: frames.state(room, self.table(seat), chat))
 
-    # ----- lobby ---------------------------------------------------------------------------
-
-    async def take_seat(self, player: str, name: str, seat: int, invite: str | None) -> None:
-        async with self.lock:
-            if not self.may_watch(player, invite):
-                raise RoomError("forbidden", "this room is private: its invite code is needed", 403)
-            self._check_seat(seat)
-            if self.seat_of(player) is not None:
-                raise RoomError("seated", "you already have a seat in this room")
-            taken = self.seats[seat]
-            if taken.player is not None or taken.bot is not None:
-                raise RoomError("taken", f"seat {seat} is taken")
-            if self.playing:
-                raise RoomError("playing", "a game is in progress: seats change between games")
-            await self.store.set_seat(self.id, seat, player, None)
-            mine = [c for c in self.connections if c.player == player]  # watching until now
-            for conn in mine:
-                conn.seat = seat
-            self.seats[seat] = Seat(player, name, None, len(mine), None if mine else time.time())
-            await self._seats_changed()
-
-    async def leave(self, player: str) -> None:
-        """Leave the room's seat. During a game the seat is played by a bot to its end."""
-        async with self.lock:
-            seat = self.seat_of(player)
-            if seat is None:
-                raise RoomError("not_seated", "you have no seat in this room")
-            bot = self.driver.stand_in() if self.playing else None
-            await self.store.set_seat(self.id, seat, None, bot)
-            self.seats[seat] = Seat(bot=bot, left=self.seats[seat].name if bot else None)
-            for conn in self.connections:
-                if conn.player == player:
-                    conn.seat = None  # still watching, as a spectator
-            await self._seats_changed()
-            self._break_moved()
-
-    async def set_bot(self, player: str, seat: int, bot: str | None) -> None:
-        """Put a bot in an empty seat, or take one out (``bot=None``); the host's call."""
-        async with self.lock:
-            self._check_host(player)
-            self._check_seat(seat)
-            if self.playing:
-                raise RoomError("playing", "a game is in progress: seats change between games")
-            current = self.seats[seat]
-            if bot is None:
-                if current.bot is None:
-                    raise RoomError("no_bot", f"seat {seat} has no bot")
-            else:
-                if current.player is not None or current.bot is not None:
-                    raise RoomError("taken", f"seat {seat} is taken")
-                if bot not in bot_names(self.game):
-                    known = ", ".join(bot_names(self.game))
-                    raise RoomError(
-                        "unknown_bot", f"no bot {bot!r} for this game; known: {known}", 422
-                    )
-            await self.store.set_seat(self.id, seat, None, bot)
-            self.seats[seat] = Seat(bot=bot)
-            await self._seats_changed()
+    # ----- starting (seats and settings before it: yamen/server/seating.py) ------------------
 
     async def start(self, player: str) -> None:
         """Start the room's first game, or the next one of the match (a rematch)."""
@@ -298,7 +225,9 @@ class Room:
                 raise RoomError("playing", "a game is already in progress")
             empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]
             if empty:
-                raise RoomError("empty_seats", f"seats {empty} are empty: seat people or bots")
+                seats = ", ".join(map(str, empty))
+                message = f"seats {seats} are empty: seat people or bots"
+                raise RoomError("empty_seats", message, params={"seats": seats})
             state = self.configured.new_state(new_seed())
             record = Record(self.game, dict(state.options), state.seed)
             number = self.match.number + 1
@@ -312,20 +241,6 @@ class Room:
             self._broadcast_update(state, state.opening_events)
             self._broadcast_room()  # the status is now "playing"
             self.driver.start()
-
-    async def _seats_changed(self) -> None:
-        await self._broadcast_state()
-        self.driver.wake()
-
-    def _check_seat(self, seat: int) -> None:
-        if not 0 <= seat < len(self.seats):
-            raise RoomError(
-                "no_seat", f"there is no seat {seat}: seats are 0 to {len(self.seats) - 1}", 422
-            )
-
-    def _check_host(self, player: str) -> None:
-        if player != self.host:
-            raise RoomError("not_host", "only the room's host may do this", 403)
 
     # ----- play ----------------------------------------------------------------------------
 
@@ -348,7 +263,7 @@ class Room:
                     conn.send(await self.state_frame(conn.seat))
                 conn.send(frames.ack(message.id, None))
         except RoomError as exc:
-            conn.send(frames.error(exc.code, str(exc), message.id))
+            conn.send(frames.error(exc.code, str(exc), message.id, exc.params))
         except NotYourTurn as exc:
             conn.send(frames.error("not_your_turn", str(exc), message.id))
         except (IllegalAction, NotationError) as exc:

@@ -39,7 +39,8 @@ class Number:
         if number and self.low <= value <= self.high:
             return
         null = ", or null" if self.nullable else ""
-        raise OptionsError(f"{name} must be from {self.low:g} to {self.high:g} seconds{null}")
+        message = f"{name} must be from {self.low:g} to {self.high:g} seconds{null}"
+        raise OptionsError(message, "setting_range", setting=name, low=self.low, high=self.high)
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,9 @@ class BotName:
         if value is None or (isinstance(value, str) and value in known):
             return
         raise OptionsError(
-            f"{name} must be one of the game's bots ({', '.join(known)}) by name, or null"
+            f"{name} must be one of the game's bots ({', '.join(known)}) by name, or null",
+            "setting_bot",
+            setting=name,
         )
 
 
@@ -85,12 +88,14 @@ class Settings:
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            raise OptionsError("settings must be an object of name: value")
+            raise OptionsError("settings must be an object of name: value", "not_object")
         unknown = set(data) - set(SCHEMA)
         if unknown:
+            listed = ", ".join(sorted(map(str, unknown)))
             raise OptionsError(
-                f"unknown room setting(s): {', '.join(sorted(map(str, unknown)))}; "
-                f"known: {', '.join(SCHEMA)}"
+                f"unknown room setting(s): {listed}; known: {', '.join(SCHEMA)}",
+                "setting_unknown",
+                names=listed,
             )
         for name, value in data.items():
             SCHEMA[name][0].check(name, value, game)

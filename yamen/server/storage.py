@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, func, or_, select, text, update
+from sqlalchemy import delete, event, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -211,14 +211,23 @@ class Store:
             )
             return room, list(seats)
 
-    async def public_rooms(self, limit: int) -> list[str]:
-        async with self.session() as s:
-            ids = await s.scalars(
-                select(RoomRow.id)
-                .where(RoomRow.public)
-                .order_by(RoomRow.created.desc())
-                .limit(limit)
+    async def public_rooms(self, limit: int, fresh_since: float | None = None) -> list[str]:
+        """Public rooms, newest first. With ``fresh_since``, only the listed ones: a room with
+        no game yet or one in progress (never a finished or set-aside match), and a person in
+        a seat, or made since ``fresh_since`` (its host may not have sat down yet)."""
+        query = select(RoomRow.id).where(RoomRow.public)
+        if fresh_since is not None:
+            played = select(GameRow.room_id)
+            unfinished = select(GameRow.room_id).where(
+                GameRow.finished.is_(None), GameRow.quarantined.is_(None)
             )
+            seated = select(SeatRow.room_id).where(SeatRow.player_id.is_not(None))
+            query = query.where(
+                or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)),
+                or_(RoomRow.id.in_(seated), RoomRow.created >= fresh_since),
+            )
+        async with self.session() as s:
+            ids = await s.scalars(query.order_by(RoomRow.created.desc()).limit(limit))
             return list(ids)
 
     async def set_seat(
@@ -230,6 +239,41 @@ class Store:
                 .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
                 .values(player_id=player_id, bot=bot)
             )
+
+    async def set_seats(
+        self, room_id: str, seats: dict[int, tuple[str | None, str | None]]
+    ) -> None:
+        """Several seats at once (seat -> (player, bot)), in one transaction."""
+        async with self.session.begin() as s:
+            for seat, (player_id, bot) in seats.items():
+                await s.execute(
+                    update(SeatRow)
+                    .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
+                    .values(player_id=player_id, bot=bot)
+                )
+
+    async def configure_room(
+        self,
+        room_id: str,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+        public: bool,
+        seats: int,
+    ) -> None:
+        """A room's new options and settings, and its seats cut or grown to ``seats``."""
+        async with self.session.begin() as s:
+            await s.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room_id)
+                .values(options=options, settings=settings, public=public)
+            )
+            await s.execute(
+                delete(SeatRow).where(SeatRow.room_id == room_id, SeatRow.seat >= seats)
+            )
+            have = await s.scalar(
+                select(func.count()).select_from(SeatRow).where(SeatRow.room_id == room_id)
+            )
+            s.add_all(SeatRow(room_id=room_id, seat=i) for i in range(have or 0, seats))
 
     # games
     async def add_game(

@@ -3,6 +3,11 @@
 
 import { api, guest, me, Live } from "./net.js";
 import { LANGS, detect, setLang, t, tOr, pick, lang, loadGame } from "./i18n.js";
+import { icon } from "./icons.js";
+import { tick, myDeadline } from "./clock.js";
+import { attend, forget, soundButton } from "./turn.js";
+import { rulesButton } from "./rules.js";
+import { optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot, optionSummary } from "./lobby.js";
 import { logLines, standInNotice, breakBar } from "./log.js";
 
 const main = document.getElementById("main");
@@ -32,12 +37,13 @@ function say(message, kind = "error") {
   banner.hidden = !message;
 }
 
-async function attempt(work) {
+// Runs a request; a refusal is said in the page's words (`game`: whose option names to use).
+async function attempt(work, game = page && page.room && page.room.game) {
   try {
     say("");
     return await work();
   } catch (err) {
-    say(err.code ? tOr(`error.${err.code}`, err.message) : String(err.message || err));
+    say(err.code ? errorText(err.code, err.params, game) : t("error.unknown"));
     // no identity (the token was lost or is unknown here): back to the name step, then on
     if (err.status === 401) signIn().then(route);
     return undefined;
@@ -118,35 +124,6 @@ function gameTitle(name) {
   return tOr(`${name}.title`, game ? game.title : name);
 }
 
-function optionInput(game, name, value) {
-  const id = `opt-${name}`;
-  let input;
-  if (typeof value === "boolean") input = h("input", { id, type: "checkbox", checked: value });
-  else if (typeof value === "number") input = h("input", { id, type: "number", value });
-  else input = h("input", { id, value: value ?? "", placeholder: value == null ? t("default") : "" });
-  input.dataset.option = name;
-  input.dataset.kind = typeof value === "boolean" ? "bool" : typeof value === "number" ? "number" : value == null ? "null" : "text";
-  const label = tOr(`${game}.option.${name}`, tOr(`option.${name}`, name));
-  return h("label", { class: "option" }, h("span", {}, label), input);
-}
-
-function readOptions(form) {
-  const options = {};
-  for (const input of form.querySelectorAll("[data-option]")) {
-    const kind = input.dataset.kind;
-    if (kind === "bool") options[input.dataset.option] = input.checked;
-    else if (kind === "number") options[input.dataset.option] = Number(input.value);
-    else if (input.value !== "") {
-      try {
-        options[input.dataset.option] = JSON.parse(input.value);
-      } catch {
-        options[input.dataset.option] = input.value;
-      }
-    }
-  }
-  return options;
-}
-
 async function lobby() {
   const list = await games();
   const rooms = (await attempt(() => api("GET", "/api/rooms"))) || [];
@@ -156,49 +133,28 @@ async function lobby() {
 
 function drawLobby(list, rooms) {
   const select = h("select", { id: "game" }, list.map((g) => h("option", { value: g.game }, gameTitle(g.game))));
-  const optionsBox = h("div", { class: "options" });
-  const showOptions = () => {
-    const game = list.find((g) => g.game === select.value);
-    optionsBox.replaceChildren(
-      ...Object.entries(game.options)
-        .filter(([, v]) => v === null || typeof v !== "object")
-        .map(([k, v]) => optionInput(game.game, k, v)),
-    );
-  };
+  const optionsBox = h("div", { class: "options-holder" });
+  const showOptions = () => optionsBox.replaceChildren(optionFields(h, list.find((g) => g.game === select.value)));
   select.addEventListener("change", showOptions);
   showOptions();
-  const isPublic = h("input", { id: "public", type: "checkbox", checked: true });
-  const timer = h("input", { id: "turn", type: "number", min: 0, value: 60 });
-  const talk = h("input", { id: "talk", type: "number", min: 0, max: 3600, value: 60 });
-  const pace = h("select", { id: "pace" }, [["0", "pace_instant"], ["0.3", "pace_fast"], ["0.8", "pace_normal"], ["2", "pace_slow"]].map(([v, k]) => h("option", { value: v, selected: v === "0.8" }, t(k))));
   const form = h(
     "form",
-    { class: "card", onsubmit: async (e) => {
+    // the server checks every value and says what is wrong in the page's words
+    { class: "card", novalidate: true, onsubmit: async (e) => {
       e.preventDefault();
-      const turn = Number(timer.value);
-      const room = await attempt(() =>
-        api("POST", "/api/rooms", {
-          game: select.value,
-          options: readOptions(form),
-          public: isPublic.checked,
-          settings: {
-            turn_seconds: turn > 0 ? turn : null,
-            bot_delay: Number(pace.value),
-            talk_seconds: Math.max(0, Number(talk.value) || 0),
-          },
-          seat: 0,
-        }),
-      );
+      const game = select.value;
+      const room = await attempt(() => {
+        const { settings, public: isPublic } = readSettings();
+        const options = readOptions(optionsBox);
+        return api("POST", "/api/rooms", { game, options, public: isPublic, settings, seat: 0 });
+      }, game);
       if (room) location.hash = `#/room/${room.id}?invite=${room.invite}`;
     } },
     h("h2", {}, t("new_room")),
     h("label", { for: "game" }, t("game")),
     select,
     optionsBox,
-    h("label", { class: "option" }, h("span", {}, t("public_room")), isPublic),
-    h("label", { class: "option" }, h("span", {}, t("turn_seconds")), timer),
-    h("label", { class: "option" }, h("span", {}, t("talk_seconds")), talk),
-    h("label", { class: "option" }, h("span", {}, t("bot_pace")), pace),
+    settingFields(h),
     h("button", { type: "submit", id: "create" }, t("create_room")),
   );
   const rows = rooms.map((r) =>
@@ -211,6 +167,55 @@ function drawLobby(list, rooms) {
   main.replaceChildren(
     h("div", { class: "lobby" }, form, h("section", { class: "card" }, h("h2", {}, t("public_rooms")), rows.length ? h("ul", { class: "rooms" }, rows) : h("p", {}, t("no_rooms")))),
   );
+}
+
+// The host's room setup until the first game starts: the same fields as the lobby's form,
+// filled from the room, saved in one PATCH. Built again only when the room's setup changed,
+// so a frame arriving meanwhile does not undo what the host is typing.
+function setupEditor(room) {
+  const key = JSON.stringify([room.options, room.settings, room.public, lang()]);
+  if (page.setup && page.setup.key === key) return page.setup.el;
+  const game = (gamesCache || []).find((g) => g.game === room.game);
+  const optionsBox = optionFields(h, game, room.options, "set-opt-");
+  const el = h(
+    "details",
+    { class: "setup", id: "room-setup", open: page.setup ? page.setup.el.open : false },
+    h("summary", {}, t("room_settings")),
+    h("form", { novalidate: true, onsubmit: async (e) => {
+      e.preventDefault();
+      const saved = await attempt(() => {
+        const { settings, public: isPublic } = readSettings("set-");
+        return api("PATCH", `/api/rooms/${room.id}`, { options: readOptions(optionsBox), settings, public: isPublic });
+      });
+      if (saved) say(t("settings_saved"), "info");
+    } },
+    optionsBox,
+    settingFields(h, room.settings, room.public, "set-"),
+    h("button", { type: "submit", id: "save-settings" }, t("save_settings"))),
+  );
+  page.setup = { key, el };
+  return el;
+}
+
+// The invite link to the clipboard; where there is no clipboard (plain http on a LAN) the
+// link is shown selected in a field, to copy by hand. The button says "Copied" for 2 s.
+async function copyInvite(link) {
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch {
+    page.showLink = true;
+    drawRoom();
+    document.getElementById("invite-link").select();
+    copied = document.execCommand("copy");
+  }
+  if (copied) {
+    page.copiedUntil = Date.now() + 2000;
+    drawRoom();
+    setTimeout(drawRoom, 2100);
+  }
+  if (page.showLink) document.getElementById("invite-link").select(); // drawn again: select it
 }
 
 // ----- a room ------------------------------------------------------------------------------
@@ -276,7 +281,7 @@ function onFrame(frame) {
       page.chat.push(frame);
       break;
     case "error":
-      say(tOr(`error.${frame.code}`, frame.message));
+      say(errorText(frame.code, frame.params || {}, page.room && page.room.game), frame.code === "removed" ? "warn" : "error");
       break;
   }
   drawRoom();
@@ -296,8 +301,8 @@ function describe(event) {
 
 function names() {
   // who left mid-game keeps their name: the results still say whose seat it was
-  const base = page.room.seats.map((s, i) => s.name || s.left || (s.bot ? `${t("bot")} ${s.bot}` : t("seat_n", { n: i })));
-  // a name shared by several seats (five "rules" bots, two Annas) carries its seat number
+  const base = page.room.seats.map((s, i) => s.name || s.left || (s.bot ? botName(page.room, i) : t("seat_n", { n: i })));
+  // a name shared by several seats (two Annas) carries its seat number
   return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i}` : name));
 }
 
@@ -328,6 +333,9 @@ function drawRoom() {
   const buttons = [];
   if (host && room.status !== "playing") {
     buttons.push(h("button", { id: "start", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/start`)) }, room.number ? t("rematch") : t("start")));
+    if (room.seats.some((s) => !s.name && !s.bot)) {
+      buttons.push(h("button", { class: "quiet", id: "fill-bots", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/bots`, { bot: defaultBot(gamesCache, room.game) })) }, t("fill_bots")));
+    }
   }
   if (page.seat !== null) {
     buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
@@ -336,13 +344,26 @@ function drawRoom() {
   head.replaceChildren(
     h("h1", {}, gameTitle(room.game)),
     h("span", { class: "status" }, t(`status.${room.status}`), room.number ? ` · ${t("game_n", { n: room.number })}` : ""),
-    h("button", { class: "quiet", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link), title: link }, t("copy_invite")),
+    h("button", { class: "quiet", id: "copy-invite", onclick: () => copyInvite(link), title: link }, (page.copiedUntil || 0) > Date.now() ? t("copied") : t("copy_invite")),
+    ...(page.showLink ? [h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") })] : []),
     ...buttons,
+    h("span", { class: "head-tools" }, rulesButton({ h, t, lang: lang() }, room.game, room.options), soundButton(h, t, drawRoom)),
   );
   const el = document.getElementById("table");
   if (table) page.module.render(el, context());
+  else {
+    const game = (gamesCache || []).find((g) => g.game === room.game);
+    const summary = game ? h("p", { class: "room-options", id: "room-options" }, optionSummary(game, room.options)) : "";
+    const hint = h("div", {}, h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")), summary);
+    const editor = host && room.status === "open" && !room.number ? setupEditor(room) : null;
+    if (editor && el.contains(editor)) el.firstChild.replaceWith(hint);
+    else el.replaceChildren(hint, ...(editor ? [editor] : []));
+  }
+  // my turn: legal actions offered to my seat (a countdown when the room has a turn timer)
+  const playing = table && !table.result && page.seat !== null;
+  myDeadline(el, playing ? (table.deadlines || {})[String(page.seat)] : null);
+  attend(Boolean(playing && table.legal && table.legal.length), t("your_turn_title"));
   if (table) drawBreak(el);
-  else el.replaceChildren(h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")));
   drawSide();
 }
 
@@ -386,21 +407,15 @@ function drawSide() {
   const side = document.querySelector(".side");
   const deadlines = (table && table.result === null && table.deadlines) || {};
   const seats = room.seats.map((s, i) => {
-    const label = s.name || (s.left ? t("left_seat", { name: s.left }) : s.bot ? `🤖 ${s.bot}` : t("empty_seat"));
-    const controls = [];
-    if (room.status !== "playing" && !s.name && !s.bot) {
-      if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/seats/${i}`, { invite: page.invite })) }, t("sit")));
-      if (host) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("PUT", `/api/rooms/${room.id}/seats/${i}/bot`, { bot: botChoice(room.game) })) }, t("add_bot")));
-    }
-    if (room.status !== "playing" && s.bot && host) {
-      controls.push(h("button", { class: "small quiet", onclick: () => attempt(() => api("DELETE", `/api/rooms/${room.id}/seats/${i}/bot`)) }, t("remove_bot")));
-    }
+    const label = s.name || (s.left ? t("left_seat", { name: s.left }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
+    const controls = seatControls(room, s, i, host);
     const pending = table && table.pending.includes(i);
     const left = deadlines[String(i)];
     return h(
       "li",
       { class: `${pending ? "pending" : ""} ${i === page.seat ? "mine" : ""}`, "data-seat": i },
       h("span", { class: "seat-no" }, i),
+      pending ? icon("turn", t("to_act")) : null,
       h("span", { class: "seat-name" }, label, s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
       h("span", { class: "score" }, room.scores[i]),
       left ? h("span", { class: "timer", "data-deadline": left }, "") : null,
@@ -424,8 +439,9 @@ function drawSide() {
     h("h2", {}, t("seats"), " · ", t("scores")),
     h("ol", { class: room.seats.length > 12 ? "seats many" : "seats" }, seats),
     h("h2", {}, t("chat")),
-    h("ul", { class: "chat" }, page.chat.slice(-50).map((c) => h("li", {}, h("b", {}, c.name), " ", c.text))),
-    page.seat !== null ? chat : null,
+    h("ul", { class: "chat" }, page.chat.slice(-50).map(chatLine)),
+    // replaceChildren writes a null as the word "null": a spectator's missing form is left out
+    ...(page.seat !== null ? [chat] : []),
     h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, page.log.map((line) => h("li", {}, line)))),
   );
   input.value = typed;
@@ -433,18 +449,39 @@ function drawSide() {
   tick();
 }
 
-function botChoice(game) {
-  const found = (gamesCache || []).find((g) => g.game === game);
-  return found && found.bots.includes("rules") ? "rules" : "random";
+// One chat line: who said it (a seat's name, or the speaker's own name once they left the
+// table), then what they said; never a missing field shown as "null".
+function chatLine(c) {
+  const who = c.seat != null && page.room.seats[c.seat] ? names()[c.seat] : c.name;
+  return h("li", { class: "chat-line" }, who ? h("b", {}, who, " ") : null, c.text ?? "");
 }
 
-function tick() {
-  for (const el of document.querySelectorAll(".timer[data-deadline]")) {
-    const left = Math.max(0, Math.round(Number(el.dataset.deadline) - Date.now() / 1000));
-    el.textContent = `⏱ ${left}s`;
+// Before a game (or between games): sit, and for the host a bot in an empty seat, a bot's
+// kind, a bot out, a person out (asked first; they keep watching).
+function seatControls(room, s, i, host) {
+  const controls = [];
+  if (room.status === "playing") return controls;
+  const seatPath = `/api/rooms/${room.id}/seats/${i}`;
+  if (!s.name && !s.bot) {
+    if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", seatPath, { invite: page.invite })) }, t("sit")));
+    if (host) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("PUT", `${seatPath}/bot`, { bot: defaultBot(gamesCache, room.game) })) }, t("add_bot")));
   }
+  if (s.bot && host) {
+    const kinds = ((gamesCache || []).find((g) => g.game === room.game) || { bots: [s.bot] }).bots;
+    const change = (e) => attempt(() => api("PUT", `${seatPath}/bot`, { bot: e.target.value }));
+    controls.push(h("select", { class: "small bot-choice", "aria-label": t("bot_kind"), onchange: change }, kinds.map((k) => h("option", { value: k, selected: k === s.bot }, botKind(k)))));
+    controls.push(h("button", { class: "small quiet", onclick: () => attempt(() => api("DELETE", `${seatPath}/bot`)) }, t("remove_bot")));
+  }
+  if (s.player && host && i !== page.seat) {
+    const remove = async () => {
+      if (await confirmStep(t("remove_confirm", { name: s.name }), t("remove_person"), t("cancel"))) await attempt(() => api("DELETE", seatPath));
+    };
+    controls.push(h("button", { class: "small quiet remove-person", onclick: remove }, t("remove_person")));
+  }
+  return controls;
 }
-setInterval(tick, 1000);
+
+setInterval(tick, 1000); // clock.js: every turn timer on the page
 
 // ----- routing -----------------------------------------------------------------------------
 
@@ -453,6 +490,7 @@ async function route() {
   if (page && page.live) page.live.close();
   page = null;
   redraw = null;
+  forget(); // turn.js: the page's own title again
   say("");
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
   if (match) await roomPage(match[1], match[2]);

@@ -7,10 +7,11 @@ export function token() {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, params = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.params = params; // the message's variable parts: the page words it from the code
   }
 }
 
@@ -25,7 +26,7 @@ export async function api(method, path, body) {
   const data = answer.status === 204 ? null : await answer.json().catch(() => null);
   if (!answer.ok) {
     const detail = (data && data.detail) || {};
-    throw new ApiError(answer.status, detail.code || "invalid", detail.message || answer.statusText);
+    throw new ApiError(answer.status, detail.code || "invalid", detail.message || answer.statusText, detail.params || {});
   }
   return data;
 }

@@ -68,9 +68,11 @@ class CriminalPoker(Game):
         players = options["players"]
         sheriff = options["sheriff"]
         if options["mode"] == "detective" and sheriff is not None:
-            raise OptionsError("detective mode has no sheriff: leave the option sheriff null")
+            message = "detective mode has no sheriff: leave the option sheriff null"
+            raise OptionsError(message, "detective_sheriff")
         if sheriff is not None and sheriff >= players:
-            raise OptionsError(f"sheriff must be a seat from 0 to {players - 1}, or null")
+            message = f"sheriff must be a seat from 0 to {players - 1}, or null"
+            raise OptionsError(message, "sheriff_seat", high=players - 1)
         _check_specials(options)
         if options["cards"] is not None:
             options["cards"] = _plain(options["cards"])
@@ -93,7 +95,12 @@ class CriminalPoker(Game):
 
 def catalog_of(options: dict[str, Any]) -> Catalog:
     cards = options["cards"]
-    return default_catalog() if cards is None else parse_catalog(cards)
+    if cards is None:
+        return default_catalog()
+    try:
+        return parse_catalog(cards)
+    except OptionsError as exc:  # what is wrong is in the message; a front says "the list"
+        raise OptionsError(str(exc), exc.reason or "cards", **exc.params) from None
 
 
 def _plain(value: Any) -> Any:
@@ -102,7 +109,7 @@ def _plain(value: Any) -> Any:
         return json.loads(json.dumps(value, ensure_ascii=False))
     except (TypeError, ValueError, RecursionError):  # not JSON, or nested beyond reading
         raise OptionsError(
-            "cards: must be plain JSON data (objects, lists, strings, numbers)"
+            "cards: must be plain JSON data (objects, lists, strings, numbers)", "cards"
         ) from None
 
 
@@ -118,7 +125,10 @@ def _check_specials(opts: dict[str, Any]) -> None:
         raise OptionsError(
             f"detective mode with {opts['players']} players allows "
             + ("no special roles" if limit == 0 else "at most one special role")
-            + " (the detective and special roles should not outnumber the citizens)"
+            + " (the detective and special roles should not outnumber the citizens)",
+            "detective_specials",
+            players=opts["players"],
+            most=limit,
         )
 
 
@@ -129,14 +139,22 @@ def _check_catalog(opts: dict[str, Any], catalog: Catalog) -> None:
         if catalog.count(role) < needed:
             raise OptionsError(
                 f"cards: these options need {needed} {role} identity card(s), "
-                f"the list has {catalog.count(role)}"
+                f"the list has {catalog.count(role)}",
+                "cards_roles",
+                role=role,
+                needed=needed,
+                have=catalog.count(role),
             )
     suspects = suspect_count(opts)
     size = len(catalog.deck(suspects))
     if size < HAND * suspects:
         raise OptionsError(
             f"cards: a game of {suspects} suspects needs at least {HAND * suspects} evidence "
-            f"cards to deal two each, this list gives {size}"
+            f"cards to deal two each, this list gives {size}",
+            "cards_evidence",
+            suspects=suspects,
+            needed=HAND * suspects,
+            have=size,
         )
 
 

@@ -92,7 +92,7 @@ class Answer:
 
     id: str
     snapshot: Snapshot | None = None
-    error: tuple[str, str, int] | None = None
+    error: tuple[str, str, int, dict[str, Any]] | None = None
     moved: bool = False
 
 

@@ -217,6 +217,21 @@ class Link:
     async def set_bot(self, player: str, seat: int, bot: str | None) -> None:
         await self._call(lambda room: room.set_bot(player, seat, bot))
 
+    async def fill_bots(self, player: str, bot: str | None) -> None:
+        await self._call(lambda room: room.fill_bots(player, bot))
+
+    async def remove(self, player: str, seat: int) -> None:
+        await self._call(lambda room: room.remove(player, seat))
+
+    async def configure(
+        self,
+        player: str,
+        options: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+        public: bool | None = None,
+    ) -> None:
+        await self._call(lambda room: room.configure(player, options, settings, public))
+
     async def start(self, player: str) -> None:
         await self._call(lambda room: room.start(player))
 
@@ -275,6 +290,21 @@ class Remote:
 
     async def set_bot(self, player: str, seat: int, bot: str | None) -> None:
         await self._call("set_bot", player, seat, bot)
+
+    async def fill_bots(self, player: str, bot: str | None) -> None:
+        await self._call("fill_bots", player, bot)
+
+    async def remove(self, player: str, seat: int) -> None:
+        await self._call("remove", player, seat)
+
+    async def configure(
+        self,
+        player: str,
+        options: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+        public: bool | None = None,
+    ) -> None:
+        await self._call("configure", player, options, settings, public)
 
     async def start(self, player: str) -> None:
         await self._call("start", player)

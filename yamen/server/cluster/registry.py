@@ -47,7 +47,8 @@ from yamen.server.thinking import INLINE, Thinker
 
 log = logging.getLogger(__name__)
 
-OPS = ("take_seat", "leave", "set_bot", "start")  # the lobby calls another process may relay
+# the lobby calls another process may relay
+OPS = ("take_seat", "leave", "set_bot", "fill_bots", "remove", "configure", "start")
 
 
 class ClusterRooms(Rooms):
@@ -415,12 +416,13 @@ class ClusterRooms(Rooms):
                     await getattr(room, call.op)(*call.args)
                 answer = Answer(call.id, snapshot=Snapshot.of(room))
         except RoomError as exc:
-            answer = Answer(call.id, error=(exc.code, str(exc), exc.status))
+            answer = Answer(call.id, error=(exc.code, str(exc), exc.status, exc.params))
         except Exception:
             log.exception(
                 "room %s: relayed %s failed", call.room, call.op, extra={"room": call.room}
             )
-            answer = Answer(call.id, error=("internal", "the room's server failed: try again", 500))
+            failed = "the room's server failed: try again"
+            answer = Answer(call.id, error=("internal", failed, 500, {}))
         self.bus.post(call.origin, answer)
 
     def origin_gone(self, node: str) -> None:

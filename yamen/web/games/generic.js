@@ -11,12 +11,21 @@ export function facts(ctx, view, skip = []) {
   return h("dl", { class: "facts" }, rows);
 }
 
+// A value in words: a list as a list, a record as labelled facts (never JSON).
 export function show(ctx, key, value) {
+  const { h } = ctx;
   if (value === null || value === undefined) return "–";
   if (typeof value === "object" && !Array.isArray(value) && ("en" in value || "zh" in value)) return ctx.pick(value);
   if (typeof value === "string") return ctx.tOr(`${ctx.table.view.game}.value.${value}`, value);
+  if (typeof value === "boolean") return ctx.t(value ? "yes" : "no");
   if (typeof value !== "object") return String(value);
-  return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (!value.length) return "–";
+    if (value.every((v) => v === null || typeof v !== "object")) return value.map((v) => show(ctx, key, v)).join(", ");
+    return h("ul", { class: "fact-list" }, value.map((v) => h("li", {}, show(ctx, key, v))));
+  }
+  const game = ctx.table.view.game;
+  return h("dl", { class: "facts nested" }, Object.entries(value).map(([k, v]) => h("div", { class: "fact" }, h("dt", {}, ctx.tOr(`${game}.${k}`, ctx.tOr(`field.${k}`, k))), h("dd", {}, show(ctx, k, v)))));
 }
 
 export function actions(ctx, label = (text) => text) {
@@ -34,16 +43,41 @@ export function actions(ctx, label = (text) => text) {
   );
 }
 
+// This seat's headline: won or lost, or only "Game over" for a spectator (or nobody won).
+export function headline(ctx) {
+  const { t, table, seat } = ctx;
+  const winners = table.result.winners || [];
+  if (seat === null || seat === undefined || !winners.length) return t("game_over");
+  return t(winners.includes(seat) ? "you_won" : "you_lost");
+}
+
+// The end of a game in words: the headline, then every seat in its place with its score.
+// A game's table may draw a richer one; this is the fallback any game gets.
 export function result(ctx) {
-  const { h, table, t, names } = ctx;
+  const { h, table, t, names, seat } = ctx;
   if (!table.result) return null;
   const r = table.result;
+  const winners = r.winners || [];
+  const won = winners.includes(seat);
+  const points = (n) => t(Math.abs(Number(n)) === 1 ? "points_one" : "points", { n });
   return h(
     "section",
-    { class: "result", id: "result" },
-    h("h2", {}, t("game_over")),
-    h("ol", {}, r.places.map((seat) => h("li", {}, names[seat], " · ", String(r.scores[seat]), r.winners.includes(seat) ? ` · ${t("winner")}` : ""))),
-    h("details", {}, h("summary", {}, t("details")), h("pre", {}, JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !["scores", "places", "winners"].includes(k))), null, 1))),
+    { class: `result ${seat === null || seat === undefined ? "" : won ? "won" : "lost"}`, id: "result" },
+    h("h2", { id: "headline" }, headline(ctx)),
+    h(
+      "ol",
+      { class: "places" },
+      (r.places || []).map((s) =>
+        h(
+          "li",
+          { class: `${s === seat ? "mine" : ""} ${winners.includes(s) ? "winner" : ""}`, "data-seat": s },
+          h("span", { class: "place-name" }, names[s]),
+          " ",
+          h("span", { class: "place-score" }, points(r.scores[s])),
+          winners.includes(s) ? [" ", h("span", { class: "badge" }, t("winner"))] : null,
+        ),
+      ),
+    ),
   );
 }
 

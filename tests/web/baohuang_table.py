@@ -1,0 +1,70 @@
+"""Helpers for the Baohuang table's browser tests (tests/web/test_baohuang_*.py): a seed that
+makes a seat the royalist whatever the bots call, a room with a fixed seed, the person's seat."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from tests.paths import WEB
+from tests.web.helpers import act_once, create_room, fill_with_bots, person
+from yamen.engine import get_game
+
+BH = json.loads((WEB / "i18n" / "games" / "baohuang.json").read_text())
+LOCALES = {"en": "en-US", "zh-Hant": "zh-TW", "zh-Hans": "zh-CN", "ja": "ja-JP"}
+
+
+def royalist_seed(seat: int) -> int:
+    """A Shandong seed (grabbing off) where ``seat`` ends as the royalist whatever card is called:
+    every other seat's triples (the only cards it may call or be forced to call) have their 4th
+    copy in ``seat``'s hand, no other seat holds four alike, and ``seat`` can never call. The
+    marked big joker counts as a big joker once yielded to a seat (讓莊): two plain ones and it
+    make a callable three, whose 4th copy must then be ``seat``'s too."""
+    game = get_game("baohuang", {"deals": 1, "grabbing": False})
+    for seed in range(1, 100_000):
+        hands = game.new_state(seed).hands
+        mine = hands[seat]
+        if any(mine[k] >= 3 for k in range(54)) or mine[55] or mine[53] >= 2:
+            continue  # it could call, be forced to, or hold the emperor card
+        triples = [(s, k) for s in range(5) if s != seat for k in range(54) if hands[s][k] >= 3]
+        big = all(hands[s][53] < 2 or mine[53] for s in range(5) if s != seat)
+        if big and triples and all(k != 53 and hands[s][k] == 3 and mine[k] for s, k in triples):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def seated_room(browser, web_server, name, options, lang="en", viewport=None, grabbing=True):
+    """A room of ``name`` and four bots, started; returns the page and the person's seat."""
+    kwargs = {"locale": LOCALES[lang]} | ({"viewport": viewport} if viewport else {})
+    page = person(browser, web_server.url, name, **kwargs)
+    if grabbing:
+        create_room(page, "baohuang", options)
+    else:  # create_room's steps, with the grabbing switch turned off before creating
+        page.select_option("#game", "baohuang")
+        for option, value in options.items():
+            page.fill(f"#opt-{option}", str(value))
+        box = page.locator("#opt-grabbing")
+        if box.get_attribute("type") == "checkbox":
+            box.uncheck()
+        else:
+            box.select_option("false")
+        page.select_option("#pace", "0")
+        page.fill("#turn", "0")
+        page.fill("#talk", "0")
+        page.click("#create")
+        page.wait_for_selector(".seats")
+    fill_with_bots(page, lang)
+    seat = int(page.locator(".seats li.mine").get_attribute("data-seat"))
+    page.click("#start")
+    page.wait_for_selector(".baohuang")
+    return page, seat
+
+
+def play_until(page, done, timeout=240.0, act=act_once):
+    """Act (the first offered action) until ``done(page)`` is true."""
+    deadline = time.monotonic() + timeout
+    while not done(page):
+        assert time.monotonic() < deadline, "the table never got there"
+        if page.locator(".your-move").count():
+            act(page)
+        time.sleep(0.03)

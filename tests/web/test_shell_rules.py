@@ -1,0 +1,124 @@
+"""The rules panel: every game has rules/<game>.json in the four languages with one section
+structure (a section may apply to some option values only), and the room's Rules button opens
+them in the page's language, the sections for the room's own variant or mode."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.paths import WEB
+from tests.web.helpers import create_room, needs_chromium, person
+from yamen.engine import game_names, get_game
+
+LANGS = ["en", "zh-Hant", "zh-Hans", "ja"]
+LOCALES = {"en": "en-US", "zh-Hant": "zh-TW", "zh-Hans": "zh-CN", "ja": "ja-JP"}
+# Latin a zh/ja text may keep: keys on the keyboard and the cards' rank letters
+ALLOWED_LATIN = {"Tab", "Enter", "A", "K", "Q", "J"}
+
+
+def rules(game):
+    return json.loads((WEB / "rules" / f"{game}.json").read_text(encoding="utf-8"))
+
+
+def latin(text):
+    return set(re.findall(r"[A-Za-z]+", text)) - ALLOWED_LATIN
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_each_game_has_its_rules_in_four_languages_alike(game):
+    doc = rules(game)
+    assert set(doc) - {"defaults"} == set(LANGS)
+    shape = [(s.get("when"), len(s["paragraphs"])) for s in doc["en"]["sections"]]
+    assert len(shape) >= 5  # the goal, the phases, the buttons at least
+    for lang in LANGS:
+        sections = doc[lang]["sections"]
+        assert [(s.get("when"), len(s["paragraphs"])) for s in sections] == shape, lang
+        assert doc[lang]["title"].strip()
+        for section in sections:
+            assert section["title"].strip() and all(p.strip() for p in section["paragraphs"])
+            if lang != "en":
+                for text in [section["title"], *section["paragraphs"]]:
+                    assert not latin(text), f"{game} {lang}: English left in {text!r}"
+    # a section's condition names a declared option and one of its values
+    declared = {o.name: o for o in get_game(game).declaration}
+    for when in {json.dumps(s.get("when") or {}) for s in doc["en"]["sections"]}:
+        for name, value in json.loads(when).items():
+            assert name in declared, f"{game}: no option {name}"
+            assert set([value] if isinstance(value, str) else value) <= set(declared[name].choices)
+    for name, value in doc.get("defaults", {}).items():
+        assert declared[name].default == value
+
+
+def test_the_words_are_the_glossarys():
+    """A few words that players say differently are the glossary's in the rules too."""
+    bh = rules("baohuang")
+    text = {lang: json.dumps(bh[lang], ensure_ascii=False) for lang in LANGS}
+    for word in ["讓牌", "讓莊", "明保", "接風", "革命黨", "頭科", "大落", "警護官"]:
+        assert word in text["zh-Hant"], word
+    for word in ["让牌", "让庄", "接风", "革命党", "头科", "警护官"]:
+        assert word in text["zh-Hans"], word
+    for word in ["小画", "大画", "上納", "反乱", "警護官"]:
+        assert word in text["ja"], word
+    for wrong in ["明牌", "認領", "造反"]:
+        assert wrong not in text["zh-Hant"]
+
+
+@needs_chromium
+def test_the_rules_button_opens_the_games_rules_in_the_page_language(web_server, browser):
+    page = person(browser, web_server.url, "Ria")
+    for game, options, shown, hidden in [
+        ("baohuang", {"variant": "japanese"}, "japanese", "shandong"),
+        ("baohuang", {}, "shandong", "japanese"),
+        ("criminal_poker", {"mode": "detective", "players": 4}, "detective", "sheriff"),
+        ("bao_qingtian", {}, None, None),
+    ]:
+        page.goto(web_server.url + "/#/")
+        page.wait_for_selector("#create")
+        page.select_option("#lang", "en")
+        create_room(page, game, options)
+        doc = rules(game)
+        for lang in LANGS:
+            page.select_option("#lang", lang)
+            page.click("#rules")
+            panel = page.locator("#rules-panel")
+            panel.wait_for()
+            text = panel.inner_text()
+            assert page.locator("#rules-title").inner_text() == doc[lang]["title"]
+            sections = doc[lang]["sections"]
+            for section in sections:
+                key = (section.get("when") or {}).get("variant") or (section.get("when") or {}).get(
+                    "mode"
+                )
+                if key in (None, shown):
+                    assert section["paragraphs"][0] in text, (game, lang, section["title"])
+                else:
+                    assert key == hidden and section["paragraphs"][0] not in text
+            if lang != "en":
+                assert not latin(text), f"{game} {lang}: {latin(text)}"
+            page.keyboard.press("Escape")
+            panel.wait_for(state="detached")
+    assert not page.errors
+
+
+SHELL_PARTS = ["icons.js", "clock.js", "turn.js", "rules.js"]
+
+
+def test_the_shells_new_parts_name_no_game_and_use_catalog_keys():
+    """The shell's helpers (icons, timers, your-turn, rules panel) load any game's rules by
+    the room's game, never by name, and every key they say is in the catalogs."""
+    catalog = json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
+    for name in SHELL_PARTS:
+        text = (WEB / name).read_text(encoding="utf-8")
+        for game in game_names():
+            for word in {game, game.replace("_", " "), game.split("_")[0]}:
+                assert word not in text.lower(), f"{name} names {game}"
+        used = set(re.findall(r'\bt\("([\w.]+)"', text))
+        either = re.findall(r'\bt\(\w+ \? "([\w.]+)" : "([\w.]+)"', text)  # t(on ? "a" : "b")
+        used |= {key for pair in either for key in pair}
+        assert not sorted(k for k in used if k not in catalog), name
+    keys = ["my_timer", "my_timer_warning", "seconds_n", "time_left", "sound_on", "sound_off"]
+    keys += ["your_turn_title", "rules", "close", "no_rules", "to_act", "you_won", "you_lost"]
+    assert all(k in catalog for k in keys)

@@ -1,0 +1,83 @@
+"""A whole game of each game in each of the four languages, played by a person in Chromium with
+bots in the other seats, as a newcomer would: the table is photographed at 390 px and 1280 px on
+the person's first decision and at the result (saved as test artifacts, tests/web/helpers.py
+``artifacts``), and what the page shows is checked for what must never reach a player: a
+JavaScript value's spelling (``undefined``, ``null``, ``NaN``, ``[object …]``), emoji (boxes
+where no emoji font is installed), a page error."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.web.helpers import (
+    DESKTOP,
+    PHONE,
+    act_once,
+    artifacts,
+    create_room,
+    fill_with_bots,
+    needs_chromium,
+    person,
+)
+
+pytestmark = needs_chromium
+
+LOCALES = {"en": "en-US", "zh-Hant": "zh-TW", "zh-Hans": "zh-CN", "ja": "ja-JP"}
+NAMES = {"en": "Robin", "zh-Hant": "小明", "zh-Hans": "小红", "ja": "花子"}
+GAMES = ("baohuang", "criminal_poker", "bao_qingtian")
+
+NEVER = re.compile(r"\b(undefined|null|NaN)\b|\[object ")
+EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u23f0-\u23ff\U0001f300-\U0001f5ff]")
+
+
+def shown_text(page) -> str:
+    return page.evaluate("() => document.body.innerText")
+
+
+def check_page(page, when: str) -> None:
+    text = shown_text(page)
+    assert not NEVER.search(text), f"{when}: the page shows {NEVER.search(text).group()!r}"
+    assert not EMOJI.search(text), f"{when}: the page shows an emoji {EMOJI.search(text).group()!r}"
+    assert not page.errors, f"{when}: page errors {page.errors}"
+
+
+def photograph(page, name: str) -> None:
+    """The page at a phone's width and a desktop's, whatever it was played at."""
+    played = page.viewport_size
+    for label, size in (("390", PHONE), ("1280", DESKTOP)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)  # the layout settles (a media query's change)
+        page.screenshot(path=str(artifacts() / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(played)
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_in_every_language(web_server, browser, game, lang):
+    # half the games are played on a phone, half on a desktop; both are photographed
+    viewport = PHONE if (GAMES.index(game) + list(LOCALES).index(lang)) % 2 else DESKTOP
+    page = person(browser, web_server.url, NAMES[lang], viewport=viewport, locale=LOCALES[lang])
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    create_room(page, game)
+    fill_with_bots(page, lang)
+    page.click("#start")
+    page.wait_for_selector("#table > *:not(.hint)")
+    photographed = False
+    deadline = time.monotonic() + 180
+    while not page.locator("#result").count():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if page.locator(".your-move").count():
+            if not photographed:
+                check_page(page, "the first decision")
+                photograph(page, f"{game}-{lang}-turn")
+                photographed = True
+            act_once(page)
+        time.sleep(0.05)
+    page.wait_for_timeout(200)
+    check_page(page, "the result")
+    photograph(page, f"{game}-{lang}-result")
+    assert photographed, "the person was never asked anything"
+    page.context.close()

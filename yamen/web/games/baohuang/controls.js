@@ -1,0 +1,55 @@
+// The action bar: Play (the picked set, in words), Pass / Yield / Claim and every other
+// decision, why a pick is no legal set, and the legal sets to play with one tap. It is an
+// element with class "actions", which the shell pins to the bottom of a phone's screen.
+
+import { actions } from "../generic.js";
+import { clearPick, matchingSet, picked, why } from "./pick.js";
+import { actionWords, cardWords, inWords, isPlay } from "./words.js";
+
+export function controls(ctx, view) {
+  const { h, t, table } = ctx;
+  if (!view.legal || !view.legal.length) return actions(ctx);
+  const { codes, tokens } = view.hand ? picked(view) : { codes: [], tokens: [] };
+  const offered = view.legal.map((text, i) => [text, table.legal[i]]);
+  const plays = offered.filter(([text]) => isPlay(text));
+  const others = offered.filter(([text]) => !isPlay(text));
+  const found = codes.length ? matchingSet(view, tokens) : -1;
+  const playButton = h(
+    "button",
+    { id: "play", class: "primary", disabled: found < 0, "data-set": found >= 0 ? view.legal[found] : null, onclick: () => {
+      ctx.act(table.legal[found]);
+      clearPick();
+    } },
+    found >= 0 ? t("baohuang.play_set", { set: inWords(t, view.legal[found]) }) : t("baohuang.play"),
+  );
+  const clear = codes.length ? h("button", { class: "quiet small", id: "bh-clear", onclick: () => {
+    clearPick();
+    ctx.redraw();
+  } }, t("baohuang.clear")) : null;
+  const note = codes.length && found < 0 ? h("p", { class: "why", id: "why" }, why(ctx, view, codes)) : null;
+  const hints = new Set(plays.map(([text]) => text.split(" ")[0]));
+  return h(
+    "div",
+    { class: "actions bh-actions", role: "group", "aria-label": t("your_move") },
+    h("p", { class: "your-move" }, t("your_move")),
+    plays.length ? playButton : null,
+    clear,
+    others.map(([text, id]) =>
+      h("button", { class: "action", "data-action": id, onclick: () => ctx.act(id) }, actionWords(ctx, view, text), text.startsWith("call ") ? ` ${cardWords(t, text.slice(5))}` : ""),
+    ),
+    note,
+    plays.length
+      ? h(
+          "details",
+          { class: "legal-sets" },
+          h(
+            "summary",
+            {},
+            t(plays.length === 1 ? "baohuang.legal_sets_one" : "baohuang.legal_sets", { n: plays.length }),
+            hints.size <= 4 ? ` · ${[...hints].map((c) => cardWords(t, c)).join(" ")}` : "", // a hint, while short
+          ),
+          plays.map(([text, id]) => h("button", { class: "action small", "data-action": id, "data-set": text, onclick: () => ctx.act(id) }, inWords(t, text))),
+        )
+      : null,
+  );
+}

@@ -1,0 +1,155 @@
+// Picking a set from the hand by rank and count. The engine plays plain cards of a rank in a
+// fixed order (suits ♠ ♥ ♦ ♣, plain jokers before marked ones, hands.py's take) and reads a set
+// as ranks and counts, so the hand offers no suit choice: tapping a rank group adds one more
+// of that rank, tapping a raised card takes one back. The one card that tells a role (the
+// called card in Shandong, the marked small joker in the japanese rules) is a group of its own,
+// an explicit choice. The cards raised are the engine's own pick: exactly the cards played.
+
+import { cardButton, parts } from "../../cards.js";
+import { cardWords, labeller } from "./words.js";
+
+const TAKE_SUITS = "SHDC";
+const pick = { key: null, counts: new Map(), focus: null }; // group -> how many are picked
+
+// The telling card of the deal, if any: the called natural (Shandong), SJ* (japanese).
+export function tellCode(view) {
+  if (view.variant === "japanese") return "SJ*";
+  const called = view.called && parts(view.called);
+  return called && !called.joker ? view.called.toUpperCase() : null;
+}
+
+// The group a card is picked in, and its token in the legal texts.
+function groupOf(code, tell) {
+  if (tell && code.toUpperCase() === tell) return "tell";
+  const { joker, rank } = parts(code);
+  return joker || rank;
+}
+
+function takeRank(code) {
+  const { joker, marked, suit } = parts(code);
+  return joker ? Number(marked) : TAKE_SUITS.indexOf(suit);
+}
+
+// The hand as groups, strongest first (the hand's order), each group's cards in take order.
+export function groups(view) {
+  const tell = tellCode(view);
+  const out = [];
+  const byKey = new Map();
+  for (const code of view.hand) {
+    const key = groupOf(code, tell);
+    if (!byKey.has(key)) {
+      const g = { key, cards: [] };
+      byKey.set(key, g);
+      out.push(g);
+    }
+    byKey.get(key).cards.push(code);
+  }
+  for (const g of out) g.cards.sort((a, b) => takeRank(a) - takeRank(b));
+  const tellGroup = byKey.get("tell");
+  return tellGroup ? [tellGroup, ...out.filter((g) => g !== tellGroup)] : out;
+}
+
+function fresh(view) {
+  const key = `${view.deal}|${view.hand.join(" ")}`;
+  if (pick.key !== key) {
+    pick.key = key;
+    pick.counts.clear();
+  }
+}
+
+// The picked cards, as codes (the engine's choice of suits) and as legal-text tokens.
+export function picked(view) {
+  fresh(view);
+  const codes = [];
+  const tokens = [];
+  for (const g of groups(view)) {
+    const n = pick.counts.get(g.key) || 0;
+    for (const code of g.cards.slice(0, n)) {
+      codes.push(code);
+      tokens.push(g.key === "tell" ? code.toUpperCase() : g.key);
+    }
+  }
+  return { codes, tokens };
+}
+
+export function clearPick() {
+  pick.counts.clear();
+}
+
+const sorted = (tokens) => [...tokens].map((x) => x.toUpperCase()).sort().join(" ");
+
+// The legal text that plays exactly the picked cards, as an index into view.legal (-1: none).
+export function matchingSet(view, tokens) {
+  const wanted = sorted(tokens);
+  return (view.legal || []).findIndex((text) => sorted(text.split(" ")) === wanted);
+}
+
+// Why the picked cards are no legal set now, in words.
+export function why(ctx, view, codes) {
+  const { t } = ctx;
+  const ranks = new Set(codes.map((c) => parts(c)).filter((p) => !p.joker).map((p) => p.rank));
+  if (ranks.size > 1) return t("baohuang.why.one_rank");
+  const beat = view.table && view.table.cards; // the set to beat, if any
+  if (beat && beat.length !== codes.length) return t(beat.length === 1 ? "baohuang.why.count_one" : "baohuang.why.count", { n: beat.length });
+  if (beat) return t("baohuang.why.beat");
+  return t("baohuang.why.not_now");
+}
+
+// Group labels: "9 ×4", the telling group named as what it is.
+function groupLabel(t, view, g, n) {
+  const name = g.key === "tell" ? t(view.variant === "japanese" ? "baohuang.guard_card" : "baohuang.called_card") : cardWords(t, g.key);
+  const count = `${name} ×${g.cards.length}`;
+  return n ? `${count} · ${t("baohuang.picked_n", { n })}` : count;
+}
+
+export function handView(ctx, view) {
+  const { h, t } = ctx;
+  fresh(view);
+  const label = labeller(t);
+  const canPlay = (view.legal || []).length > 0 && view.phase === "play";
+  const enter = (e) => {
+    const play = document.getElementById("play");
+    if (e.key === "Enter" && play && !play.disabled) {
+      e.preventDefault();
+      play.click();
+    }
+  };
+  return h(
+    "div",
+    { class: `hand bh-hand${canPlay ? " can-play" : ""}`, id: "bh-hand", role: "group", "aria-label": t("baohuang.your_hand"), title: t("baohuang.keys"), onkeydown: enter },
+    groups(view).map((g) => {
+      const n = pick.counts.get(g.key) || 0;
+      return h(
+        "div",
+        { class: `rank-group${g.key === "tell" ? " tell" : ""}${n ? " has-pick" : ""}`, "data-group": g.key },
+        h("span", { class: "rank-label" }, groupLabel(t, view, g, n)),
+        h(
+          "div",
+          { class: "rank-cards" },
+          g.cards.map((code, i) =>
+            cardButton(
+              code,
+              i < n,
+              () => {
+                pick.counts.set(g.key, i < n ? n - 1 : Math.min(n + 1, g.cards.length));
+                pick.focus = [g.key, i];
+                ctx.redraw();
+              },
+              label,
+            ),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
+// The table is drawn anew on every change: the card just tapped keeps the keyboard focus.
+export function restoreFocus(el) {
+  if (!pick.focus) return;
+  const [key, i] = pick.focus;
+  pick.focus = null;
+  const group = [...el.querySelectorAll(".rank-group")].find((g) => g.dataset.group === key);
+  const button = group && group.querySelectorAll(".card-button")[i];
+  if (button) button.focus();
+}

@@ -1,0 +1,81 @@
+// The panel at the top of the table: this seat's own role in the game's words with its win
+// condition, the called card (or the japanese guard card) as a card, who is known to be who,
+// and what each decision on offer means before it is made. Drawn from the view on every
+// change, so a royalist sees its role the moment the card is called.
+
+import { cardRow } from "../../cards.js";
+import { actionWords, labeller, roleWords } from "./words.js";
+
+// The win condition's key for a role: by variant, a grab (搶莊) being its own stake.
+function winKey(view) {
+  const role = view.role;
+  if (view.variant !== "japanese" && role === "solo emperor" && view.grabbed) return "baohuang.win.shandong.grab";
+  return `baohuang.win.${view.variant}.${role}`;
+}
+
+// What a decision on offer means: its key, or null for a plain play/pass in the play phase.
+function meaningKey(view, text) {
+  const word = text.split(" ")[0];
+  const emperor = (view.role || "").includes("emperor");
+  if (word === "declare") return emperor ? `baohuang.means.declare_solo.${view.variant}` : "baohuang.means.declare";
+  if (word === "pass" && view.phase === "declare") return view.role === "royalist" ? "baohuang.means.conceal" : null;
+  if (word === "yield") return view.phase === "play" ? "baohuang.means.yield" : "baohuang.means.yield_emperor";
+  if (["call", "grab", "keep", "hand", "claim", "rebel"].includes(word)) return `baohuang.means.${word}`;
+  return null;
+}
+
+function meanings(ctx, view) {
+  const { h, t } = ctx;
+  const seen = new Set();
+  const rows = [];
+  for (const text of view.legal || []) {
+    const key = meaningKey(view, text);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    const word = text.startsWith("call ") ? ctx.t("baohuang.action.call") : actionWords(ctx, view, text);
+    rows.push(h("li", { "data-means": key.split(".").slice(2).join(".") }, h("b", {}, word), " ", t(key)));
+  }
+  return rows.length ? h("ul", { class: "bh-meanings", id: "bh-meanings" }, rows) : null;
+}
+
+// The card that makes a partner: the called card (Shandong) or the marked small joker.
+function partnerCard(ctx, view) {
+  const { h, t } = ctx;
+  if (view.variant === "japanese") {
+    return h("p", { class: "bh-called", id: "bh-called" }, h("span", {}, t("baohuang.guard_card")), cardRow(["SJ*"], labeller(t)), h("span", { class: "note" }, t("baohuang.guard_note")));
+  }
+  if (!view.called) return null;
+  return h("p", { class: "bh-called", id: "bh-called" }, h("span", {}, t("baohuang.called_card")), cardRow([view.called], labeller(t)), h("span", { class: "note" }, t("baohuang.called_note")));
+}
+
+// Who is known to be who: the public roles and the declarations.
+function known(ctx, view) {
+  const { h, t, names } = ctx;
+  const entries = Object.entries(view.roles || {});
+  if (!entries.length) return null;
+  return h(
+    "p",
+    { class: "bh-known", id: "bh-known" },
+    h("span", {}, t("baohuang.known")),
+    entries.map(([seat, role]) =>
+      h("span", { class: "chip", "data-seat": seat }, `${names[Number(seat)]}: ${roleWords(ctx, role)}`, view.declared.includes(Number(seat)) ? ` · ${t("baohuang.declared_badge")}` : ""),
+    ),
+  );
+}
+
+export function rolePanel(ctx, view) {
+  const { h, t, names } = ctx;
+  let head;
+  if (view.seat === null || view.seat === undefined) head = h("p", { class: "bh-role-line" }, t("baohuang.watching"));
+  else if (view.role) {
+    head = [
+      h("p", { class: "bh-role-line" }, t("baohuang.you_are"), h("b", { class: "bh-role", "data-role": view.role }, roleWords(ctx, view.role))),
+      h("p", { class: "bh-win", id: "bh-win" }, t(winKey(view))),
+    ];
+    if (view.role === "royalist" && !view.declared.includes(view.seat)) head.push(h("p", { class: "bh-secret" }, t("baohuang.secret")));
+  } else {
+    const holder = view.marked_holder;
+    head = h("p", { class: "bh-role-line" }, holder === null || holder === undefined ? t("baohuang.no_emperor") : t("baohuang.emperor_card_with", { who: names[holder] }));
+  }
+  return h("section", { class: "bh-role-panel", id: "bh-role", "aria-live": "polite" }, head, partnerCard(ctx, view), known(ctx, view), meanings(ctx, view));
+}

@@ -1,0 +1,35 @@
+// Baohuang's notation in the player's words: "T" as 10, jokers by the language's names
+// (大王 / 大画 …), a suit as its sign, and the words of the legal texts by phase.
+
+import { parts, rankLabel, suitSign } from "../../cards.js";
+
+// A card or a token of the legal texts: "9H", "TS", "BJ*", "9" all read.
+export function cardWords(t, code) {
+  const { joker, marked, rank, suit } = parts(code);
+  if (joker) return t(`baohuang.card.${joker}`) + (marked ? "★" : "");
+  if (code.length === 1 || !suitSign(suit)) return rankLabel(code.toUpperCase()); // a bare rank
+  return rankLabel(rank.toUpperCase()) + suitSign(suit.toUpperCase()) + (marked ? "★" : "");
+}
+
+// The labeller cards.js asks for: a card's accessible name in the page's language.
+export const labeller = (t) => (code) => cardWords(t, code);
+
+export const inWords = (t, text) => text.split(" ").map((c) => cardWords(t, c)).join(" ");
+
+// A non-play answer in words: the same notation means different things by phase (yield in the
+// calling phase is 讓莊, in play 讓牌; declare by the emperor is a solo declaration, 明獨).
+export function actionWords(ctx, view, text) {
+  const word = text.split(" ")[0];
+  const mine = view.role || "";
+  if (word === "yield" && view.phase !== "play") return ctx.t("baohuang.action.yield_emperor");
+  if (word === "declare" && mine.includes("emperor")) return ctx.t("baohuang.action.declare_solo");
+  if (word === "pass" && view.phase !== "play") return ctx.t("baohuang.action.pass_other");
+  if (word === "hand") return ctx.t("baohuang.action.hand");
+  return ctx.tOr(`baohuang.action.${word}`, text);
+}
+
+export function isPlay(text) {
+  return !/^(pass|grab|yield|claim|keep|hand on|declare|rebel|call\b)/.test(text);
+}
+
+export const roleWords = (ctx, role) => ctx.tOr(`baohuang.role.${role}`, role);

@@ -1,0 +1,216 @@
+// The lobby's forms, drawn from what the server publishes (GET /api/games): a game's options
+// from its declaration (yamen/options.py: kind, default, range or choices, the option it
+// applies to), the room's settings, a seat's bot by kind, and refusals in the page's words.
+// It knows no game by name: labels come from the game's catalog (<game>.option.<name>,
+// <game>.choice.<name>.<value>), with the declaration's own label as the fallback.
+
+import { t, tOr } from "./i18n.js";
+
+// A data option read from a file, by the field's id: a redraw (a language change) keeps it.
+const files = {};
+
+function optionLabel(game, option) {
+  return tOr(`${game}.option.${option.name}`, tOr(`option.${option.name}`, option.label));
+}
+
+function choiceLabel(game, name, value) {
+  return tOr(`${game}.choice.${name}.${value}`, String(value));
+}
+
+// The declarations that apply, one per name, given the values chosen (in order: as the server
+// reads them, an option's `applies` is read before the option itself); an option not chosen
+// yet takes the default of the declaration that applies.
+export function applying(declaration, values) {
+  const names = [...new Set(declaration.map((o) => o.name))];
+  const read = {};
+  const shown = [];
+  for (const name of names) {
+    const option = declaration.find((o) => o.name === name && (!o.applies || read[o.applies.option] === o.applies.value));
+    const fallback = option || declaration.find((o) => o.name === name);
+    read[name] = values[name] === undefined ? fallback.default : values[name];
+    if (option) shown.push(option);
+  }
+  return { shown, read };
+}
+
+// A box of option fields for `game` (an entry of /api/games), ids `<prefix><name>`, filled
+// from `values` (the room's options, or the defaults); a choice redraws the box, so options
+// that do not apply to it come and go.
+export function optionFields(h, game, values = {}, prefix = "opt-") {
+  const box = h("div", { class: "options" });
+  const draw = (chosen) => {
+    const { shown, read } = applying(game.declaration, chosen);
+    box.replaceChildren(...shown.map((option) => optionField(h, game.game, option, read, prefix, redraw)));
+  };
+  const redraw = () => draw({ ...values, ...readValues(box) });
+  draw(values);
+  return box;
+}
+
+function optionField(h, game, option, values, prefix, redraw) {
+  const id = `${prefix}${option.name}`;
+  const value = values[option.name] === undefined ? option.default : values[option.name];
+  let input;
+  if (option.kind === "bool") {
+    input = h("input", { id, type: "checkbox", checked: value === true });
+  } else if (option.kind === "choice") {
+    input = h("select", { id, onchange: redraw }, option.choices.map((c) => h("option", { value: c, selected: c === value }, choiceLabel(game, option.name, c))));
+  } else if (option.kind === "seat") {
+    // the game narrows the range to its table: no more seats than players, where it says
+    const high = Number.isInteger(values.players) ? Math.min(option.high, values.players - 1) : option.high;
+    const seats = Array.from({ length: high - option.low + 1 }, (_, i) => option.low + i);
+    const none = option.nullable ? [h("option", { value: "" }, tOr(`${game}.choice.${option.name}.null`, t("default")))] : [];
+    input = h("select", { id }, none, seats.map((s) => h("option", { value: s, selected: s === value }, t("seat_n", { n: s }))));
+  } else if (option.kind === "whole") {
+    const blank = option.nullable ? tOr(`${game}.choice.${option.name}.null`, t("option_none")) : "";
+    input = h("input", { id, type: "number", min: option.low, max: option.high, step: 1, value: value ?? "", placeholder: blank, onchange: redraw });
+  } else {
+    return dataField(h, game, option, id, value);
+  }
+  input.dataset.option = option.name;
+  input.dataset.kind = option.kind;
+  return h("label", { class: "option" }, h("span", {}, optionLabel(game, option)), input);
+}
+
+// Data (a card list): a preset (the game's own, null) or a JSON file read here, in the page;
+// a file that is not JSON is said at once, in the page's words, and nothing is sent.
+function dataField(h, game, option, id, value) {
+  const note = h("span", { class: "hint", id: `${id}-note` });
+  const file = h("input", { id: `${id}-file`, type: "file", accept: ".json,application/json", hidden: true });
+  const choice = h("select", { id }, h("option", { value: "standard" }, tOr(`${game}.choice.${option.name}.standard`, t("preset_standard"))), h("option", { value: "file" }, t("from_file")));
+  choice.dataset.option = option.name;
+  choice.dataset.kind = "data";
+  const show = () => {
+    file.hidden = choice.value !== "file";
+    const loaded = files[id];
+    note.textContent = choice.value === "file" && loaded ? t("file_loaded", { name: loaded.name }) : "";
+    note.className = "hint";
+  };
+  choice.addEventListener("change", show);
+  file.addEventListener("change", async () => {
+    const chosen = file.files[0];
+    delete files[id];
+    show(); // the last file's words go at once
+    if (chosen) {
+      try {
+        files[id] = { name: chosen.name, data: JSON.parse(await chosen.text()) };
+      } catch {
+        note.textContent = t("error.data_file");
+        note.className = "option-error";
+        return;
+      }
+    }
+    show();
+  });
+  if (value != null) {
+    files[id] = files[id] || { name: t("from_file"), data: value }; // a room's own list
+    choice.value = "file";
+  }
+  show();
+  return h("div", { class: "option data" }, h("label", { class: "option" }, h("span", {}, optionLabel(game, option)), choice), file, note);
+}
+
+// The values in a box's fields, by option name (a field left blank: null).
+function readValues(box) {
+  const values = {};
+  for (const input of box.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const kind = input.dataset.kind;
+    if (kind === "bool") values[name] = input.checked;
+    else if (kind === "choice") values[name] = input.value;
+    else if (kind === "data") values[name] = input.value === "file" ? (files[input.id] || {}).data : null;
+    else values[name] = input.value === "" ? null : Number(input.value);
+  }
+  return values;
+}
+
+// The options to send; an Error with a code (said in the page's words) when a file is wanted.
+export function readOptions(box) {
+  const values = readValues(box);
+  for (const input of box.querySelectorAll("[data-kind=data]")) {
+    if (input.value === "file" && values[input.dataset.option] === undefined) throw Object.assign(new Error("no file"), { code: "no_file" });
+  }
+  return values;
+}
+
+const PACES = [["0", "pace_instant"], ["0.3", "pace_fast"], ["0.8", "pace_normal"], ["2", "pace_slow"]];
+
+// The room's own settings (ids `<prefix>turn`, `<prefix>talk`, `<prefix>pace`, `<prefix>public`).
+export function settingFields(h, settings = {}, isPublic = true, prefix = "") {
+  const turn = settings.turn_seconds === undefined ? 60 : settings.turn_seconds || 0;
+  const pace = String(settings.bot_delay ?? 0.8);
+  const known = PACES.some(([v]) => v === pace);
+  const paces = known ? PACES : [...PACES, [pace, null]];
+  return h(
+    "div",
+    { class: "settings" },
+    h("label", { class: "option" }, h("span", {}, t("public_room")), h("input", { id: `${prefix}public`, type: "checkbox", checked: isPublic })),
+    h("label", { class: "option" }, h("span", {}, t("turn_seconds")), h("input", { id: `${prefix}turn`, type: "number", min: 0, max: 86400, value: turn })),
+    h("label", { class: "option" }, h("span", {}, t("talk_seconds")), h("input", { id: `${prefix}talk`, type: "number", min: 0, max: 3600, value: settings.talk_seconds ?? 60 })),
+    h("label", { class: "option" }, h("span", {}, t("bot_pace")), h("select", { id: `${prefix}pace` }, paces.map(([v, k]) => h("option", { value: v, selected: v === pace }, k ? t(k) : `${v}`)))),
+  );
+}
+
+export function readSettings(prefix = "") {
+  const value = (name) => document.getElementById(`${prefix}${name}`);
+  const turn = Number(value("turn").value);
+  return {
+    settings: {
+      turn_seconds: turn > 0 ? turn : null,
+      bot_delay: Number(value("pace").value),
+      talk_seconds: Math.max(0, Number(value("talk").value) || 0),
+    },
+    public: value("public").checked,
+  };
+}
+
+// A refusal in the page's words: `error.<code>`, or for an options check its reason (the
+// game's own words first), with its params named as the page names them.
+export function errorText(code, params = {}, game = null) {
+  const words = { ...params };
+  if (game && words.option) words.option = tOr(`${game}.option.${words.option}`, tOr(`option.${words.option}`, words.option));
+  if (game && words.role) words.role = tOr(`${game}.role.${words.role}`, words.role);
+  if (words.setting) words.setting = tOr(`setting.${words.setting}`, words.setting);
+  const keys = [];
+  if (params.reason) keys.push(...(game ? [`${game}.error.${params.reason}`] : []), `error.${code}.${params.reason}`);
+  keys.push(`error.${code}`);
+  for (const key of keys) {
+    const text = t(key, words);
+    if (text !== key) return text;
+  }
+  return t("error.unknown");
+}
+
+// A bot is named in the page's language and numbered among the room's bots ("電腦 2"); a
+// seat a person left mid-game keeps their name and is not counted.
+export function botName(room, seat) {
+  const bots = room.seats.filter((s, i) => i <= seat && s.bot && !s.left).length;
+  return `${t("bot")} ${bots}`;
+}
+
+export function botKind(kind) {
+  return tOr(`bot.kind.${kind}`, kind);
+}
+
+// The bot a seat gets by default: the game's rule-following one where it has one.
+export function defaultBot(games, game) {
+  const found = (games || []).find((g) => g.game === game);
+  return found && found.bots.includes("rules") ? "rules" : "random";
+}
+
+// The room's options in words, for everyone before the start ("Rules: Japanese rules · Deals:
+// 3"): what the host set, and what changes when they change it.
+export function optionSummary(game, options) {
+  const { shown } = applying(game.declaration, options);
+  return shown.map((option) => {
+    const value = options[option.name];
+    let said;
+    if (option.kind === "bool") said = t(value ? "option_on" : "option_off");
+    else if (option.kind === "data") said = value == null ? tOr(`${game.game}.choice.${option.name}.standard`, t("preset_standard")) : t("from_file");
+    else if (value == null) said = tOr(`${game.game}.choice.${option.name}.null`, t("option_none"));
+    else if (option.kind === "choice") said = choiceLabel(game.game, option.name, value);
+    else if (option.kind === "seat") said = t("seat_n", { n: value });
+    else said = String(value);
+    return t("label_value", { label: optionLabel(game.game, option), value: said });
+  }).join(" · ");
+}
