@@ -59,6 +59,8 @@ def test_the_break_between_deals_counts_down_and_ends_when_ready(web_server, bro
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "break-390.png"), full_page=True)
     assert not page.locator(".your-move").count()  # nobody is asked anything meanwhile
+    scores = page.locator(".seats .score").all_inner_texts()
+    assert len(scores) == 5 and any(s != "0" for s in scores)  # the totals after deal 1
     page.click("#ready")  # the only person at the table: the next deal starts
     page.wait_for_selector(".break-bar", state="detached", timeout=10_000)
     assert not page.errors

@@ -417,7 +417,7 @@ function drawSide() {
       h("span", { class: "seat-no" }, i),
       pending ? icon("turn", t("to_act")) : null,
       h("span", { class: "seat-name" }, label, s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
-      h("span", { class: "score" }, room.scores[i]),
+      h("span", { class: "score" }, (table && table.totals ? table.totals : room.scores)[i]), // the deals so far included
       left ? h("span", { class: "timer", "data-deadline": left }, "") : null,
       ...controls,
     );
