@@ -206,7 +206,12 @@ class Generator:
                 "game": self.spec["game"],
                 "options": self.spec["options"],
                 "public": False,
-                "settings": {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600},
+                "settings": {
+                    "bot_delay": 0,
+                    "turn_seconds": None,
+                    "away_seconds": 3600,
+                    "deal_pause": 0,
+                },
                 "seat": 0,
             },
         )
