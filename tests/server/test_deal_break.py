@@ -100,6 +100,7 @@ def test_the_break_ends_when_every_person_is_ready(server):
     async def go():
         rid, lobbies, seats, watcher = await two_deals(server, 2, 60)
         await to_the_break(seats)
+        await watcher.wait(breaking)  # the watcher has heard the break start too
         mark = len(watcher.frames)
         first = await seats[0].request(type="ready")
         told = await watcher.wait(lambda f: f["type"] == "update", start=mark)
@@ -228,3 +229,23 @@ def test_a_restarted_server_takes_the_break_again(tmp_path):
     assert table["pause"] is not None and table["pause"]["until"] > time.time() + 30
     assert table["pending"] == [] and table["totals"] == start["table"]["totals"]
     assert ended["type"] == "ack" and after["table"]["pending"]
+
+
+def test_no_break_when_no_person_is_there_to_wait_for(server):
+    """The only person went away: the stand-in plays their seat, and the deal's end takes no
+    break (a spectator watches, so the bots play on)."""
+
+    async def go():
+        settings = {**FAST, "deal_pause": 60, "away_seconds": 0}
+        rid, lobbies = await room_with(server.url, "baohuang", {"deals": 2}, 1, settings=settings)
+        watcher = await SeatClient.connect(lobbies[0].ws_url(rid))
+        await lobbies[0].call("POST", f"/api/rooms/{rid}/start")
+        deal = await watcher.wait(
+            lambda f: f["type"] == "update" and any(e["kind"] == DEAL_OVER for e in f["events"]),
+            timeout=120,
+        )
+        await watcher.close()
+        return deal
+
+    deal = run(go())
+    assert deal["table"]["pause"] is None and deal["table"]["pending"]

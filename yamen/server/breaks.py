@@ -4,7 +4,8 @@ After an action that ends a deal (and not the game), a room with a ``deal_pause`
 long, or until every person seated and connected has said they are ready (a ``ready`` frame):
 a bot's seat, and a person's seat with nobody connected, are ready. Meanwhile the table takes
 no action (``between_deals``) and its bots and timers wait: the next deal's questions are asked
-when the break ends, so nobody's turn timer runs during it.
+when the break ends, so nobody's turn timer runs during it. With no person connected at a
+seat when the deal ends, there is nobody to wait for: no break.
 
 The break lives in the room's memory: a restarted server that finds a game stopped between
 two deals (its last step ended one) starts a fresh break of the room's length.

@@ -73,6 +73,6 @@ async def load_room(store: Store, room_id: str, thinker: Thinker = INLINE) -> Ro
     if room.playing:
         room.driver.ask(room.match.current().state.pending(), now)
         if ends_deal(room.match.log[-1].events, room.match.current().state):
-            room.begin_break(now)  # stopped between two deals: a fresh break
+            room.begin_break(now, waiting=False)  # stopped between two deals: a fresh break
         room.driver.start()
     return room

@@ -337,9 +337,12 @@ class Room(Seating):
 
     # ----- between two deals (yamen/server/breaks.py) ----------------------------------------
 
-    def begin_break(self, now: float) -> None:
-        if self.settings.deal_pause > 0:
-            pause = self.pause = DealBreak(now + self.settings.deal_pause)
+    def begin_break(self, now: float, waiting: bool = True) -> None:
+        """A break of ``deal_pause`` seconds; ``waiting``: none when no person is here to wait
+        for (a restarted room takes it: its people come back)."""
+        pause = DealBreak(now + self.settings.deal_pause)
+        if self.settings.deal_pause > 0 and not (waiting and pause.done(self.seats)):
+            self.pause = pause
             pause.timer = asyncio.create_task(self._break_timer(pause))
 
     async def _break_timer(self, pause: DealBreak) -> None:
