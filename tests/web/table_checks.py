@@ -3,10 +3,10 @@ sees (text and aria-labels), raw notation in them, and a screenshot saved as a t
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
+
+from tests.web.helpers import artifacts
 
 # Everything a person reads or hears on a table: visible text and the aria-labels.
 SHOWN = """(sel) => { const root = document.querySelector(sel); if (!root) return [];
@@ -21,14 +21,6 @@ CP_CODES = re.compile(r"\b[PSW][1-9]\b|^weapon$")  # an evidence id, as cards.js
 
 def shown(page, selector: str) -> list[str]:
     return page.evaluate(SHOWN, selector)
-
-
-def artifacts() -> Path:
-    """Where screenshots go: $YAMEN_ARTIFACTS if set, else a temporary folder."""
-    chosen = os.environ.get("YAMEN_ARTIFACTS")
-    folder = Path(chosen) if chosen else Path(tempfile.gettempdir()) / "yamen-artifacts"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def screenshot(page, name: str) -> Path:

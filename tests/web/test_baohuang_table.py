@@ -5,13 +5,12 @@ go to $YAMEN_ARTIFACTS when set (else a pytest temporary folder)."""
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from pathlib import Path
 
 import pytest
 
+from tests.web import helpers
 from tests.web.baohuang_table import BH, seated_room
 from tests.web.helpers import DESKTOP, PHONE, act_once, needs_chromium
 
@@ -19,10 +18,8 @@ pytestmark = needs_chromium
 
 
 @pytest.fixture
-def artifacts(tmp_path):
-    folder = Path(os.environ.get("YAMEN_ARTIFACTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def artifacts():
+    return helpers.artifacts()
 
 
 def box(page, selector):

@@ -7,14 +7,12 @@ chosen variant or mode are not shown; a refusal from the server is said in the p
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import httpx
 
 from tests.paths import ROOT, WEB
-from tests.web.helpers import DESKTOP, PHONE, needs_chromium, person, set_option
+from tests.web.helpers import DESKTOP, PHONE, artifacts, needs_chromium, person, set_option
 
 pytestmark = needs_chromium
 
@@ -31,11 +29,7 @@ LATIN = re.compile(r"[A-Za-z]")
 
 
 def shot(tmp_path, name: str) -> str:
-    """Where a screenshot goes: $YAMEN_SCREENSHOTS (to look at, or keep as artifacts), or the
-    test's own folder."""
-    folder = Path(os.environ.get("YAMEN_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return str(folder / name)
+    return str(artifacts() / name)
 
 
 def field(page, name):

@@ -6,14 +6,12 @@ changed by the host until the start, and the invite link copied with feedback.""
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import httpx
 
 from tests.paths import WEB
-from tests.web.helpers import DESKTOP, PHONE, create_room, needs_chromium, person
+from tests.web.helpers import DESKTOP, PHONE, artifacts, create_room, needs_chromium, person
 
 pytestmark = needs_chromium
 
@@ -23,9 +21,7 @@ EN = json.loads((WEB / "i18n" / "en.json").read_text())
 
 
 def shot(tmp_path, name: str) -> str:
-    folder = Path(os.environ.get("YAMEN_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return str(folder / name)
+    return str(artifacts() / name)
 
 
 def room_of(page, base):

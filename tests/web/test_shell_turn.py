@@ -31,10 +31,10 @@ navigator.vibrate = () => { window.__buzz += 1; return true; };
 """
 
 
-def start_with_timer(browser, url, name, seconds, lang="en", locale="en-US"):
+def start_with_timer(browser, url, name, seconds, lang="en", locale="en-US", pace="0"):
     page = person(browser, url, name, locale=locale)
     page.select_option("#game", "baohuang")
-    page.select_option("#pace", "0")
+    page.select_option("#pace", pace)
     page.fill("#turn", str(seconds))
     page.fill("#talk", "0")
     page.click("#create")
@@ -70,7 +70,8 @@ def test_my_countdown_sits_in_the_action_bar_and_warns_at_the_end(web_server, br
 
 
 def test_the_title_says_your_turn_while_it_is(web_server, browser):
-    page = start_with_timer(browser, web_server.url, "Tia", 0)
+    # bots that take a moment: the title is seen while they think, not only on my turns
+    page = start_with_timer(browser, web_server.url, "Tia", 0, pace="0.3")
     base = "Yamen 衙門"
     deadline = time.monotonic() + 240
     checked = {True: 0, False: 0}
