@@ -1,15 +1,12 @@
 """The log is the room's: a reload shows the game's whole log again; a turn that ran out says
 what the stand-in played; the break between two deals shows its countdown and a Ready button.
-Screenshots go to test-artifacts/history-log/ (not committed: the CI keeps them)."""
+Screenshots go where helpers.artifacts() says (history-*.png)."""
 
 from __future__ import annotations
 
 import time
 
-from tests.paths import ROOT
-from tests.web.helpers import PHONE, act_once, create_room, fill_with_bots, person
-
-SHOTS = ROOT / "test-artifacts" / "history-log"
+from tests.web.helpers import PHONE, act_once, artifacts, create_room, fill_with_bots, person
 
 
 def log_lines(page) -> list[str]:
@@ -28,9 +25,8 @@ def test_a_reload_restores_the_log_and_a_timeout_is_told(web_server, browser):
     before = log_lines(page)
     assert any(line.startswith("(stand-in for Ann)") for line in before)
     assert len(before) >= 3  # the deal, the hand, what the stand-in did at least
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(".log summary").click()
-    page.screenshot(path=str(SHOTS / "timeout-1280.png"), full_page=True)
+    page.screenshot(path=str(artifacts() / "history-timeout-1280.png"), full_page=True)
     page.reload()
     page.wait_for_selector(".log li", state="attached")
     deadline = time.monotonic() + 20
@@ -56,8 +52,7 @@ def test_the_break_between_deals_counts_down_and_ends_when_ready(web_server, bro
     assert bar.locator(".break-left").inner_text().startswith("Next deal in ")
     seconds = int(bar.locator(".break-left").inner_text().split()[-1].rstrip("s"))
     assert 0 < seconds <= 30  # the room's default break
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "break-390.png"), full_page=True)
+    page.screenshot(path=str(artifacts() / "history-break-390.png"), full_page=True)
     assert not page.locator(".your-move").count()  # nobody is asked anything meanwhile
     scores = page.locator(".seats .score").all_inner_texts()
     assert len(scores) == 5 and any(s != "0" for s in scores)  # the totals after deal 1
