@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -98,3 +99,13 @@ def artifacts() -> Path:
     folder = Path(os.environ.get("YAMEN_ARTIFACTS") or ROOT / "test-artifacts") / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+# Emoji (drawn as boxes where no emoji font is installed), except the signs in those blocks
+# that every text font draws as text: the card suits, the star of a marked joker, a cross.
+EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u23f0-\u23ff]")
+TEXT_SIGNS = set("♠♥♦♣★☆✗")
+
+
+def emoji_in(text: str) -> set[str]:
+    return {c for c in EMOJI.findall(text) if c not in TEXT_SIGNS}

@@ -169,7 +169,10 @@ def test_a_refusal_is_said_in_japanese(web_server, browser, tmp_path):
     page.fill("#opt-deals", "99")
     page.click("#create")
     page.wait_for_function(
-        "t => document.getElementById('banner').textContent !== t", arg=said, timeout=10_000
+        "t => { const now = document.getElementById('banner').textContent;"
+        " return now && now !== t; }",
+        arg=said,
+        timeout=10_000,
     )
     said = page.inner_text("#banner")
     deals = BH["ja"]["baohuang.option.deals"]
