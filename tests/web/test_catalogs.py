@@ -16,13 +16,9 @@ TRANSLATED = ["zh-Hant", "zh-Hans", "ja"]
 # Latin words a zh/ja catalog may keep: key names on the keyboard. Anything else in Latin
 # letters is English left untranslated. Placeholders ({name}) are taken out first.
 ALLOWED_LATIN = {"Tab", "Enter"}
+# every module at the top of the web folder is the shell's (the games' own are in games/)
 SHELL = [
-    "app.js",
-    "lobby.js",
-    "net.js",
-    "i18n.js",
-    "log.js",
-    "cards.js",
+    *sorted(path.name for path in WEB.glob("*.js")),
     "index.html",
     "style.css",
     "games/generic.js",

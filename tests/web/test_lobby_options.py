@@ -90,6 +90,7 @@ def test_options_that_do_not_apply_are_hidden_and_labels_are_the_pages(
         ["japanese", BH["ja"]["baohuang.choice.variant.japanese"]],
     ]
     assert page.locator("#opt-grabbing").is_visible()
+    assert page.locator("#pause").is_visible()  # a game of several deals: a pause between them
     assert BH["ja"]["baohuang.option.grabbing"] in page.inner_text(".options")
     page.select_option("#opt-variant", "japanese")
     assert page.locator("#opt-grabbing").count() == 0  # no grabbing in the japanese rules
@@ -100,6 +101,7 @@ def test_options_that_do_not_apply_are_hidden_and_labels_are_the_pages(
     page.screenshot(path=shot(tmp_path, "lobby-options-ja-390.png"))
 
     page.select_option("#game", "criminal_poker")
+    assert not page.locator("#pause").is_visible()  # one trial: no deals to pause between
     assert field(page, "mode")["options"][1] == [
         "detective",
         CP["ja"]["criminal_poker.choice.mode.detective"],

@@ -7,8 +7,9 @@ import { icon } from "./icons.js";
 import { tick, myDeadline } from "./clock.js";
 import { attend, forget, soundButton } from "./turn.js";
 import { rulesButton } from "./rules.js";
-import { optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot, optionSummary } from "./lobby.js";
+import { dealt, optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot, optionSummary } from "./lobby.js";
 import { logLines, standInNotice, breakBar } from "./log.js";
+import { h, keepingInputs, confirmStep } from "./dom.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -17,19 +18,6 @@ let page = null; // the room page's state, or null in the lobby
 // Draws the screen on show again, in the page's language: a language change redraws what is
 // on screen (the welcome step stays the welcome step) and never routes anywhere.
 let redraw = null;
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (value === true) el.setAttribute(key, "");
-    else if (value !== false && value != null) el.setAttribute(key, value);
-  }
-  for (const child of children.flat()) {
-    if (child != null) el.append(child instanceof Node ? child : String(child));
-  }
-  return el;
-}
 
 function say(message, kind = "error") {
   banner.textContent = message;
@@ -48,26 +36,6 @@ async function attempt(work, game = page && page.room && page.room.game) {
     if (err.status === 401) signIn().then(route);
     return undefined;
   }
-}
-
-// Redraws the screen keeping what was typed: each field with an id gets its value back, in
-// page order, so a select that shapes the fields after it (a game's options) comes first.
-function keepingInputs(draw) {
-  const fields = [...main.querySelectorAll("input[id], select[id], textarea[id]")]
-    .filter((el) => el.type !== "file")
-    .map((el) => ({ id: el.id, value: el.value, checked: el.checked }));
-  const focused = main.contains(document.activeElement) ? document.activeElement.id : "";
-  draw();
-  for (const { id, value, checked } of fields) {
-    const el = document.getElementById(id);
-    if (!el || !main.contains(el)) continue;
-    if (el.type === "checkbox" || el.type === "radio") el.checked = checked;
-    else if (el.value !== value) {
-      el.value = value;
-      if (el.tagName === "SELECT") el.dispatchEvent(new Event("change"));
-    }
-  }
-  if (focused) document.getElementById(focused)?.focus();
 }
 
 // ----- identity --------------------------------------------------------------------------
@@ -134,7 +102,11 @@ async function lobby() {
 function drawLobby(list, rooms) {
   const select = h("select", { id: "game" }, list.map((g) => h("option", { value: g.game }, gameTitle(g.game))));
   const optionsBox = h("div", { class: "options-holder" });
-  const showOptions = () => optionsBox.replaceChildren(optionFields(h, list.find((g) => g.game === select.value)));
+  const showOptions = () => {
+    const game = list.find((g) => g.game === select.value);
+    optionsBox.replaceChildren(optionFields(h, game));
+    for (const row of main.querySelectorAll(".deal-pause")) row.hidden = !dealt(game);
+  };
   select.addEventListener("change", showOptions);
   showOptions();
   const form = h(
@@ -154,7 +126,7 @@ function drawLobby(list, rooms) {
     h("label", { for: "game" }, t("game")),
     select,
     optionsBox,
-    settingFields(h),
+    settingFields(h, {}, true, "", dealt(list[0])),
     h("button", { type: "submit", id: "create" }, t("create_room")),
   );
   const rows = rooms.map((r) =>
@@ -190,7 +162,7 @@ function setupEditor(room) {
       if (saved) say(t("settings_saved"), "info");
     } },
     optionsBox,
-    settingFields(h, room.settings, room.public, "set-"),
+    settingFields(h, room.settings, room.public, "set-", dealt(game)),
     h("button", { type: "submit", id: "save-settings" }, t("save_settings"))),
   );
   page.setup = { key, el };
@@ -380,27 +352,6 @@ async function leaveSeat() {
   await attempt(() => api("POST", `/api/rooms/${id}/leave`));
 }
 
-// A question in the page's words, answered in the page (Escape says no); true for yes.
-function confirmStep(message, yes, no) {
-  return new Promise((done) => {
-    const dialog = h("dialog", { class: "confirm", "aria-label": message });
-    const answer = (said) => {
-      dialog.close();
-      dialog.remove();
-      done(said);
-    };
-    const stay = h("button", { type: "button", class: "quiet", id: "confirm-no", onclick: () => answer(false) }, no);
-    dialog.append(h("p", {}, message), h("div", { class: "confirm-buttons" }, stay, h("button", { type: "button", id: "confirm-yes", onclick: () => answer(true) }, yes)));
-    dialog.addEventListener("cancel", (e) => {
-      e.preventDefault();
-      answer(false);
-    });
-    document.body.append(dialog);
-    dialog.showModal();
-    stay.focus();
-  });
-}
-
 function drawSide() {
   const { room, table } = page;
   const host = player && room.host === player.player;
@@ -505,7 +456,7 @@ async function start() {
   await setLang(chosen, false);
   chooser.addEventListener("change", async () => {
     await setLang(chooser.value);
-    if (redraw) keepingInputs(redraw);
+    if (redraw) keepingInputs(main, redraw);
   });
   await signIn();
   window.addEventListener("hashchange", route);

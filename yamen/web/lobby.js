@@ -36,6 +36,9 @@ export function applying(declaration, values) {
 // A box of option fields for `game` (an entry of /api/games), ids `<prefix><name>`, filled
 // from `values` (the room's options, or the defaults); a choice redraws the box, so options
 // that do not apply to it come and go.
+// A game that plays several deals (it declares how many): a pause between them applies.
+export const dealt = (game) => Boolean(game && game.declaration.some((option) => option.name === "deals"));
+
 export function optionFields(h, game, values = {}, prefix = "opt-") {
   const box = h("div", { class: "options" });
   const draw = (chosen) => {
@@ -135,8 +138,9 @@ export function readOptions(box) {
 
 const PACES = [["0", "pace_instant"], ["0.3", "pace_fast"], ["0.8", "pace_normal"], ["2", "pace_slow"]];
 
-// The room's own settings (ids `<prefix>turn`, `<prefix>talk`, `<prefix>pace`, `<prefix>public`).
-export function settingFields(h, settings = {}, isPublic = true, prefix = "") {
+// The room's own settings (ids `<prefix>turn`, `<prefix>talk`, `<prefix>pause`, `<prefix>pace`,
+// `<prefix>public`); the pause between deals only for a game that plays several (`dealt`).
+export function settingFields(h, settings = {}, isPublic = true, prefix = "", dealt = true) {
   const turn = settings.turn_seconds === undefined ? 60 : settings.turn_seconds || 0;
   const pace = String(settings.bot_delay ?? 0.8);
   const known = PACES.some(([v]) => v === pace);
@@ -147,6 +151,7 @@ export function settingFields(h, settings = {}, isPublic = true, prefix = "") {
     h("label", { class: "option" }, h("span", {}, t("public_room")), h("input", { id: `${prefix}public`, type: "checkbox", checked: isPublic })),
     h("label", { class: "option" }, h("span", {}, t("turn_seconds")), h("input", { id: `${prefix}turn`, type: "number", min: 0, max: 86400, value: turn })),
     h("label", { class: "option" }, h("span", {}, t("talk_seconds")), h("input", { id: `${prefix}talk`, type: "number", min: 0, max: 3600, value: settings.talk_seconds ?? 60 })),
+    h("label", { class: "option deal-pause", hidden: !dealt }, h("span", {}, t("deal_pause")), h("input", { id: `${prefix}pause`, type: "number", min: 0, max: 3600, value: settings.deal_pause ?? 30 })),
     h("label", { class: "option" }, h("span", {}, t("bot_pace")), h("select", { id: `${prefix}pace` }, paces.map(([v, k]) => h("option", { value: v, selected: v === pace }, k ? t(k) : `${v}`)))),
   );
 }
@@ -159,6 +164,7 @@ export function readSettings(prefix = "") {
       turn_seconds: turn > 0 ? turn : null,
       bot_delay: Number(value("pace").value),
       talk_seconds: Math.max(0, Number(value("talk").value) || 0),
+      deal_pause: Math.max(0, Number(value("pause").value) || 0),
     },
     public: value("public").checked,
   };
