@@ -59,3 +59,27 @@ def test_the_break_between_deals_counts_down_and_ends_when_ready(web_server, bro
     page.click("#ready")  # the only person at the table: the next deal starts
     page.wait_for_selector(".break-bar", state="detached", timeout=10_000)
     assert not page.errors
+
+
+def test_coming_back_says_what_the_stand_in_played_while_you_were_away(web_server, browser):
+    page = person(browser, web_server.url, "Bo")
+    # a room whose stand-in takes a gone player's seat at once, and no turn timer
+    room = page.evaluate(
+        """() => import('/net.js').then((net) => net.api('POST', '/api/rooms', {
+            game: 'baohuang', options: {deals: 1}, seat: 0,
+            settings: {turn_seconds: null, away_seconds: 0, bot_delay: 0, deal_pause: 0}}))"""
+    )
+    link = f"{web_server.url}/#/room/{room['id']}?invite={room['invite']}"
+    page.goto(link)
+    page.wait_for_selector(".seats")
+    fill_with_bots(page)
+    page.click("#start")
+    page.wait_for_selector(".your-move", timeout=60_000)
+    page.goto("about:blank")  # Bo is gone while it is Bo's turn: the stand-in plays for Bo
+    time.sleep(3)
+    page.goto(link)
+    page.wait_for_selector("#banner.warn:has-text('While you were away')", timeout=30_000)
+    notice = page.locator("#banner").inner_text()
+    assert "the stand-in played for you (" in notice and "()" not in notice, notice
+    assert any(line.startswith("(stand-in for Bo)") for line in log_lines(page))
+    assert not page.errors

@@ -8,7 +8,7 @@ import { tick, myDeadline } from "./clock.js";
 import { attend, forget, soundButton } from "./turn.js";
 import { rulesButton } from "./rules.js";
 import { dealt, optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot, optionSummary } from "./lobby.js";
-import { logLines, standInNotice, breakBar } from "./log.js";
+import { logLines, standInNotice, awayNotice, breakBar } from "./log.js";
 import { h, keepingInputs, confirmStep } from "./dom.js";
 
 const main = document.getElementById("main");
@@ -226,14 +226,19 @@ function onFrame(frame) {
     case "welcome":
       page.seat = frame.seat;
       break;
-    case "state":
+    case "state": {
       page.room = frame.room;
       page.table = frame.table;
       page.chat = frame.chat;
       page.seat = mySeat(page.room);
       // the room's log of this game, whole: a reload or a second tab loses nothing
       page.log = frame.table && frame.table.history ? logLines(frame.table.history, describe, names()) : [];
+      // back after an absence: what the stand-in did meanwhile, once per point of the game
+      const notice = frame.table && awayNotice(frame.table.history, page.seat, describe);
+      if (notice && page.toldAway !== frame.table.seq) say(notice, "warn");
+      if (frame.table) page.toldAway = frame.table.seq;
       break;
+    }
     case "update": {
       if (page.table && page.table.number !== frame.table.number) page.log = []; // a new game
       page.table = frame.table;

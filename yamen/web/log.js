@@ -36,6 +36,21 @@ export function standInNotice(frame, seat, describe) {
   return t(`stand_in.${stand.why}`, { what });
 }
 
+// On coming back (a state frame): what the stand-in played for my seat while I was away, told
+// once, else null. The stand-in's moves for my seat at the end of the log, back to the last
+// step where my seat acted by itself; an answer sealed in a window counts, unseen.
+export function awayNotice(history, seat, describe) {
+  if (!history || seat === null) return null;
+  const done = [];
+  for (const entry of [...history].reverse()) {
+    const stand = entry.stand_in;
+    if (stand && stand.seat === seat && stand.why !== "left") done.unshift(...mine(entry.events, seat));
+    else if (mine(entry.events, seat).length) break; // my seat acted itself here
+  }
+  if (!done.length) return null;
+  return t("stand_in.away", { what: done.map(describe).join("; ") });
+}
+
 // The bar over the table during the break between two deals: the time left, who is ready, and
 // my Ready button; null when there is no break.
 export function breakBar(ctx, ready) {
