@@ -229,7 +229,7 @@ def test_a_50_seat_trial_fits_a_phone_and_ends_in_the_ledger(web_server, browser
         nonlocal widest
         widest = max(widest, overflow(page))
 
-    play([page], check)
+    play([page], check, timeout=180.0)  # 50 seats: ~10 s alone, far more on a loaded machine
     page.wait_for_selector("#bq-room-ledger")
     assert page.locator("#bq-capture").count()
     assert page.locator("#bq-sentence .bq-step").count() == 6
