@@ -45,12 +45,14 @@ def check_page(page, when: str) -> None:
 
 
 def photograph(page, name: str) -> None:
-    """The page at a phone's width and a desktop's, whatever it was played at."""
+    """The page at a phone's width and a desktop's, whatever it was played at: the phone's
+    screen as a person sees it (the action bar pinned at its bottom), the desktop's whole page."""
     played = page.viewport_size
     for label, size in (("390", PHONE), ("1280", DESKTOP)):
         page.set_viewport_size(size)
         page.wait_for_timeout(150)  # the layout settles (a media query's change)
-        page.screenshot(path=str(artifacts() / f"{name}-{label}.png"), full_page=True)
+        shot = artifacts() / f"{name}-{label}.png"
+        page.screenshot(path=str(shot), full_page=size is DESKTOP)
     page.set_viewport_size(played)
 
 
