@@ -219,6 +219,13 @@ class State(ABC):
         """An independent copy (for search)."""
 
 
+class Contest(NamedTuple):
+    """Teams of seats and their ranks (0 best) in one contest of a finished game (ratings)."""
+
+    teams: list[list[int]]
+    ranks: list[int]
+
+
 class Game(ABC):
     """A game with its options read: a configured, immutable object that knows, without
     dealing, how many seats and how many distinct actions it has, and starts states.
@@ -288,6 +295,26 @@ class Game(ABC):
             "seats": {"min": cls.seats[0], "max": cls.seats[-1]},
             "declaration": [option.to_json() for option in cls.declaration],
         }
+
+    @classmethod
+    def contests(cls, result: Mapping[str, Any]) -> list[Contest]:
+        """What a finished game's result (as JSON) says about who beat whom, for ratings: one
+        or more contests, each of teams (lists of seats) and their ranks (0 best, equal ranks
+        tie). By default one contest: where some but not all seats won (a side), the winners'
+        team against the rest's; else every seat alone, in the order of the places (equal
+        scores tie). A game whose sides change within it (deal by deal) overrides this."""
+        seats = len(result["places"])
+        winners = set(result["winners"])
+        if 0 < len(winners) < seats:
+            losers = [s for s in range(seats) if s not in winners]
+            return [Contest([sorted(winners), losers], [0, 1])]
+        scores = [Fraction(str(s)) for s in result["scores"]]
+        ranks, previous = [0] * seats, None
+        for index, seat in enumerate(result["places"]):
+            if scores[seat] != previous:
+                rank, previous = index, scores[seat]
+            ranks[seat] = rank
+        return [Contest([[s] for s in range(seats)], ranks)]
 
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:

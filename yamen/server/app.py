@@ -21,6 +21,7 @@ from yamen.server.lobby import router
 from yamen.server.metrics import CONTENT_TYPE
 from yamen.server.registry import Rooms
 from yamen.server.replays import Replays
+from yamen.server.standings import router as standings
 from yamen.server.storage import StartupError, Store
 from yamen.server.thinking import DEFAULT_SECONDS, Thinker
 from yamen.server.watchdog import Watchdog
@@ -83,6 +84,7 @@ def create_app(
     api_docs.install(app)  # /docs and /redoc with their scripts from here, not from a CDN
     app.state.limiter = Limiter(limits)
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
+    app.include_router(standings, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
     # Outside /api: a scrape is not a lobby call, and the lobby's rate limit does not count it.
     app.add_api_route("/metrics", metrics, include_in_schema=False)

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from yamen.errors import YamenError
 from yamen.records import Record
 from yamen.server.journal import Conflict, Fence, Journal, SqliteAppender, sqlite_pragmas
+from yamen.server.ratings import rate_game
 from yamen.server.tables import (
     ActionRow,
     ChatRow,
@@ -304,6 +305,8 @@ class Store:
             await s.execute(
                 update(GameRow).where(GameRow.id == game_id).values(result=result, finished=now())
             )
+        # ratings after the result is safe: a failure there is logged, never the room's
+        await rate_game(self, game_id)
 
     async def games(self, room_id: str) -> list[StoredGame]:
         """The room's games in order, each with its whole action log."""

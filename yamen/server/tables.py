@@ -85,6 +85,35 @@ class ChatRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class OutcomeRow(Base):
+    """One seat of a rated game (one with a person in it): who sat there (a player's id, or
+    ``bot:<kind>``), their place (1 first), score and win, for player pages; ``stand_in``:
+    a person's seat was played by the stand-in bot because they left or were away."""
+
+    __tablename__ = "outcomes"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    who: Mapped[str] = mapped_column(String(48), index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    place: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)
+    won: Mapped[bool] = mapped_column(Boolean)
+    stand_in: Mapped[bool] = mapped_column(Boolean)
+    finished: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """A player's (or a bot kind's) OpenSkill rating in one game (yamen/server/ratings.py)."""
+
+    __tablename__ = "ratings"
+    who: Mapped[str] = mapped_column(String(48), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
 class SiteRow(Base):
     """Facts about the whole database: ``cluster_prefix``, the Redis prefix of the cluster of
     processes that runs its rooms (one cluster a database: yamen/server/cluster/)."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from yamen.cards import parse_cards
-from yamen.engine import Event, Game
+from yamen.engine import Contest, Event, Game
 from yamen.errors import NotationError, OptionsError
 from yamen.games.baohuang import text
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
@@ -54,6 +55,20 @@ class Baohuang(Game):
     def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> BaohuangState:
         kinds = None if deal is None else parse_deal(deal, options["variant"])
         return BaohuangState(options, seed, kinds)
+
+    @classmethod
+    def contests(cls, result: Mapping[str, Any]) -> list[Contest]:
+        """Ratings: each deal is a contest of the emperor's side (with the guard or royalist;
+        alone when solo) against the rebels, won by the side the emperor's score says."""
+        found = []
+        for deal in result.get("deals", []):
+            emperor, partner = deal["emperor"], deal["partner"]
+            side = sorted({emperor} if partner is None else {emperor, partner})
+            rebels = [s for s in range(len(deal["places"])) if s not in side]
+            score = Fraction(str(deal["scores"][emperor]))
+            ranks = [0, 0] if score == 0 else [0, 1] if score > 0 else [1, 0]
+            found.append(Contest([side, rebels], ranks))
+        return found or super().contests(result)
 
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:

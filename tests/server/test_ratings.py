@@ -1,0 +1,158 @@
+"""Ratings and player pages: games played through the server with a person and bots move
+OpenSkill ratings (winners up, losers down), bots are rated under their labels, a game of bots
+alone counts for nobody, the player page's figures are the games played, and a private room's
+games are linked only for those who sat in them."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import httpx
+import pytest
+
+from tests.server.helpers import FAST, ServerThread, database, play_to_end, run, watch_until_over
+from yamen.client import Lobby, SeatClient
+from yamen.engine import game_type
+
+GAME, OPTIONS = "bao_qingtian", {"players": 3}
+
+
+async def room(host: Lobby, public: bool = True, seat: int | None = 0) -> str:
+    """A room of ``GAME`` with the host in seat 0 (``seat``) and "rules" bots elsewhere."""
+    body = {"game": GAME, "options": OPTIONS, "settings": FAST, "public": public, "seat": seat}
+    info = await host.call("POST", "/api/rooms", body)
+    for i in range(1 if seat == 0 else 0, len(info["seats"])):
+        await host.call("PUT", f"/api/rooms/{info['id']}/seats/{i}/bot", {"bot": "rules"})
+    return info["id"]
+
+
+async def play(host: Lobby, rid: str, number: int) -> dict:
+    """Game ``number`` of the room, the host playing seat 0 (its first legal action each
+    time); its result."""
+    me = await SeatClient.connect(host.ws_url(rid), host.token)
+    try:
+        await host.call("POST", f"/api/rooms/{rid}/start")
+        return await play_to_end([me], number=number)
+    finally:
+        await me.close()
+
+
+def page(base: str, who: str, lobby: Lobby | None = None) -> dict:
+    headers = {} if lobby is None else {"Authorization": f"Bearer {lobby.token}"}
+    answer = httpx.get(f"{base}/api/players/{who}", headers=headers, timeout=30)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def figures(page: dict) -> dict:
+    (found,) = [g for g in page["games"] if g["game"] == GAME]
+    return found
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_games_with_a_person_move_ratings_and_fill_the_player_page(kind, tmp_path):
+    with database(kind, tmp_path) as url, ServerThread(url) as server:
+        base = server.url
+
+        async def go():
+            host, other = await Lobby.guest(base, "Host"), await Lobby.guest(base, "Other")
+            results, mus = [], []
+            public = await room(host)
+            for number in (1, 2):
+                results.append(await play(host, public, number))
+                mus.append(figures(page(base, host.player))["rating"]["mu"])
+            private = await room(host, public=False)
+            results.append(await play(host, private, 1))
+            # bots alone: counted for nobody
+            board = httpx.get(f"{base}/api/leaderboard/{GAME}").json()
+            alone = await room(host, seat=None)
+            await host.call("POST", f"/api/rooms/{alone}/start")
+            await watch_until_over(host, alone)
+            after = httpx.get(f"{base}/api/leaderboard/{GAME}").json()
+            return host, other, results, mus, board, after
+
+        host, other, results, mus, board, after = run(go())
+        mine = page(base, host.player, host)
+        shown = figures(mine)
+        assert shown["played"] == 3
+        points = [Fraction(str(r["scores"][0])) for r in results]
+        assert shown["mean_points"] == pytest.approx(float(sum(points) / 3), abs=1e-3)
+        wins = sum(0 in r["winners"] for r in results)
+        assert shown["win_rate"] == pytest.approx(wins / 3, abs=1e-3)
+        places = [r["places"].index(0) + 1 for r in results]
+        assert sum(shown["places"].values()) == 3
+        for place in set(places):
+            assert shown["places"][str(place)] == places.count(place)
+        # the first game alone moved the rating from the start (25): up for a win, down else
+        first = results[0]
+        if 0 in first["winners"]:
+            assert mus[0] > 25
+        elif first["winners"]:
+            assert mus[0] < 25
+        rating = shown["rating"]
+        assert rating["games"] == 3
+        assert rating["display"] == pytest.approx(rating["mu"] - 3 * rating["sigma"], abs=0.01)
+
+        # bots are rated under their label, and a game of bots alone changed nothing
+        labels = {row["player"]: row for row in after}
+        assert labels["bot:rules"]["bot"] == "rules"
+        assert labels[host.player]["name"] == "Host" and labels[host.player]["bot"] is None
+        assert after == board
+        shown_by = [row["display"] for row in after]
+        assert shown_by == sorted(shown_by, reverse=True)
+        bots = page(base, "bot:rules")
+        assert bots["bot"] == "rules" and figures(bots)["played"] == 3 * 2
+
+        # the private room's game is linked for the host only
+        assert len(mine["last"]) == 3
+        assert len(page(base, host.player, other)["last"]) == 2
+        assert len(page(base, host.player)["last"]) == 2
+        assert all(g["room"] for g in page(base, host.player)["last"])
+
+
+def test_a_game_a_stand_in_finished_is_rated_and_marked(tmp_path):
+    with ServerThread(f"sqlite:///{tmp_path / 'left.db'}") as server:
+
+        async def go():
+            host = await Lobby.guest(server.url, "Leaver")
+            rid = await room(host)
+            await host.call("POST", f"/api/rooms/{rid}/start")
+            await host.call("POST", f"/api/rooms/{rid}/leave")  # the stand-in plays on
+            await watch_until_over(host, rid)
+            return host
+
+        host = run(go())
+        shown = page(server.url, host.player)
+        assert figures(shown)["played"] == 1
+        assert [g["stand_in"] for g in shown["last"]] == [True]
+
+
+def test_unknown_players_and_games_are_not_found(tmp_path):
+    with ServerThread(f"sqlite:///{tmp_path / 'none.db'}") as server:
+        assert httpx.get(f"{server.url}/api/players/nobody").status_code == 404
+        assert httpx.get(f"{server.url}/api/leaderboard/chess").status_code == 404
+        assert httpx.get(f"{server.url}/api/leaderboard/{GAME}").json() == []
+
+
+def test_sides_are_teams_of_unequal_size():
+    """A side that won is one team against the rest; without sides every seat is alone; in
+    Baohuang each deal is the emperor's side (solo or with a partner) against the rebels."""
+    side = game_type("criminal_poker").contests(
+        {"places": [1, 0, 2, 3], "winners": [1, 0], "scores": [1, 1, 0, 0]}
+    )
+    assert [(c.teams, c.ranks) for c in side] == [([[0, 1], [2, 3]], [0, 1])]
+    alone = game_type("bao_qingtian").contests(
+        {"places": [2, 0, 1], "winners": [], "scores": ["1/2", "1/2", 3]}
+    )
+    assert [(c.teams, c.ranks) for c in alone] == [([[0], [1], [2]], [1, 1, 0])]
+    deals = [
+        {"places": [0, 1, 2, 3, 4], "emperor": 4, "partner": None, "scores": [1, 1, 1, 1, -4]},
+        {"places": [0, 1, 2, 3, 4], "emperor": 0, "partner": 3, "scores": [4, -2, -2, 2, -2]},
+    ]
+    contests = game_type("baohuang").contests(
+        {"places": [0, 1, 2, 3, 4], "winners": [0], "scores": [5, -1, -1, 3, -6], "deals": deals}
+    )
+    assert [(c.teams, c.ranks) for c in contests] == [
+        ([[4], [0, 1, 2, 3]], [1, 0]),
+        ([[0, 3], [1, 2, 4]], [0, 1]),
+    ]

@@ -1,0 +1,36 @@
+"""Player pages and leaderboards over HTTP (the figures: yamen/server/ratings.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from yamen.engine import game_names
+from yamen.server.lobby import Anyone, http_error, rooms_of
+from yamen.server.ratings import leaderboard, player_page
+
+router = APIRouter(prefix="/api")
+MAX_ID = 48
+
+
+@router.get("/players/{player_id}")
+async def player(player_id: str, request: Request, asker: Anyone) -> dict[str, Any]:
+    """A player's figures per game (games played, places, mean points, win rate, rating) and
+    their last games: only those the caller may read (a public room's, or one they sat in).
+    ``player_id`` may be a bot's label, ``bot:<kind>``."""
+    page = None
+    if len(player_id) <= MAX_ID:
+        who = None if asker is None else asker.id
+        page = await player_page(rooms_of(request).store, player_id, who)
+    if page is None:
+        raise http_error(404, "not_found", f"no player {player_id[:MAX_ID]!r}")
+    return page
+
+
+@router.get("/leaderboard/{game}")
+async def game_leaderboard(game: str, request: Request, limit: int = 100) -> list[dict[str, Any]]:
+    """The game's rated players and bots, best first (by mu - 3 sigma)."""
+    if game not in game_names():
+        raise http_error(404, "unknown_game", f"unknown game {game[:40]!r}", {"game": game[:40]})
+    return await leaderboard(rooms_of(request).store, game, max(1, min(limit, 500)))
