@@ -10,6 +10,7 @@ import { rulesButton } from "./rules.js";
 import { dealt, optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot, optionSummary } from "./lobby.js";
 import { logLines, standInNotice, awayNotice, breakBar } from "./log.js";
 import { h, keepingInputs, confirmStep } from "./dom.js";
+import { playerPage, leaderboardPage } from "./player.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -137,7 +138,8 @@ function drawLobby(list, rooms) {
     ),
   );
   main.replaceChildren(
-    h("div", { class: "lobby" }, form, h("section", { class: "card" }, h("h2", {}, t("public_rooms")), rows.length ? h("ul", { class: "rooms" }, rows) : h("p", {}, t("no_rooms")))),
+    h("div", { class: "lobby" }, form, h("section", { class: "card" }, h("h2", {}, t("public_rooms")), rows.length ? h("ul", { class: "rooms" }, rows) : h("p", {}, t("no_rooms")),
+      h("h2", {}, t("leaderboard")), h("ul", { class: "leaderboards" }, list.map((g) => h("li", {}, h("a", { href: `#/leaderboard/${g.game}` }, gameTitle(g.game))))))),
   );
 }
 
@@ -363,7 +365,7 @@ function drawSide() {
   const side = document.querySelector(".side");
   const deadlines = (table && table.result === null && table.deadlines) || {};
   const seats = room.seats.map((s, i) => {
-    const label = s.name || (s.left ? t("left_seat", { name: s.left }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
+    const label = s.name ? h("a", { class: "player-link", href: `#/player/${s.player}` }, s.name) : (s.left ? t("left_seat", { name: s.left }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
     const controls = seatControls(room, s, i, host);
     const pending = table && table.pending.includes(i);
     const left = deadlines[String(i)];
@@ -449,8 +451,18 @@ async function route() {
   forget(); // turn.js: the page's own title again
   say("");
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
+  const standing = location.hash.match(/^#\/(player|leaderboard)\/([^?]+)/);
   if (match) await roomPage(match[1], match[2]);
+  else if (standing) await standings(standing[1], decodeURIComponent(standing[2]));
   else await lobby();
+}
+
+// A player's page or a game's leaderboard (player.js), drawn again on a language change.
+async function standings(kind, id) {
+  await games();
+  const draw = await attempt(() => (kind === "player" ? playerPage : leaderboardPage)(id, gameTitle));
+  redraw = () => main.replaceChildren(draw ? draw() : "");
+  redraw();
 }
 
 async function start() {

@@ -1,0 +1,100 @@
+// A player's page (#/player/<id>) and a game's leaderboard (#/leaderboard/<game>): the figures
+// the server keeps per game (docs/server.md, Ratings), drawn in the page's words. Each loader
+// fetches once and returns a draw function, so a language change redraws without fetching.
+
+import { api } from "./net.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { botKind } from "./lobby.js";
+
+// A rated name: a person's own, or a bot by its kind ("bot:rules" is rated like a person).
+function named(row) {
+  return row.bot ? `${t("bot")} · ${botKind(row.bot)}` : row.name;
+}
+
+function percent(x) {
+  return `${Math.round(x * 100)}%`;
+}
+
+async function fetched(path) {
+  try {
+    return await api("GET", path);
+  } catch (err) {
+    if (err.status === 404) return null;
+    throw err;
+  }
+}
+
+// `title(game)`: the game's name in the page's language (the shell's, which knows the games).
+export async function playerPage(id, title) {
+  const data = await fetched(`/api/players/${encodeURIComponent(id)}`);
+  return () => {
+    if (!data) return h("p", { class: "card" }, t("player.not_found"));
+    const games = data.games.map((g) =>
+      h(
+        "section",
+        { class: "card player-game", "data-game": g.game },
+        h("h2", {}, title(g.game), " ", h("a", { class: "board-link", href: `#/leaderboard/${g.game}` }, t("leaderboard"))),
+        h(
+          "dl",
+          { class: "figures" },
+          h("dt", {}, t("player.played")), h("dd", { class: "played" }, g.played),
+          h("dt", {}, t("player.win_rate")), h("dd", { class: "win-rate" }, percent(g.win_rate)),
+          h("dt", {}, t("player.mean_points")), h("dd", { class: "mean-points" }, Number(g.mean_points.toFixed(2))),
+          h("dt", {}, t("player.rating")),
+          h("dd", { class: "rating" }, g.rating ? [String(g.rating.display), " ", h("small", {}, `μ ${g.rating.mu.toFixed(1)} · σ ${g.rating.sigma.toFixed(1)}`)] : "–"),
+          h("dt", {}, t("player.places")),
+          h("dd", { class: "place-counts" }, Object.entries(g.places).map(([n, count]) => `${t("player.place_n", { n })} ×${count}`).join(" · ")),
+        ),
+      ),
+    );
+    const last = data.last.map((g) =>
+      h(
+        "li",
+        { "data-game-id": g.game_id },
+        `${title(g.game)} · ${t("player.place_n", { n: g.place })} · ${g.score} · ${t(g.won ? "player.won" : "player.lost")}`,
+        g.stand_in ? ` ${t("player.stood_in")}` : "",
+        " ",
+        h("a", { href: `/api/games/${g.game_id}/record`, download: `${g.game_id}.json` }, t("player.record")),
+      ),
+    );
+    return h(
+      "div",
+      { class: "player-page" },
+      h("h1", {}, named(data)),
+      games.length ? games : h("p", { class: "card" }, t("player.no_games")),
+      last.length ? h("section", { class: "card" }, h("h2", {}, t("player.last_games")), h("ul", { class: "last-games" }, last)) : null,
+    );
+  };
+}
+
+export async function leaderboardPage(game, title) {
+  const rows = (await fetched(`/api/leaderboard/${encodeURIComponent(game)}`)) || [];
+  return () =>
+    h(
+      "section",
+      { class: "card leaderboard" },
+      h("h1", {}, `${t("leaderboard")} · ${title(game)}`),
+      rows.length
+        ? h(
+            "table",
+            {},
+            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("player.name")), h("th", {}, t("player.rating")), h("th", {}, t("player.played")))),
+            h(
+              "tbody",
+              {},
+              rows.map((r, i) =>
+                h(
+                  "tr",
+                  { class: r.bot ? "bot" : "", "data-player": r.player },
+                  h("td", {}, i + 1),
+                  h("td", {}, h("a", { href: `#/player/${encodeURIComponent(r.player)}` }, named(r))),
+                  h("td", { class: "rating" }, r.display),
+                  h("td", {}, r.games),
+                ),
+              ),
+            ),
+          )
+        : h("p", {}, t("leaderboard.empty")),
+    );
+}
