@@ -156,3 +156,67 @@ def test_sides_are_teams_of_unequal_size():
         ([[4], [0, 1, 2, 3]], [1, 0]),
         ([[0, 3], [1, 2, 4]], [0, 1]),
     ]
+
+
+async def rated_store(path):
+    """A store with a person "p" and a room of 5 seats: "p" in seat 0, bots in the rest."""
+    from yamen.engine import get_game
+    from yamen.server.registry import Rooms
+    from yamen.server.storage import Store
+
+    store = Store(f"sqlite:///{path}")
+    await store.open()
+    await store.add_player("p", "P", "token")
+    room = await Rooms(store).create("p", get_game("baohuang"), True, None)
+    await store.set_seats(room.id, {0: ("p", None), **{i: (None, "rules") for i in range(1, 5)}})
+    return store, room.id
+
+
+async def finished(store, room_id: str, number: int, result: dict, players=None) -> int:
+    from yamen.records import Record
+
+    record = Record("baohuang", {}, number, None, [], None)
+    game_id = await store.add_game(room_id, number, record, None, players or ["p"] + [None] * 4)
+    await store.finish_game(game_id, result)
+    return game_id
+
+
+def deal(emperor, partner, emperor_score):
+    scores = [-emperor_score / 4] * 5
+    scores[emperor] = emperor_score
+    if partner is not None:
+        scores[partner] = 0
+    return {"places": [0, 1, 2, 3, 4], "emperor": emperor, "partner": partner, "scores": scores}
+
+
+def test_the_side_that_won_goes_up_a_solo_emperor_most_and_a_game_counts_once(tmp_path):
+    from yamen.server.ratings import leaderboard, player_page, rate_game
+
+    async def go():
+        store, rid = await rated_store(tmp_path / "r.db")
+        base = {"places": [0, 1, 2, 3, 4], "winners": [0], "scores": [4, -1, -1, -1, -1]}
+        solo = await finished(store, rid, 1, {**base, "deals": [deal(0, None, 4)]})
+        after_solo = await leaderboard(store, "baohuang")
+        again = await rate_game(store, solo)  # a game is rated once
+        board_again = await leaderboard(store, "baohuang")
+        # a second person, on a fresh name, wins with a partner instead
+        await store.add_player("q", "Q", "token-q")
+        await store.set_seats(rid, {0: ("q", None)})
+        await finished(store, rid, 2, {**base, "deals": [deal(0, 1, 4)]}, ["q"] + [None] * 4)
+        board = await leaderboard(store, "baohuang")
+        # bots alone: nothing
+        await finished(store, rid, 3, {**base, "deals": [deal(0, None, 4)]}, [None] * 5)
+        final = await leaderboard(store, "baohuang")
+        page = await player_page(store, "p", None)
+        await store.close()
+        return after_solo, again, board_again, board, final, page
+
+    after_solo, again, board_again, board, final, page = run(go())
+    first = {r["player"]: r for r in after_solo}
+    assert first["p"]["mu"] > 25 > first["bot:rules"]["mu"]  # the winner up, the losers down
+    assert not again and board_again == after_solo
+    rated = {r["player"]: r for r in board}
+    # 1 against 4 is the bigger upset: a solo emperor's win is worth more than a pair's
+    assert rated["p"]["mu"] - 25 > rated["q"]["mu"] - 25 > 0
+    assert final == board
+    assert page["games"][0]["played"] == 1 and page["games"][0]["win_rate"] == 1
