@@ -220,3 +220,26 @@ def test_the_side_that_won_goes_up_a_solo_emperor_most_and_a_game_counts_once(tm
     assert rated["p"]["mu"] - 25 > rated["q"]["mu"] - 25 > 0
     assert final == board
     assert page["games"][0]["played"] == 1 and page["games"][0]["win_rate"] == 1
+
+
+def test_a_rating_that_fails_is_logged_and_the_game_still_ends(tmp_path, monkeypatch, caplog):
+    from yamen.server import ratings
+
+    async def broken(store, game_id):
+        raise RuntimeError("the ratings are broken")
+
+    monkeypatch.setattr(ratings, "_rate", broken)
+
+    async def go():
+        store, rid = await rated_store(tmp_path / "f.db")
+        result = {"places": [0, 1, 2, 3, 4], "winners": [0], "scores": [4, -1, -1, -1, -1]}
+        game_id = await finished(store, rid, 1, result)
+        stored = await store.game(game_id)
+        board = await ratings.leaderboard(store, "baohuang")
+        await store.close()
+        return stored, board
+
+    stored, board = run(go())
+    assert stored.finished and stored.record.result["winners"] == [0]
+    assert board == []
+    assert "could not be rated" in caplog.text

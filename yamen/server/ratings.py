@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from yamen.engine import game_type
 from yamen.server.tables import ActionRow, GameRow, OutcomeRow, PlayerRow, RatingRow, SeatRow
@@ -37,11 +38,18 @@ def display(mu: float, sigma: float) -> float:
 async def rate_game(store: Any, game_id: int) -> bool:
     """Store the finished game's outcomes and move its ratings, once; never raises (a failure
     is logged: the room goes on). True when the game was rated now."""
-    try:
-        return await _rate(store, game_id)
-    except Exception:
-        log.exception("game %s could not be rated", game_id)
-        return False
+    for attempt in range(3):
+        try:
+            return await _rate(store, game_id)
+        except IntegrityError:
+            # another process rated a first game of someone at this table meanwhile (a new
+            # rating row): read again; or this game was rated by another process (none left)
+            if attempt == 2:
+                log.exception("game %s could not be rated", game_id)
+        except Exception:
+            log.exception("game %s could not be rated", game_id)
+            break
+    return False
 
 
 async def _rate(store: Any, game_id: int) -> bool:
