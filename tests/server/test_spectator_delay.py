@@ -14,9 +14,9 @@ import pytest
 from tests.server.helpers import FAST, ServerThread, room_with, run
 from yamen.client import LobbyError, SeatClient
 from yamen.errors import OptionsError
-from yamen.records import Record, plain, steps
+from yamen.records import Record, Recorder, plain, steps
 from yamen.server import frames
-from yamen.server.delay import behind
+from yamen.server.delay import Lag, behind
 from yamen.server.settings import Settings
 
 GAME, OPTIONS = "criminal_poker", {"mode": "sheriff", "players": 5}
@@ -149,3 +149,21 @@ def test_a_bad_delay_is_refused_by_the_lobby_and_changes_nothing(server):
         "high": 1000,
     }
     assert info["settings"]["spectator_delay"] == 5
+
+
+def test_the_lag_moves_on_one_action_at_a_time_and_starts_again_for_another_game():
+    """As a restarted room finds it: a record it has not seen is replayed from its start; the
+    lag then applies only the actions it has not applied yet."""
+    games = []
+    for seed in (1, 2):
+        recorder, rng = Recorder(GAME, OPTIONS, seed), random.Random(seed)
+        while not recorder.over and len(recorder.record.actions) < 12:
+            seat = recorder.pending()[0]
+            recorder.act(seat, rng.choice(recorder.legal(seat)))
+        games.append(recorder.record)
+    lag = Lag()
+    for record in (*games, games[0]):
+        game = truth(record)
+        for k in (0, 3, 4, 9, 5, 12):
+            state = lag.at(record, k)
+            assert lag.seq == k and plain(state.view(None)) == game[k][0]
