@@ -9,7 +9,8 @@ visible to spectators, and they get its update (its events, its stand-in) then; 
 makes no step visible (the first N) sends them nothing. When the game ends the delay lifts:
 spectators get every step still held back, one update each, the last with the result. A seated
 player sees the live game, always. What stays public while a game is played: that a room is
-playing (its status), its seats and who is online, and its chat.
+playing (its status), its seats and who is online, its chat, and when an action is taken (a
+spectator's update comes then), never which.
 
 The lagging state is a second :class:`~yamen.engine.State` of the same game, started from the
 record and moved on by re-applying its recorded actions (``(seat, text)``, as a replay does):
