@@ -123,6 +123,23 @@ def test_a_match_of_deals_with_breaks_holds_only_what_each_receiver_may_see(serv
     assert paused and all(f["table"]["pending"] == [] for f in paused)
 
 
+def test_a_game_with_a_spectator_delay_holds_only_what_each_receiver_may_see(server):
+    """Spectators three actions behind (yamen/server/delay.py): their tables, updates and logs
+    are audited as any, and they still get every step once (the last ones at the end)."""
+    settings = {**FAST, "spectator_delay": 3}
+    options = {"mode": "sheriff", "players": 5}
+    record, received, answers = run(play(server.url, "criminal_poker", options, 4, settings))
+    findings = audit(record, received, answers)
+    assert findings == [], "\n".join(map(str, findings[:20]))
+    for receiver, frames in received:
+        seen = [f["table"]["seq"] for f in frames if f["type"] == "update"]
+        assert seen == list(range(len(record.actions) + 1)), receiver
+    # the spectator's chat, refusal and sync were answered while it was behind
+    watched = dict(received)[None]
+    state = next(f for f in watched if f["type"] == "state" and f["table"] is not None)
+    assert state["table"]["deadlines"] == {}
+
+
 # ----- planted leaks: the audit must find each ------------------------------------------------
 
 

@@ -23,9 +23,10 @@ from typing import Any
 from yamen.engine import Event, Game, State, new_seed
 from yamen.errors import IllegalAction, NotationError, NotYourTurn
 from yamen.records import Record
-from yamen.server import frames, protocol
+from yamen.server import delay, frames, protocol
 from yamen.server.breaks import DealBreak, ends_deal
 from yamen.server.chat import ChatLog
+from yamen.server.delay import Lag
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
 from yamen.server.handle import Connection
@@ -77,6 +78,7 @@ class Room(Seating):
         self.closed: str | None = None  # why no game can be played here (a game set aside)
         self.chat_lines = ChatLog(store, room_id)
         self.moved = time.monotonic()  # when its game last changed (the watchdog reads it)
+        self.lag = Lag()  # the game as delayed spectators see it (yamen/server/delay.py)
 
     # ----- what anyone may see ------------------------------------------------------------
 
@@ -130,6 +132,8 @@ class Room(Seating):
         (a state frame's); None before the first game."""
         if self.match.state is None:
             return None
+        if seat is None and self._delayed():
+            return delay.table(self.match, self.lag, self._seen(), history=True)
         return self._table(self.match.state, seat, frames.history(self.match.log, seat))
 
     def _table(
@@ -155,6 +159,16 @@ class Room(Seating):
     async def _recent_chat(self) -> list[dict[str, Any]]:
         lines = await self.chat_lines.latest()
         return [frames.chat_line(n, self.seat_of(p), t, at) for p, n, t, at in lines]
+
+    # ----- the spectator delay (yamen/server/delay.py) ------------------------------------------
+
+    def _delayed(self) -> bool:
+        """Whether spectators see the game in progress behind the live one."""
+        return self.settings.spectator_delay > 0 and self.match.playing
+
+    def _seen(self) -> int:
+        """The action count delayed spectators see now."""
+        return delay.behind(self.match.seq, self.settings.spectator_delay)
 
     # ----- connections ---------------------------------------------------------------------
 
@@ -190,11 +204,13 @@ class Room(Seating):
                     self._break_moved()  # a gone person's seat is ready
             self.driver.wake()
 
-    def _send_each(self, build: Callable[[int | None], str]) -> None:
-        """To each connection the frame for its seat (None: spectators), built once a seat."""
+    def _send_each(self, build: Callable[[int | None], str | list[str]]) -> None:
+        """To each connection the frame(s) for its seat (None: spectators), built once a seat."""
         texts = {seat: build(seat) for seat in {c.seat for c in self.connections}}
         for conn in self.connections:
-            conn.send(texts[conn.seat])
+            text = texts[conn.seat]
+            for one in [text] if isinstance(text, str) else text:
+                conn.send(one)
 
     def _send_all(self, text: str, skip: Any = None) -> None:
         """One frame for every connection (but ``skip``)."""
@@ -238,7 +254,7 @@ class Room(Seating):
             self.match.begin(number, game_id, public_id, state, record)
             self.driver.ask(state.pending(), time.time())
             self.moved = time.monotonic()
-            self._broadcast_update(state, state.opening_events)
+            self._broadcast_update(state, state.opening_events, step=0)
             self._broadcast_room()  # the status is now "playing"
             self.driver.start()
 
@@ -327,11 +343,23 @@ class Room(Seating):
             await self.store.finish_game(game_id, result)
         elif ends_deal(events, state):
             self.begin_break(time.time())
-        self._broadcast_update(state, events, match.log[-1].stand_in)
+        self._broadcast_update(state, events, match.log[-1].stand_in, step=match.seq)
         self.driver.wake()
 
-    def _broadcast_update(self, state: State, events: list[Event], why: Any = None) -> None:
-        self._send_each(lambda seat: frames.update(events, seat, self._table(state, seat), why))
+    def _broadcast_update(
+        self, state: State, events: list[Event], why: Any = None, step: int | None = None
+    ) -> None:
+        """Everyone's update: ``step`` is the live log's step it tells (None: none, the news of
+        a break), which delayed spectators may get later or not yet."""
+        ended = state.over and step is not None  # its last step: spectators catch up
+        lagging = self.settings.spectator_delay > 0 and (self._delayed() or ended)
+
+        def build(seat: int | None) -> str | list[str]:
+            if seat is None and lagging:
+                return delay.updates(self.match, self.lag, self.settings.spectator_delay, step)
+            return frames.update(events, seat, self._table(state, seat), why)
+
+        self._send_each(build)
         if state.over:
             self._broadcast_room()
 

@@ -44,6 +44,20 @@ class Number:
 
 
 @dataclass(frozen=True)
+class Count:
+    """A whole number from ``low`` to ``high`` (of actions, say)."""
+
+    low: int
+    high: int
+
+    def check(self, name: str, value: Any, game: str) -> None:
+        if type(value) is int and self.low <= value <= self.high:
+            return
+        message = f"{name} must be a whole number from {self.low} to {self.high}"
+        raise OptionsError(message, "setting_count", setting=name, low=self.low, high=self.high)
+
+
+@dataclass(frozen=True)
 class BotName:
     """One of the game's bots by its plain name (no arguments), or null."""
 
@@ -59,13 +73,14 @@ class BotName:
 
 
 # name -> (rule, what it is); the documented schema of room settings (docs/server.md).
-SCHEMA: dict[str, tuple[Number | BotName, str]] = {
+SCHEMA: dict[str, tuple[Number | Count | BotName, str]] = {
     "turn_seconds": (Number(1, 86400, nullable=True), "a person's time for one decision"),
     "bot_delay": (Number(0, 10), "the least time a bot's answer takes to reach the table"),
     "away_seconds": (Number(0, 3600), "a gone player's seat is played by a bot after this"),
     "stand_in": (BotName(), "the bot for timers and gone players; null: the game's best"),
     "talk_seconds": (Number(0, 3600), "with people seated, how long a talking phase lasts"),
     "deal_pause": (Number(0, 3600), "the break between two deals of a game; 0: none"),
+    "spectator_delay": (Count(0, 1000), "spectators see the game this many actions behind"),
 }
 
 
@@ -81,6 +96,8 @@ class Settings:
     # long unless its seat ends it first: a bot waits it out, a person's timer is this
     deal_pause: float = 30.0  # after a deal of several (engine.DEAL_OVER), the table waits
     # this long, or until every person seated says they are ready; 0: no break
+    spectator_delay: int = 0  # spectators see a game in progress this many actions behind
+    # (yamen/server/delay.py); 0: live
 
     @classmethod
     def read(cls, data: Any, game: str) -> Settings:

@@ -8,7 +8,7 @@ import { tick, myDeadline } from "./clock.js";
 import { attend, forget, soundButton } from "./turn.js";
 import { rulesButton } from "./rules.js";
 import { dealt, optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot, optionSummary } from "./lobby.js";
-import { logLines, standInNotice, awayNotice, breakBar } from "./log.js";
+import { logLines, standInNotice, awayNotice, breakBar, behindNote } from "./log.js";
 import { h, keepingInputs, confirmStep } from "./dom.js";
 import { playerPage, leaderboardPage } from "./player.js";
 
@@ -343,6 +343,8 @@ function drawRoom() {
   myDeadline(el, playing ? (table.deadlines || {})[String(page.seat)] : null);
   attend(Boolean(playing && table.legal && table.legal.length), t("your_turn_title"));
   if (table) drawBreak(el);
+  const behind = behindNote(h, room, table, page.seat); // a delayed spectator's table
+  if (behind) el.prepend(behind);
   drawSide();
 }
 

@@ -76,3 +76,11 @@ function nextDeal(until) {
 setInterval(() => {
   for (const el of document.querySelectorAll("[data-break-until]")) el.textContent = nextDeal(Number(el.dataset.breakUntil));
 }, 1000);
+
+// A spectator's note while the room holds spectators back (its `spectator_delay`): the table
+// shown is that many moves behind the game; null for a seat, or once the game is over.
+export function behindNote(h, room, table, seat) {
+  const n = (room.settings || {}).spectator_delay || 0;
+  if (seat !== null || !n || !table || table.result || room.status !== "playing") return null;
+  return h("p", { class: "spectator-behind", id: "spectator-behind", role: "status" }, t("spectator_behind", { n }));
+}
