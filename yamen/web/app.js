@@ -10,6 +10,7 @@ import { rulesButton } from "./rules.js";
 import { dealt, optionFields, readOptions, settingFields, readSettings, errorText, botName, botKind, defaultBot, optionSummary } from "./lobby.js";
 import { logLines, standInNotice, awayNotice, breakBar } from "./log.js";
 import { h, keepingInputs, confirmStep } from "./dom.js";
+import { accountPage, signInForm } from "./account.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -33,7 +34,8 @@ async function attempt(work, game = page && page.room && page.room.game) {
   } catch (err) {
     say(err.code ? errorText(err.code, err.params, game) : t("error.unknown"));
     // no identity (the token was lost or is unknown here): back to the name step, then on
-    if (err.status === 401) signIn().then(route);
+    // (a wrong account name or password is not a lost identity: the form stays)
+    if (err.status === 401 && err.code !== "bad_credentials") signIn().then(route);
     return undefined;
   }
 }
@@ -57,6 +59,8 @@ async function identify() {
         h("label", { for: "name" }, t("your_name")),
         input,
         h("button", { type: "submit" }, t("enter")),
+        h("button", { type: "button", id: "have-account", class: "quiet",
+          onclick: () => main.replaceChildren(signInForm(attempt, done)) }, t("account.have_account")),
       );
       main.replaceChildren(form);
     };
@@ -72,7 +76,14 @@ async function signIn() {
   if (page && page.live) page.live.close();
   page = null;
   await identify();
-  document.getElementById("who").textContent = player ? player.name : "";
+  // the name leads to the account page (yamen/web/account.js)
+  const link = player && h("a", { href: "#/account", id: "who-link" }, player.name);
+  document.getElementById("who").replaceChildren(link || "");
+}
+
+async function accountChanged() {
+  await signIn();
+  await route();
 }
 
 // ----- lobby -------------------------------------------------------------------------------
@@ -450,7 +461,10 @@ async function route() {
   say("");
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
   if (match) await roomPage(match[1], match[2]);
-  else await lobby();
+  else if (location.hash === "#/account") {
+    redraw = () => accountPage(main, player, attempt, accountChanged);
+    redraw();
+  } else await lobby();
 }
 
 async function start() {
