@@ -89,3 +89,33 @@ def test_the_account_page_speaks_the_players_language(web_server, browser):
             min=8, max=256
         )
         page.context.close()
+
+
+def test_change_the_password_then_delete_the_account(web_server, browser):
+    en = words("en")
+    page = person(browser, web_server.url, "Cy")
+    page.click("#who-link")
+    page.fill("#claim-name", "Cy")
+    page.fill("#claim-password", PASSWORD)
+    page.click("#claim button[type=submit]")
+    page.wait_for_selector("#change-password")
+    page.fill("#old-password", "not the password")
+    page.fill("#new-password", "a new password")
+    page.click("#change-password button[type=submit]")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert page.inner_text("#banner") == en["error.bad_credentials"]
+    page.fill("#old-password", PASSWORD)
+    page.click("#change-password button[type=submit]")
+    page.wait_for_selector("#password-changed:not(:empty)")
+    assert page.inner_text("#password-changed") == en["account.password_changed"]
+    page.screenshot(path=str(artifacts() / "account-page-1280.png"), full_page=True)
+
+    page.fill("#delete-password", "a new password")
+    page.click("#delete-account button[type=submit]")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#name")  # the welcome step: the account and its sessions are gone
+    page.click("#have-account")
+    sign_in(page, "Cy", "a new password")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert page.inner_text("#banner") == en["error.bad_credentials"]
+    assert page.errors == []
