@@ -66,3 +66,30 @@ def test_games_stored_before_public_ids_get_one(kind, tmp_path):
         ids = asyncio.run(go(url))
     assert len(ids) == 2 and len(set(ids)) == 2
     assert all(len(i) >= 12 and not i.isdigit() for i in ids)
+
+
+def _accounts_down_and_up(conn) -> list[set[str]]:
+    upgrade(conn)
+    conn.execute(sa.text("INSERT INTO players VALUES ('p', 'Ann', 'h', 0)"))
+    seen = [set(sa.inspect(conn).get_table_names())]
+    command.downgrade(config(conn), "0005")
+    seen.append(set(sa.inspect(conn).get_table_names()))
+    upgrade(conn)
+    seen.append(set(sa.inspect(conn).get_table_names()))
+    return seen
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_accounts_migrate_down_and_up_again(kind, tmp_path):
+    async def go(url):
+        engine = create_async_engine(async_url(url))
+        try:
+            async with engine.begin() as conn:
+                return await conn.run_sync(_accounts_down_and_up)
+        finally:
+            await engine.dispose()
+
+    with database(kind, tmp_path) as url:
+        head, down, up = asyncio.run(go(url))
+    assert {"accounts", "sessions"} <= head and {"accounts", "sessions"} <= up
+    assert not {"accounts", "sessions"} & down and "players" in down

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yamen.server import api_docs, errors
+from yamen.server import account_api, api_docs, errors
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -85,6 +85,7 @@ def create_app(
     app.state.limiter = Limiter(limits)
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(standings, dependencies=[Depends(per_address("lobby"))])
+    app.include_router(account_api.router, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
     # Outside /api: a scrape is not a lobby call, and the lobby's rate limit does not count it.
     app.add_api_route("/metrics", metrics, include_in_schema=False)

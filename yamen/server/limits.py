@@ -5,7 +5,7 @@ Two kinds, both named fields of :class:`Limits` (docs/server.md lists them with 
 - a *rate* (:class:`Rate`): a token bucket per key that holds at most ``count`` tokens and
   refills ``count`` every ``seconds``: a burst of ``count`` at once, then one every
   ``seconds / count``. New guests, new rooms, new WebSocket connections, chat lines, seat and
-  invite attempts and lobby calls are rates.
+  invite attempts, sign-in attempts and lobby calls are rates.
 - a *cap*: how many may exist at once per key (open WebSocket connections per address and per
   player, open rooms per host).
 
@@ -52,6 +52,8 @@ class Limits:
     sockets_per_address: int | None = 64  # WebSocket connections open at once
     joins: Rate | None = Rate(30, 60)  # seats taken and invite codes tried (HTTP or hello)
     lobby: Rate | None = Rate(300, 60)  # every call to /api
+    # sign-ins, sign-ups and password checks: per address and per account name (or player)
+    sign_ins: Rate | None = Rate(10, 600)
     # per player (rooms also per address)
     rooms: Rate | None = Rate(10, 600)  # new rooms
     open_rooms: int | None = 5  # a host's rooms of the last day still open or playing
@@ -68,6 +70,7 @@ class Limits:
         "sockets_per_address",
         "joins",
         "lobby",
+        "sign_ins",
         "rooms",
         "open_rooms",
         "sockets_per_player",
@@ -140,6 +143,7 @@ WHAT = {
     "sockets_per_address": "open connections from your address",
     "joins": "seats and invite codes tried from your address",
     "lobby": "lobby calls from your address",
+    "sign_ins": "sign-in attempts",
     "rooms": "new rooms",
     "open_rooms": "rooms of yours that are open or playing",
     "sockets_per_player": "open connections of yours",

@@ -18,6 +18,7 @@ from yamen.engine import game_names, game_type, get_game
 from yamen.errors import OptionsError
 from yamen.records import Record
 from yamen.server import protocol
+from yamen.server.account_store import account
 from yamen.server.errors import options_refused
 from yamen.server.handle import RoomHandle
 from yamen.server.identity import Player, new_guest, player_of, same_secret
@@ -144,8 +145,14 @@ async def create_guest(body: NewGuest, request: Request) -> Guest:
 
 
 @router.get("/me")
-async def me(player: Me) -> dict[str, str]:
-    return {"player": player.id, "name": player.name}
+async def me(player: Me, request: Request) -> dict[str, str | None]:
+    """Who the token is: ``account`` is the name they sign in with, None for a guest."""
+    found = await account(rooms_of(request).store, player.id)
+    return {
+        "player": player.id,
+        "name": player.name,
+        "account": None if found is None else found.name,
+    }
 
 
 @router.get("/games")

@@ -32,6 +32,7 @@ from yamen.server.tables import (
     PlayerRow,
     RoomRow,
     SeatRow,
+    SessionRow,
     SiteRow,
     schema_problems,
 )
@@ -180,10 +181,17 @@ class Store:
             s.add(PlayerRow(id=player_id, name=name, token_hash=token_hash(token), created=now()))
 
     async def player_by_token(self, token: str) -> PlayerRow | None:
+        """A guest's own token, or a session of an account (yamen/server/account_store.py)."""
+        digest = token_hash(token)
         async with self.session() as s:
-            return await s.scalar(
-                select(PlayerRow).where(PlayerRow.token_hash == token_hash(token))
-            )
+            found = await s.scalar(select(PlayerRow).where(PlayerRow.token_hash == digest))
+            if found is None:
+                found = await s.scalar(
+                    select(PlayerRow)
+                    .join(SessionRow, SessionRow.player_id == PlayerRow.id)
+                    .where(SessionRow.token_hash == digest)
+                )
+            return found
 
     async def players(self, ids: list[str]) -> dict[str, str]:
         """Display names by player id."""

@@ -26,6 +26,28 @@ class PlayerRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
+class AccountRow(Base):
+    """A guest who claimed an account: the player stays the identity (their games stay theirs);
+    the account adds a name to sign in with and a password (Argon2, yamen/server/accounts.py)."""
+
+    __tablename__ = "accounts"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))  # as the player wrote it
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)  # casefolded: one "Ann"
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    """A signed-in token of an account's player, stored hashed as guest tokens are; deleting
+    the row revokes it."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 of the token
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
 class RoomRow(Base):
     __tablename__ = "rooms"
     id: Mapped[str] = mapped_column(String(16), primary_key=True)

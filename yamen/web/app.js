@@ -11,6 +11,7 @@ import { dealt, optionFields, readOptions, settingFields, readSettings, errorTex
 import { logLines, standInNotice, awayNotice, breakBar, behindNote } from "./log.js";
 import { h, keepingInputs, confirmStep } from "./dom.js";
 import { playerPage, leaderboardPage } from "./player.js";
+import { accountPage, signInForm } from "./account.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -34,7 +35,8 @@ async function attempt(work, game = page && page.room && page.room.game) {
   } catch (err) {
     say(err.code ? errorText(err.code, err.params, game) : t("error.unknown"));
     // no identity (the token was lost or is unknown here): back to the name step, then on
-    if (err.status === 401) signIn().then(route);
+    // (a wrong account name or password is not a lost identity: the form stays)
+    if (err.status === 401 && err.code !== "bad_credentials") signIn().then(route);
     return undefined;
   }
 }
@@ -58,6 +60,8 @@ async function identify() {
         h("label", { for: "name" }, t("your_name")),
         input,
         h("button", { type: "submit" }, t("enter")),
+        h("button", { type: "button", id: "have-account", class: "quiet",
+          onclick: () => main.replaceChildren(signInForm(attempt, done)) }, t("account.have_account")),
       );
       main.replaceChildren(form);
     };
@@ -73,7 +77,14 @@ async function signIn() {
   if (page && page.live) page.live.close();
   page = null;
   await identify();
-  document.getElementById("who").textContent = player ? player.name : "";
+  // the name leads to the account page (yamen/web/account.js)
+  const link = player && h("a", { href: "#/account", id: "who-link" }, player.name);
+  document.getElementById("who").replaceChildren(link || "");
+}
+
+async function accountChanged() {
+  await signIn();
+  await route();
 }
 
 // ----- lobby -------------------------------------------------------------------------------
@@ -456,7 +467,10 @@ async function route() {
   const standing = location.hash.match(/^#\/(player|leaderboard)\/([^?]+)/);
   if (match) await roomPage(match[1], match[2]);
   else if (standing) await standings(standing[1], decodeURIComponent(standing[2]));
-  else await lobby();
+  else if (location.hash === "#/account") {
+    redraw = () => accountPage(main, player, attempt, accountChanged);
+    redraw();
+  } else await lobby();
 }
 
 // A player's page or a game's leaderboard (player.js), drawn again on a language change.

@@ -6,6 +6,15 @@ export function token() {
   return localStorage.getItem(TOKEN);
 }
 
+// An account's session (yamen/web/account.js) takes the place of the guest's token.
+export function setToken(value) {
+  localStorage.setItem(TOKEN, value);
+}
+
+export function forgetToken() {
+  localStorage.removeItem(TOKEN);
+}
+
 export class ApiError extends Error {
   constructor(status, code, message, params = {}) {
     super(message);

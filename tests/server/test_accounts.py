@@ -1,0 +1,304 @@
+"""Accounts: a guest claims one and keeps their player and games; signing in elsewhere is the
+same player; sessions are revoked one by one, all at once, or by a new password; a deleted
+account leaves its games to an anonymous player; a wrong name and a wrong password look alike;
+attempts are rate-limited per address and per name. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.server.helpers import FAST, ServerThread, database, play_to_end, run
+from yamen.client import Lobby, LobbyError, SeatClient
+from yamen.server.limits import Limits
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(request, tmp_path_factory):
+    with (
+        database(request.param, tmp_path_factory.mktemp("db")) as url,
+        ServerThread(url) as server,
+    ):
+        yield server
+
+
+async def refusal(lobby: Lobby, method: str, path: str, body=None) -> LobbyError:
+    try:
+        await lobby.call(method, path, body)
+    except LobbyError as exc:
+        return exc
+    raise AssertionError(f"{method} {path} was not refused")
+
+
+async def claimed(base: str, name: str, account: str) -> Lobby:
+    lobby = await Lobby.guest(base, name)
+    await lobby.call("POST", "/api/account", {"name": account, "password": PASSWORD})
+    return lobby
+
+
+async def signed_in(base: str, account: str, password: str = PASSWORD) -> Lobby:
+    lobby = Lobby(base)
+    answer = await lobby.call(
+        "POST", "/api/account/sessions", {"name": account, "password": password}
+    )
+    lobby.token, lobby.player = answer["token"], answer["player"]
+    return lobby
+
+
+def test_a_claimed_guest_keeps_their_games_and_signs_in_elsewhere(server):
+    async def go():
+        guest = await Lobby.guest(server.url, "Ann")
+        room = await guest.call(
+            "POST",
+            "/api/rooms",
+            {
+                "game": "baohuang",
+                "options": {"deals": 1},
+                "public": False,
+                "settings": FAST,
+                "seat": 0,
+            },
+        )
+        rid = room["id"]
+        for seat in range(1, len(room["seats"])):
+            await guest.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "random"})
+        seat = await SeatClient.connect(guest.ws_url(rid), guest.token)
+        await guest.call("POST", f"/api/rooms/{rid}/start")
+        await play_to_end([seat])
+        await seat.close()
+        game = (await guest.call("GET", f"/api/rooms/{rid}"))["game_id"]
+        before = await guest.call("GET", "/api/me")
+        answer = await guest.call("POST", "/api/account", {"name": "Ann.Lee", "password": PASSWORD})
+        after = await guest.call("GET", "/api/me")  # the guest's token still works
+        other = await signed_in(server.url, "  ann.LEE ")  # any case, spaces trimmed
+        elsewhere = await other.call("GET", "/api/me")
+        record = await other.call("GET", f"/api/games/{game}/record")  # a private room's game
+        hosted = await other.call("GET", f"/api/rooms/{rid}")
+        stranger = await Lobby.guest(server.url, "Bob")
+        hidden = await refusal(stranger, "GET", f"/api/games/{game}/record")
+        return before, answer, after, elsewhere, record, hosted, hidden, other.token, guest.token
+
+    before, answer, after, elsewhere, record, hosted, hidden, token, first = run(go())
+    assert before["account"] is None
+    assert answer == {
+        "player": before["player"],
+        "name": "Ann",
+        "account": "Ann.Lee",
+        "token": None,
+    }
+    assert after == elsewhere == {**before, "account": "Ann.Lee"}
+    assert record["game"] == "baohuang" and record["result"] is not None
+    assert "invite" in hosted  # still the host of the room
+    assert hidden.status == 404
+    assert token != first and len(token) >= 43
+
+
+def test_names_are_unique_whatever_their_case(server):
+    async def go():
+        await claimed(server.url, "C", "Carol")
+        other = await Lobby.guest(server.url, "C2")
+        taken = await refusal(
+            other, "POST", "/api/account", {"name": "cAROL", "password": PASSWORD}
+        )
+        wide = await refusal(
+            other, "POST", "/api/account", {"name": "ＣＡＲＯＬ", "password": PASSWORD}
+        )
+        again = await claimed(server.url, "D", "Dave")
+        twice = await refusal(
+            again, "POST", "/api/account", {"name": "Dave2", "password": PASSWORD}
+        )
+        short = await refusal(
+            other, "POST", "/api/account", {"name": "Carl", "password": "1234567"}
+        )
+        long = await refusal(other, "POST", "/api/account", {"name": "Carl", "password": "x" * 257})
+        blank = await refusal(
+            other, "POST", "/api/account", {"name": "\u200b", "password": PASSWORD}
+        )
+        return taken, wide, twice, short, long, blank
+
+    taken, wide, twice, short, long, blank = run(go())
+    assert (taken.status, taken.code) == (wide.status, wide.code) == (409, "name_taken")
+    assert (twice.status, twice.code) == (409, "has_account")
+    for refused in (short, long):
+        assert (refused.status, refused.code, refused.params) == (
+            422,
+            "bad_password",
+            {"min": 8, "max": 256},
+        )
+    assert (blank.status, blank.code) == (422, "bad_name")
+
+
+def test_a_wrong_name_and_a_wrong_password_look_alike(server):
+    async def go():
+        await claimed(server.url, "E", "Erin")
+        answers = []
+        for name, password in (
+            ("Erin", "wrong password"),
+            ("Nobody", PASSWORD),
+            ("\u200b", PASSWORD),
+        ):
+            async with httpx.AsyncClient(base_url=server.url) as http:
+                got = await http.post(
+                    "/api/account/sessions", json={"name": name, "password": password}
+                )
+            answers.append((got.status_code, got.json()))
+        return answers
+
+    answers = run(go())
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0][0] == 401 and answers[0][1]["detail"]["code"] == "bad_credentials"
+
+
+def test_signing_out_revokes_the_token(server):
+    async def go():
+        first = await claimed(server.url, "F", "Fay")
+        second = await signed_in(server.url, "Fay")
+        await second.call("DELETE", "/api/account/sessions/current")
+        gone = await refusal(second, "GET", "/api/me")
+        kept = await first.call("GET", "/api/me")
+        guest = await Lobby.guest(server.url, "G")
+        no_account = await refusal(guest, "DELETE", "/api/account/sessions/current")
+        return gone, kept, no_account
+
+    gone, kept, no_account = run(go())
+    assert (gone.status, gone.code) == (401, "bad_token")
+    assert kept["account"] == "Fay"
+    assert (no_account.status, no_account.code) == (409, "no_account")
+
+
+def test_signing_out_everywhere_revokes_every_token(server):
+    async def go():
+        first = await claimed(server.url, "H", "Hal")
+        others = [await signed_in(server.url, "Hal") for _ in range(2)]
+        await others[0].call("DELETE", "/api/account/sessions")
+        gone = [await refusal(lobby, "GET", "/api/me") for lobby in [first, *others]]
+        back = await signed_in(server.url, "Hal")  # the account itself stays
+        return gone, await back.call("GET", "/api/me")
+
+    gone, me = run(go())
+    assert all((e.status, e.code) == (401, "bad_token") for e in gone)
+    assert me["account"] == "Hal"
+
+
+def test_changing_the_password_needs_the_old_one_and_revokes_other_sessions(server):
+    async def go():
+        first = await claimed(server.url, "I", "Ivy")
+        other = await signed_in(server.url, "Ivy")
+        wrong = await refusal(
+            first, "PUT", "/api/account/password", {"old": "not it!!", "new": "new password"}
+        )
+        weak = await refusal(
+            first, "PUT", "/api/account/password", {"old": PASSWORD, "new": "short"}
+        )
+        await first.call("PUT", "/api/account/password", {"old": PASSWORD, "new": "new password"})
+        kept = await first.call("GET", "/api/me")
+        gone = await refusal(other, "GET", "/api/me")
+        old = await refusal(
+            Lobby(server.url),
+            "POST",
+            "/api/account/sessions",
+            {"name": "Ivy", "password": PASSWORD},
+        )
+        new = await signed_in(server.url, "Ivy", "new password")
+        return wrong, weak, kept, gone, old, await new.call("GET", "/api/me")
+
+    wrong, weak, kept, gone, old, new = run(go())
+    assert (wrong.status, wrong.code) == (401, "bad_credentials")
+    assert (weak.status, weak.code) == (422, "bad_password")
+    assert kept["account"] == "Ivy" == new["account"] and kept["player"] == new["player"]
+    assert (gone.status, gone.code) == (401, "bad_token")
+    assert (old.status, old.code) == (401, "bad_credentials")
+
+
+def test_a_deleted_account_leaves_its_games_to_an_anonymous_player(server):
+    async def go():
+        lobby = await claimed(server.url, "Jo", "Jo")
+        other = await signed_in(server.url, "Jo")
+        room = await lobby.call("POST", "/api/rooms", {"game": "baohuang", "seat": 0})
+        wrong = await refusal(lobby, "DELETE", "/api/account", {"password": "not it!!"})
+        await lobby.call("DELETE", "/api/account", {"password": PASSWORD})
+        gone = [await refusal(x, "GET", "/api/me") for x in (lobby, other)]
+        signin = await refusal(
+            Lobby(server.url), "POST", "/api/account/sessions", {"name": "Jo", "password": PASSWORD}
+        )
+        again = await claimed(server.url, "Jo2", "Jo")  # the name is free again
+        return room, wrong, gone, signin, await again.call("GET", "/api/me")
+
+    room, wrong, gone, signin, again = run(go())
+    assert (wrong.status, wrong.code) == (401, "bad_credentials")
+    assert all((e.status, e.code) == (401, "bad_token") for e in gone)
+    assert (signin.status, signin.code) == (401, "bad_credentials")
+    assert again["account"] == "Jo" and again["player"] != room["host"]
+
+
+def test_a_deleted_players_name_is_anonymous(tmp_path):
+    """The player row stays (their games keep it) under the anonymous name."""
+    import sqlalchemy as sa
+
+    db = tmp_path / "a.db"
+    with ServerThread(f"sqlite:///{db}") as server:
+
+        async def go():
+            lobby = await claimed(server.url, "Kim", "Kim")
+            await lobby.call("DELETE", "/api/account", {"password": PASSWORD})
+            return lobby.player
+
+        player = run(go())
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.connect() as conn:
+        name = conn.execute(
+            sa.text("SELECT name FROM players WHERE id = :p"), {"p": player}
+        ).scalar()
+        left = conn.execute(
+            sa.text("SELECT count(*) FROM sessions WHERE player_id = :p"), {"p": player}
+        ).scalar()
+        accounts = conn.execute(sa.text("SELECT count(*) FROM accounts")).scalar()
+    assert (name, left, accounts) == ("deleted player", 0, 0)
+
+
+def from_address(base: str, host: str) -> httpx.AsyncClient:
+    """A client whose connections come from ``host`` (any 127.x.y.z is this machine)."""
+    transport = httpx.AsyncHTTPTransport(local_address=host)
+    return httpx.AsyncClient(base_url=base, transport=transport)
+
+
+def test_sign_in_attempts_are_limited_per_address_and_per_name(tmp_path):
+    limits = Limits.off().set(["sign_ins=3/600"])
+    with ServerThread(f"sqlite:///{tmp_path / 'l.db'}", limits) as server:
+
+        async def attempt(host: str, name: str) -> tuple[int, dict]:
+            async with from_address(server.url, host) as http:
+                body = {"name": name, "password": "wrong password"}
+                got = await http.post("/api/account/sessions", json=body)
+                return got.status_code, got.json()["detail"], got.headers.get("retry-after")
+
+        async def go():
+            one = [await attempt("127.0.0.2", "Lee") for _ in range(4)]
+            name = await attempt("127.0.0.3", "LEE")  # another address, the same name
+            other = await attempt("127.0.0.3", "May")  # that address is not spent
+            many = [await attempt("127.0.0.4", f"n{i}") for i in range(4)]  # names differ
+            return one, name, other, many
+
+        one, name, other, many = run(go())
+    assert [status for status, _, _ in one] == [401, 401, 401, 429]
+    assert one[3][1]["code"] == "rate_limited" and one[3][1]["retry_after"] >= 1
+    assert one[3][2] is not None
+    assert name[0] == 429
+    assert other[0] == 401
+    assert [status for status, _, _ in many] == [401, 401, 401, 429]
+
+
+def test_the_account_api_is_in_the_openapi_schema(server):
+    async def go():
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            return (await http.get("/openapi.json")).json()["paths"]
+
+    paths = run(go())
+    assert {
+        "/api/account",
+        "/api/account/sessions",
+        "/api/account/sessions/current",
+        "/api/account/password",
+    } <= set(paths)
