@@ -241,6 +241,9 @@ class Game(ABC):
     seats: ClassVar[range]
     declaration: ClassVar[tuple[Option, ...]]
     bots: ClassVar[dict[str, str]] = {}  # "random" serves every game besides these
+    # post-game analysis: "module:function" (record, seat, playouts, seed, progress) -> dict,
+    # as bots are named (so that games never import it); None: the game has none
+    analyst: ClassVar[str | None] = None
 
     __slots__ = ("_options", "num_actions", "num_seats")
     _options: dict[str, Any]

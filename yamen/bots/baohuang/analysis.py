@@ -1,0 +1,126 @@
+"""Post-game analysis for Baohuang: each play a seat made, valued by the search bot's playouts
+from that seat's view alone.
+
+How it sees: :func:`decisions` replays the record and, at each decision of the seat, keeps
+only ``state.view(seat)`` and ``state.legal(seat)`` (and what was played); :func:`evaluate`
+gets nothing else, so it cannot read another seat's hand: it samples the unseen cards from the
+view, as the search bot does (yamen/bots/baohuang/search.py).
+
+How it values: the candidates the search bot would compare (its :func:`candidates`, the
+playout policy's own choice and the action played) are played out on the same sampled deals
+(paired rounds, so the luck of the deal cancels), ``playouts`` playouts a decision at most; an
+action's value is its mean score for the seat in this deal. The points at stake are the best
+value minus the played one. Decisions before play (calls, grabs, declarations) and decisions
+with one sensible action are listed, not valued: their playouts would need the bidding
+model, which is left for later.
+
+Deterministic given ``seed``: each decision draws from its own ``Random(seed, step)``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, cast
+
+from yamen.bots.baohuang.determinize import determinize
+from yamen.bots.baohuang.playout import choose as playout_choice
+from yamen.bots.baohuang.playout import deal_scores, play_out
+from yamen.bots.baohuang.search import candidates
+from yamen.games.baohuang.phases import Phase
+from yamen.games.baohuang.view import SeatView
+from yamen.records import Record
+from yamen.table import Table
+
+Progress = Callable[[int, int], None]  # (decisions done, decisions in all)
+
+
+def decisions(record: Record, seat: int) -> Iterator[tuple[int, Mapping[str, Any], list[int], int]]:
+    """Each decision of ``seat`` in the record: (step, the seat's view, its legal actions, the
+    action it played). ``step`` is the action's index in the record (the replay's step
+    before it)."""
+    table = Table(record.start())
+    for step, (who, text) in enumerate(record.actions):
+        if who == seat:
+            state = table.state
+            yield step, state.view(seat), list(state.legal(seat)), state.parse_action(seat, text)
+        table.act_text(who, text)
+
+
+def evaluate(
+    view: Mapping[str, Any], legal: list[int], played: int, playouts: int, rng: random.Random
+) -> dict[str, Any]:
+    """The values of the sensible actions at one decision, from ``view`` and ``legal`` only:
+    ``{"values": {action: mean score}, "playouts": n}`` (``values`` empty when not valued)."""
+    seen = cast(SeatView, view)
+    if seen["phase"] != Phase.PLAY or len(legal) < 2 or playouts < 2:
+        return {"values": {}, "playouts": 0}
+    me = seen["seat"]
+    state = determinize(seen, rng, fresh=True)
+    default = playout_choice(state, me)
+    options = list(dict.fromkeys([played, default, *candidates(seen, legal)]))
+    options = [a for a in options if a in legal][:playouts]  # at least one round
+    if len(options) < 2:
+        return {"values": {}, "playouts": 0}
+    rounds = playouts // len(options)
+    totals = dict.fromkeys(options, 0.0)
+    for round_ in range(rounds):
+        if round_:
+            state = determinize(seen, rng, fresh=True)
+        for action in options:
+            game = state.clone()
+            game.apply_unchecked(me, action)
+            play_out(game)
+            totals[action] += float(deal_scores(game)[me])
+    values = {a: total / rounds for a, total in totals.items()}
+    return {"values": values, "playouts": rounds * len(options)}
+
+
+def analyse(
+    record: Record,
+    seat: int,
+    playouts: int = 200,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Every decision of ``seat``: its step, the action played, the bot's preferred action
+    and the points at stake (best value minus played value, for the seat; 0 when they
+    agree), and a summary. Actions are given by id and in the game's notation."""
+    found = list(decisions(record, seat))
+    start = record.start()
+    rows, agreements, loss = [], 0, 0.0
+    for done, (step, view, legal, played) in enumerate(found):
+        found_values = evaluate(view, legal, played, playouts, random.Random(f"{seed}:{step}"))
+        values = found_values["values"]
+        row: dict[str, Any] = {
+            "step": step,
+            "played": played,
+            "played_text": start.action_text(played),
+            "playouts": found_values["playouts"],
+            "evaluated": bool(values),
+            "best": played,
+            "best_text": start.action_text(played),
+            "loss": 0.0,
+        }
+        if values:
+            best = max(values, key=lambda a: (values[a], a == played))  # ties: the played one
+            row["best"], row["best_text"] = best, start.action_text(best)
+            row["loss"] = round(values[best] - values[played], 3)
+            row["values"] = {str(a): round(v, 3) for a, v in values.items()}
+            agreements += best == played
+            loss += row["loss"]
+        rows.append(row)
+        if progress is not None:
+            progress(done + 1, len(found))
+    evaluated = sum(r["evaluated"] for r in rows)
+    return {
+        "seat": seat,
+        "playouts": playouts,
+        "decisions": rows,
+        "summary": {
+            "decisions": len(rows),
+            "evaluated": evaluated,
+            "agreements": agreements,
+            "loss": round(loss, 3),
+        },
+    }
