@@ -14,7 +14,8 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yamen.server import account_api, api_docs, errors
+from yamen.server import account_api, analysis_api, api_docs, errors
+from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -37,13 +38,17 @@ def create_app(
     bot_workers: int = 0,
     bot_seconds: float = DEFAULT_SECONDS,
     limits: Limits | None = None,
+    analysis_playouts: int = DEFAULT_PLAYOUTS,
+    analysis_jobs: int = DEFAULT_JOBS,
 ) -> FastAPI:
     """The server on the database at ``db_url`` (``sqlite:///file.db`` or
     ``postgresql://...``); the schema is migrated when it starts. ``redis_url`` lets several
     processes share the rooms (yamen/server/cluster/). Bots think in ``bot_workers``
     processes (0: a thread of this one) for at most ``bot_seconds`` a decision
     (yamen/server/thinking.py). ``limits``: those per address and per player
-    (yamen/server/limits.py); the defaults suit a public server."""
+    (yamen/server/limits.py); the defaults suit a public server. Post-game analyses get
+    ``analysis_playouts`` playouts a decision, ``analysis_jobs`` at once
+    (yamen/server/analysis.py)."""
     limits = limits or Limits()
     thinker = Thinker(bot_workers, bot_seconds)  # checked now, not when the server starts
 
@@ -66,6 +71,7 @@ def create_app(
         thinker.start()
         await app.state.rooms.resume()
         app.state.replays = Replays()
+        app.state.analyses = Analyses(store, analysis_playouts, analysis_jobs)
         background = [asyncio.create_task(Watchdog(app.state.rooms).run())]
         if limits.idle_seconds is not None:
             background.append(asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds)))
@@ -75,6 +81,7 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         app.state.replays.close()
+        await app.state.analyses.close()
         await app.state.rooms.close()
         thinker.close()
         await store.close()
@@ -86,6 +93,7 @@ def create_app(
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(standings, dependencies=[Depends(per_address("lobby"))])
     app.include_router(account_api.router, dependencies=[Depends(per_address("lobby"))])
+    app.include_router(analysis_api.router, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
     # Outside /api: a scrape is not a lobby call, and the lobby's rate limit does not count it.
     app.add_api_route("/metrics", metrics, include_in_schema=False)

@@ -136,6 +136,18 @@ class RatingRow(Base):
     updated: Mapped[float] = mapped_column(Float)
 
 
+class AnalysisRow(Base):
+    """A finished game's post-game analysis for one seat (yamen/server/analysis.py): what the
+    game's analyst found, with the playouts per decision it was given."""
+
+    __tablename__ = "analyses"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    playouts: Mapped[int] = mapped_column(Integer)
+    result: Mapped[dict] = mapped_column(JSON)
+    created: Mapped[float] = mapped_column(Float)
+
+
 class SiteRow(Base):
     """Facts about the whole database: ``cluster_prefix``, the Redis prefix of the cluster of
     processes that runs its rooms (one cluster a database: yamen/server/cluster/)."""
