@@ -93,3 +93,29 @@ def test_accounts_migrate_down_and_up_again(kind, tmp_path):
         head, down, up = asyncio.run(go(url))
     assert {"accounts", "sessions"} <= head and {"accounts", "sessions"} <= up
     assert not {"accounts", "sessions"} & down and "players" in down
+
+
+def _analyses_down_and_up(conn) -> list[set[str]]:
+    upgrade(conn)
+    seen = [set(sa.inspect(conn).get_table_names())]
+    command.downgrade(config(conn), "0006")
+    seen.append(set(sa.inspect(conn).get_table_names()))
+    upgrade(conn)
+    seen.append(set(sa.inspect(conn).get_table_names()))
+    return seen
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_analyses_migrate_down_and_up_again(kind, tmp_path):
+    async def go(url):
+        engine = create_async_engine(async_url(url))
+        try:
+            async with engine.begin() as conn:
+                return await conn.run_sync(_analyses_down_and_up)
+        finally:
+            await engine.dispose()
+
+    with database(kind, tmp_path) as url:
+        head, down, up = asyncio.run(go(url))
+    assert "analyses" in head and "analyses" in up
+    assert "analyses" not in down and "accounts" in down
