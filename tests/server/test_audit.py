@@ -62,11 +62,15 @@ async def play(
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/start")  # refused: not host
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/seats/0")  # refused: taken
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/leave")  # refused: no seat
+            # refused until the game is over (409 in_progress): the analysis of a seat's play
+            await ask(0, host, "POST", f"/api/games/{gid}/analysis")
+            await ask(None, stranger, "GET", f"/api/games/{gid}/analysis?seat=1")
             if not forever:
                 return
             await asyncio.sleep(0.2)
 
     await ask(0, host, "POST", f"/api/rooms/{rid}/start")
+    gid = (await host.call("GET", f"/api/rooms/{rid}"))["game_id"]
     for seat in (*seats, spectator):  # chat, error, ack and state frames, during the game
         await seat.request(type="chat", text=f"hello from {seat.seat}")
         await seat.request(type="act", action=-1)
