@@ -442,6 +442,10 @@ def serve_command(
             help="The most a bot may think per decision, whatever a room asks.",
         ),
     ] = 0.7,
+    analysis_playouts: Annotated[
+        int, typer.Option(min=2, help="Playouts per decision in a post-game analysis.")
+    ] = 200,
+    analysis_jobs: Annotated[int, typer.Option(min=1, help="Post-game analyses at once.")] = 2,
     log_format: Annotated[
         str,
         typer.Option(
@@ -475,6 +479,8 @@ def serve_command(
         forwarded_allow_ips=forwarded_allow_ips,
         bot_workers=bot_workers,
         bot_seconds=bot_seconds,
+        analysis_playouts=analysis_playouts,
+        analysis_jobs=analysis_jobs,
         log_format=log_format,
         log_level=log_level,
     )

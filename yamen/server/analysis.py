@@ -90,11 +90,15 @@ class Analyses:
     async def status(self, game_id: int, seat: int) -> dict[str, Any]:
         """The job's state and progress, with its result once done; ``none`` if never asked."""
         job = self.running.get((game_id, seat))
-        if job is not None and job.state != "done":
+        if job is not None and job.state in ("queued", "running"):
             return job.status()
-        result = await self.stored(game_id, seat)
+        result = await self.stored(game_id, seat)  # (another process's, when this one failed)
         if result is None:
-            return {"state": "none", "progress": {"done": 0, "total": 0}}
+            return (
+                job.status()
+                if job is not None
+                else {"state": "none", "progress": {"done": 0, "total": 0}}
+            )
         total = len(result.get("decisions", []))
         return {"state": "done", "progress": {"done": total, "total": total}, "result": result}
 

@@ -16,6 +16,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from yamen.server.addresses import banner
+from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS
 from yamen.server.app import MAX_BODY, create_app
 from yamen.server.limits import Limits
 from yamen.server.live import MAX_FRAME
@@ -149,6 +150,8 @@ def serve(
     forwarded_allow_ips: str | None = None,
     bot_workers: int | None = None,
     bot_seconds: float = DEFAULT_SECONDS,
+    analysis_playouts: int = DEFAULT_PLAYOUTS,
+    analysis_jobs: int = DEFAULT_JOBS,
     log_format: str = "text",
     log_level: str = "warning",
 ) -> None:
@@ -159,7 +162,13 @@ def serve(
     limits = limits or Limits()
     workers = default_workers() if bot_workers is None else bot_workers
     app = create_app(
-        db or default_url(), redis, bot_workers=workers, bot_seconds=bot_seconds, limits=limits
+        db or default_url(),
+        redis,
+        bot_workers=workers,
+        bot_seconds=bot_seconds,
+        limits=limits,
+        analysis_playouts=analysis_playouts,
+        analysis_jobs=analysis_jobs,
     )
     # Never more connections than file descriptors: past the cap a connection is refused at
     # once instead of the process failing to accept ("Too many open files") in a loop. The
