@@ -55,10 +55,11 @@ async def poll(lobby: Lobby, path: str) -> dict:
     raise AssertionError("the analysis did not finish")
 
 
-def test_an_analysis_job_values_each_decision_of_the_seat_once(tmp_path, monkeypatch):
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_an_analysis_job_values_each_decision_of_the_seat_once(kind, tmp_path, monkeypatch):
     spy = Spy()
     monkeypatch.setattr(analysis, "evaluate", spy)
-    with database("sqlite", tmp_path) as url, ServerThread(url) as server:
+    with database(kind, tmp_path) as url, ServerThread(url) as server:
         analyses = server.app.state.analyses
         analyses.playouts, analyses.jobs = BUDGET, 1
         base = server.url

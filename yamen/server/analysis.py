@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yamen.engine import game_type
+from yamen.errors import OptionsError
 from yamen.records import Record
 from yamen.server.storage import Store
 from yamen.server.tables import AnalysisRow
@@ -75,8 +76,16 @@ def analyst_of(game: str) -> Callable[..., dict[str, Any]] | None:
     return getattr(importlib.import_module(module), name)
 
 
+def check_budget(playouts: int, jobs: int) -> None:
+    if not isinstance(playouts, int) or playouts < 2:
+        raise OptionsError("an analysis needs at least 2 playouts a decision")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise OptionsError("a server runs at least 1 analysis at once")
+
+
 class Analyses:
     def __init__(self, store: Store, playouts: int = DEFAULT_PLAYOUTS, jobs: int = DEFAULT_JOBS):
+        check_budget(playouts, jobs)
         self.store, self.playouts, self.jobs = store, playouts, jobs
         self.pool = ThreadPoolExecutor(jobs, thread_name_prefix="analysis")
         self.running: dict[tuple[int, int], Job] = {}  # (game id, seat) -> its job, until stored

@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yamen.server import account_api, analysis_api, api_docs, errors
-from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses
+from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, check_budget
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -51,6 +51,7 @@ def create_app(
     (yamen/server/analysis.py)."""
     limits = limits or Limits()
     thinker = Thinker(bot_workers, bot_seconds)  # checked now, not when the server starts
+    check_budget(analysis_playouts, analysis_jobs)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
