@@ -124,7 +124,10 @@ def test_a_game_without_an_analyst_is_refused(tmp_path):
                 await host.call("PUT", f"/api/rooms/{info['id']}/seats/{i}/bot", {"bot": "rules"})
             await host.call("POST", f"/api/rooms/{info['id']}/start")
             gid = (await watch_until_over(host, info["id"]))["game_id"]
-            return await refused(host.call("POST", f"/api/games/{gid}/analysis", {"seat": 0}))
+            games = await host.call("GET", "/api/games")
+            error = await refused(host.call("POST", f"/api/games/{gid}/analysis", {"seat": 0}))
+            return error, {g["game"]: g["analysis"] for g in games}
 
-        error = run(go())
+        error, has = run(go())
     assert (error.status, error.code) == (422, "no_analysis")
+    assert has == {"baohuang": True, "criminal_poker": False, "bao_qingtian": False}

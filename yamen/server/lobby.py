@@ -158,13 +158,14 @@ async def me(player: Me, request: Request) -> dict[str, str | None]:
 @router.get("/games")
 async def list_games() -> list[dict[str, Any]]:
     """Every game: its type (title, seats, the options declared, for a lobby's form), its
-    default options and its bots."""
+    default options, its bots, and whether it has a post-game analysis."""
     return [
         {
             "game": name,
             **game_type(name).type_json(),
             "options": get_game(name).options,
             "bots": bot_names(name),
+            "analysis": game_type(name).analyst is not None,
         }
         for name in game_names()
     ]
