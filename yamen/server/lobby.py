@@ -365,5 +365,24 @@ async def game_replay(
     try:
         return await replays_of(request).position(stored.id, record, step)
     except Busy as exc:
-        retry = {"Retry-After": str(RETRY_SECONDS)}
-        raise HTTPException(429, {"code": "busy", "message": str(exc)}, retry) from None
+        raise busy(exc) from None
+
+
+@router.get("/games/{game_id}/replay/index")
+async def game_replay_index(
+    game_id: str, request: Request, player: Anyone, invite: Invite = None
+) -> dict[str, Any]:
+    """A finished game's steps at a glance: each step's event kinds (``kinds[0]``: the deal's),
+    so that a viewer finds where deals and tricks start without asking for every step."""
+    stored, record = await finished_game(request, game_id, player, invite)
+    try:
+        kinds = await replays_of(request).index(stored.id, record)
+    except Busy as exc:
+        raise busy(exc) from None
+    return {"steps": len(record.actions), "kinds": kinds}
+
+
+def busy(exc: Busy) -> HTTPException:
+    """429 with Retry-After: every replay worker is taken."""
+    retry = {"Retry-After": str(RETRY_SECONDS)}
+    return HTTPException(429, {"code": "busy", "message": str(exc)}, retry)
