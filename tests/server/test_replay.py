@@ -157,6 +157,7 @@ def test_the_index_over_http(server):
     record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
     index = httpx.get(f"{server.url}/api/games/{gid}/replay/index").json()
     assert index["steps"] == len(record["actions"]) == len(index["kinds"]) - 1
+    assert index["game"] == "bao_qingtian" and index["seat"] is None  # no seat: anonymous
     last = httpx.get(f"{server.url}/api/games/{gid}/replay?step={index['steps']}").json()
     assert [e["kind"] for e in last["events"]] == index["kinds"][-1]
     assert httpx.get(f"{server.url}/api/games/nope/replay/index").status_code == 404

@@ -373,13 +373,16 @@ async def game_replay_index(
     game_id: str, request: Request, player: Anyone, invite: Invite = None
 ) -> dict[str, Any]:
     """A finished game's steps at a glance: each step's event kinds (``kinds[0]``: the deal's),
-    so that a viewer finds where deals and tricks start without asking for every step."""
+    so that a viewer finds where deals and tricks start without asking for every step; and
+    ``seat``, the caller's seat in that game (null if none: a viewer's default perspective)."""
     stored, record = await finished_game(request, game_id, player, invite)
     try:
         kinds = await replays_of(request).index(stored.id, record)
     except Busy as exc:
         raise busy(exc) from None
-    return {"steps": len(record.actions), "kinds": kinds}
+    players = stored.players or []
+    seat = players.index(player.id) if player is not None and player.id in players else None
+    return {"game": record.game, "steps": len(record.actions), "kinds": kinds, "seat": seat}
 
 
 def busy(exc: Busy) -> HTTPException:
