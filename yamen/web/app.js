@@ -12,6 +12,7 @@ import { logLines, standInNotice, awayNotice, breakBar, behindNote } from "./log
 import { h, keepingInputs, confirmStep } from "./dom.js";
 import { playerPage, leaderboardPage } from "./player.js";
 import { accountPage, signInForm } from "./account.js";
+import { replayPage } from "./replay.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -330,6 +331,10 @@ function drawRoom() {
   if (page.seat !== null) {
     buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
   }
+  if (room.status === "over" && room.game_id) { // the finished game, step by step (replay.js)
+    const query = page.invite ? `?invite=${page.invite}` : "";
+    buttons.push(h("a", { class: "button quiet", id: "replay-link", href: `#/replay/${room.game_id}${query}` }, t("replay.open")));
+  }
   const link = `${location.origin}/#/room/${room.id}${page.invite ? `?invite=${page.invite}` : ""}`;
   head.replaceChildren(
     h("h1", {}, gameTitle(room.game)),
@@ -465,7 +470,9 @@ async function route() {
   say("");
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
   const standing = location.hash.match(/^#\/(player|leaderboard)\/([^?]+)/);
+  const replay = location.hash.match(/^#\/replay\/([\w-]+)(?:\?(.*))?/);
   if (match) await roomPage(match[1], match[2]);
+  else if (replay) await standings("replay", replay[1], replay[2]);
   else if (standing) await standings(standing[1], decodeURIComponent(standing[2]));
   else if (location.hash === "#/account") {
     redraw = () => accountPage(main, player, attempt, accountChanged);
@@ -474,9 +481,10 @@ async function route() {
 }
 
 // A player's page or a game's leaderboard (player.js), drawn again on a language change.
-async function standings(kind, id) {
+async function standings(kind, id, query) {
   await games();
-  const draw = await attempt(() => (kind === "player" ? playerPage : leaderboardPage)(id, gameTitle));
+  const load = { player: playerPage, leaderboard: leaderboardPage, replay: (g, title) => replayPage(g, query, title) }[kind];
+  const draw = await attempt(() => load(id, gameTitle));
   redraw = () => main.replaceChildren(draw ? draw() : "");
   redraw();
 }
