@@ -111,7 +111,8 @@ export async function replayPage(gameId, queryString, title) {
     const none = () => {}; // read-only: nothing acts
     return {
       room: { game: index.game, options: record.options, status: "over", seats: seatNames.map((name) => ({ name })) },
-      table: { view, legal: [], pending: [], seq: state.step, deadlines: {}, result: last ? record.result || null : null, totals: [] },
+      // nobody is asked anything (no legal texts: no buttons); the seat that acted next waits
+      table: { view: { ...view, legal: [] }, legal: [], pending: last ? [] : [record.actions[state.step][0]], seq: state.step, deadlines: {}, result: last ? record.result || null : null, totals: [] },
       seat,
       names: seatNames,
       t,
@@ -198,7 +199,7 @@ export async function replayPage(gameId, queryString, title) {
       ),
       happened(p, ctx),
       table,
-      state.seat === ALL ? hands(p, ctx) : null,
+      ...(state.seat === ALL ? [hands(p, ctx)] : []),
     );
     module.render(table, ctx);
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // drawn anew: keep the focus
