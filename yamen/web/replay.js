@@ -64,9 +64,16 @@ async function position(gameId, step, invite) {
   }
 }
 
+// A finished room's link to its game's replay (none while the game is played or before it).
+export function replayButton(room, invite) {
+  if (room.status !== "over" || !room.game_id) return [];
+  const href = `#/replay/${room.game_id}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`;
+  return [h("a", { class: "button quiet", id: "replay-link", href }, t("replay.open"))];
+}
+
 // Loads the replay of ``gameId``; returns a draw function (drawn again on a language change).
 // `title(game)`: the game's name in the page's language. A failed load throws (the shell says it).
-export async function replayPage(gameId, queryString, title) {
+export async function replayPage(gameId, title, queryString) {
   const asked = query(queryString);
   const invite = asked.invite || "";
   const suffix = invite ? `?invite=${encodeURIComponent(invite)}` : "";
