@@ -113,6 +113,18 @@ def test_replay_a_finished_deal_from_a_seat_then_everything_revealed(web_server,
     at_step(other, 6)
     assert other.input_value("#perspective") == "all"
 
+    # what happened, in words: a play names its cards; the page in Japanese, drawn again
+    plays = [s for s, kinds in enumerate(index["kinds"]) if "play" in kinds]
+    other.goto(link.replace("step=6", f"step={plays[0]}"))
+    at_step(other, plays[0])
+    assert "play " not in other.inner_text("#replay-events")  # not the notation
+    other.select_option("#lang", "ja")
+    other.wait_for_function(
+        "() => document.querySelector('#replay h1').innerText.includes('リプレイ')"
+    )
+    assert "replay." not in other.inner_text("#replay")  # no key without its words
+    at_step(other, plays[0])
+
     # the download link: the record, as GET /api/games/<id>/record serves it
     with host.expect_download() as download:
         host.click("#download-record")
