@@ -121,3 +121,43 @@ def test_cached_positions_are_the_positions_replayed_from_the_start(game):
 
     for step, shown in run(go()):
         assert shown == replay_from_start(record, step), step
+
+
+def test_each_step_carries_all_its_events_and_the_index_lists_their_kinds():
+    """A finished game hides nothing: a step's events include those once meant for one seat
+    (the hands dealt), and the index gives each step's kinds as the positions do."""
+    from yamen.engine import DEAL_OVER
+    from yamen.server.replays import Replays
+
+    recorder = Recorder("baohuang", {"deals": 2}, seed=3)
+    play_random(recorder, random.Random(3))
+    record = recorder.finish()
+
+    async def go():
+        replays = Replays(workers=2, every=9)
+        try:
+            steps = range(len(record.actions) + 1)
+            return await replays.index(7, record), [
+                await replays.position(7, record, s) for s in steps
+            ]
+        finally:
+            replays.close()
+
+    kinds, shown = run(go())
+    assert kinds == [[e["kind"] for e in p["events"]] for p in shown]
+    dealt = [e for e in shown[0]["events"] if e["to"] is not None]
+    assert dealt and all(len(e["to"]) == 1 for e in dealt)  # each seat's hand, shown to all now
+    over = [s for s, k in enumerate(kinds) if DEAL_OVER in k]
+    assert len(over) == 2 and over[-1] == len(record.actions)
+    assert any("lead" in k for k in kinds[over[0] + 1 :])  # the second deal's first trick
+
+
+def test_the_index_over_http(server):
+    gid = finished_game(server.url)
+    record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
+    index = httpx.get(f"{server.url}/api/games/{gid}/replay/index").json()
+    assert index["steps"] == len(record["actions"]) == len(index["kinds"]) - 1
+    assert index["game"] == "bao_qingtian" and index["seat"] is None  # no seat: anonymous
+    last = httpx.get(f"{server.url}/api/games/{gid}/replay?step={index['steps']}").json()
+    assert [e["kind"] for e in last["events"]] == index["kinds"][-1]
+    assert httpx.get(f"{server.url}/api/games/nope/replay/index").status_code == 404

@@ -366,5 +366,27 @@ async def game_replay(
     try:
         return await replays_of(request).position(stored.id, record, step)
     except Busy as exc:
-        retry = {"Retry-After": str(RETRY_SECONDS)}
-        raise HTTPException(429, {"code": "busy", "message": str(exc)}, retry) from None
+        raise busy(exc) from None
+
+
+@router.get("/games/{game_id}/replay/index")
+async def game_replay_index(
+    game_id: str, request: Request, player: Anyone, invite: Invite = None
+) -> dict[str, Any]:
+    """A finished game's steps at a glance: each step's event kinds (``kinds[0]``: the deal's),
+    so that a viewer finds where deals and tricks start without asking for every step; and
+    ``seat``, the caller's seat in that game (null if none: a viewer's default perspective)."""
+    stored, record = await finished_game(request, game_id, player, invite)
+    try:
+        kinds = await replays_of(request).index(stored.id, record)
+    except Busy as exc:
+        raise busy(exc) from None
+    players = stored.players or []
+    seat = players.index(player.id) if player is not None and player.id in players else None
+    return {"game": record.game, "steps": len(record.actions), "kinds": kinds, "seat": seat}
+
+
+def busy(exc: Busy) -> HTTPException:
+    """429 with Retry-After: every replay worker is taken."""
+    retry = {"Retry-After": str(RETRY_SECONDS)}
+    return HTTPException(429, {"code": "busy", "message": str(exc)}, retry)

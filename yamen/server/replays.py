@@ -8,7 +8,11 @@ long as there is room for it, least recently used first out:
 - checkpoints: a copy of the game's state every ``every`` actions (more apart in a very long
   game: at most ``points`` a game), for ``games`` games; a position is rebuilt from the nearest
   checkpoint at or before it, never from the start;
-- answers: the last ``answers`` positions asked for, as sent.
+- answers: the last ``answers`` positions asked for, as sent;
+- indexes: each step's event kinds, for ``games`` games (one walk through the game).
+
+Each position carries its step's events, every one of them (the game is over: nothing is
+hidden any more), so that a viewer can say what happened and find where deals and tricks start.
 
 A position is computed on a worker thread; at most ``workers`` are computed at once, and a
 request beyond that is refused at once (:class:`Busy`: 429 with Retry-After) rather than queued,
@@ -25,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from yamen.engine import State
+from yamen.engine import Event, State
 from yamen.records import Record
 from yamen.table import Table
 
@@ -60,13 +64,22 @@ class Lru:
             self.total -= self.weight(old)
 
 
-def position(state: State, record: Record, step: int) -> dict[str, Any]:
+def events_json(events: list[Event]) -> list[dict[str, Any]]:
+    """All of a step's events, with whom they were for while the game was played."""
+    return [
+        {"kind": e.kind, "data": e.data, "to": None if e.to is None else list(e.to)} for e in events
+    ]
+
+
+def position(state: State, record: Record, step: int, events: list[Event]) -> dict[str, Any]:
     """The answer for ``state``, the game after ``step`` actions: every seat's view, the
-    spectators' view, and the action that led there."""
+    spectators' view, the action that led there and the events it gave (at step 0: the
+    deal's)."""
     return {
         "step": step,
         "steps": len(record.actions),
         "action": list(record.actions[step - 1]) if step else None,
+        "events": events_json(events),
         "seats": [state.view(seat) for seat in range(state.num_seats)],
         "table": state.view(None),
     }
@@ -75,9 +88,19 @@ def position(state: State, record: Record, step: int) -> dict[str, Any]:
 def replay_from_start(record: Record, step: int) -> dict[str, Any]:
     """The position after ``step`` actions, replayed from the deal: what the cache must equal."""
     table = Table(record.start())
+    events = table.state.opening_events
     for seat, text in record.actions[:step]:
-        table.act_text(seat, text)
-    return position(table.state, record, step)
+        events = table.act_text(seat, text)
+    return position(table.state, record, step, events)
+
+
+def index_from_start(record: Record) -> list[list[str]]:
+    """Each step's event kinds (step 0: the deal's), from one walk through the game."""
+    table = Table(record.start())
+    kinds = [[e.kind for e in table.state.opening_events]]
+    for seat, text in record.actions:
+        kinds.append([e.kind for e in table.act_text(seat, text)])
+    return kinds
 
 
 class Replays:
@@ -97,6 +120,7 @@ class Replays:
         self.records = Lru(actions, lambda record: len(record.actions) + 1)
         self.checkpoints = Lru(games)  # game id -> {step: State}
         self.answers = Lru(answers)  # (game id, step) -> answer
+        self.indexes = Lru(games)  # game id -> each step's event kinds
 
     async def record(self, game_id: int, load: Callable[[], Awaitable[Record]]) -> Record:
         """A finished game's record, read with ``load`` the first time."""
@@ -114,17 +138,30 @@ class Replays:
             answer = self.answers.get((game_id, step))
         if answer is not None:
             return answer
+        answer = await self.work(self.compute, game_id, record, step)
+        with self.lock:
+            self.answers.put((game_id, step), answer)
+        return answer
+
+    async def index(self, game_id: int, record: Record) -> list[list[str]]:
+        """Each step's event kinds in the finished game ``game_id`` (0 to its length)."""
+        with self.lock:
+            kinds = self.indexes.get(game_id)
+        if kinds is None:
+            kinds = await self.work(index_from_start, record)
+            with self.lock:
+                self.indexes.put(game_id, kinds)
+        return kinds
+
+    async def work(self, job: Callable[..., Any], *args: Any) -> Any:
+        """``job`` on a worker thread, or :class:`Busy` at once when every worker is taken."""
         if self.running >= self.workers:
             raise Busy(f"every replay worker is busy: try again in {RETRY_SECONDS} s")
         self.running += 1
         try:
-            loop = asyncio.get_running_loop()
-            answer = await loop.run_in_executor(self.pool, self.compute, game_id, record, step)
+            return await asyncio.get_running_loop().run_in_executor(self.pool, job, *args)
         finally:
             self.running -= 1
-        with self.lock:
-            self.answers.put((game_id, step), answer)
-        return answer
 
     def compute(self, game_id: int, record: Record, step: int) -> dict[str, Any]:
         """On a worker thread: the position, from the nearest checkpoint (leaving new ones)."""
@@ -136,19 +173,20 @@ class Replays:
             with self.lock:
                 points = self.checkpoints.get(game_id) or points  # another thread's, if first
                 self.checkpoints.put(game_id, points)
-        with self.lock:
-            start = max(k for k in points if k <= step)
+        with self.lock:  # before the step, not at it: its action is replayed for its events
+            start = max(k for k in points if k < step) if step else 0
             checkpoint = points[start]
         table = Table(copy.deepcopy(checkpoint))  # a checkpoint itself is never changed
         state = table.state
+        events = state.opening_events
         for index in range(start, step):
             seat, text = record.actions[index]
-            table.act_text(seat, text)
+            events = table.act_text(seat, text)
             if (index + 1) % every == 0 and index + 1 not in points:
                 snapshot = copy.deepcopy(state)
                 with self.lock:
                     points[index + 1] = snapshot
-        return position(state, record, step)
+        return position(state, record, step, events)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -12,6 +12,7 @@ import { logLines, standInNotice, awayNotice, breakBar, behindNote } from "./log
 import { h, keepingInputs, confirmStep } from "./dom.js";
 import { playerPage, leaderboardPage } from "./player.js";
 import { accountPage, signInForm } from "./account.js";
+import { replayPage, replayButton } from "./replay.js";
 
 const main = document.getElementById("main");
 const banner = document.getElementById("banner");
@@ -327,9 +328,8 @@ function drawRoom() {
       buttons.push(h("button", { class: "quiet", id: "fill-bots", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/bots`, { bot: defaultBot(gamesCache, room.game) })) }, t("fill_bots")));
     }
   }
-  if (page.seat !== null) {
-    buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
-  }
+  if (page.seat !== null) buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
+  buttons.push(...replayButton(room, page.invite)); // a finished game, step by step
   const link = `${location.origin}/#/room/${room.id}${page.invite ? `?invite=${page.invite}` : ""}`;
   head.replaceChildren(
     h("h1", {}, gameTitle(room.game)),
@@ -464,19 +464,19 @@ async function route() {
   forget(); // turn.js: the page's own title again
   say("");
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
-  const standing = location.hash.match(/^#\/(player|leaderboard)\/([^?]+)/);
+  const standing = location.hash.match(/^#\/(player|leaderboard|replay)\/([^?]+)(?:\?(.*))?/);
   if (match) await roomPage(match[1], match[2]);
-  else if (standing) await standings(standing[1], decodeURIComponent(standing[2]));
+  else if (standing) await standings(standing[1], decodeURIComponent(standing[2]), standing[3]);
   else if (location.hash === "#/account") {
     redraw = () => accountPage(main, player, attempt, accountChanged);
     redraw();
   } else await lobby();
 }
 
-// A player's page or a game's leaderboard (player.js), drawn again on a language change.
-async function standings(kind, id) {
+// A player's page, a game's leaderboard (player.js) or a replay (replay.js), drawn again on a language change.
+async function standings(kind, id, query) {
   await games();
-  const draw = await attempt(() => (kind === "player" ? playerPage : leaderboardPage)(id, gameTitle));
+  const draw = await attempt(() => ({ player: playerPage, leaderboard: leaderboardPage, replay: replayPage })[kind](id, gameTitle, query));
   redraw = () => main.replaceChildren(draw ? draw() : "");
   redraw();
 }

@@ -56,6 +56,8 @@ export async function playerPage(id, title) {
         g.stand_in ? ` ${t("player.stood_in")}` : "",
         " ",
         h("a", { href: `/api/games/${g.game_id}/record`, download: `${g.game_id}.json` }, t("player.record")),
+        " ",
+        h("a", { class: "replay-open", href: `#/replay/${g.game_id}` }, t("replay.open")),
       ),
     );
     return h(

@@ -1,0 +1,222 @@
+// The replay of a finished game (#/replay/<game_id>?seat=N&step=K): step by step, through the
+// game's own table module, read-only. A seat's perspective shows what that seat knew then (its
+// view, and the events it was told); "everything revealed" shows the spectators' table and
+// every hand. The server sends each position with its step's events and an index of every
+// step's event kinds (docs/server.md, Replays), from which deal and trick starts are found.
+// It names no game: the table module is loaded by the game's name, as the room loads it.
+
+import { api } from "./net.js";
+import { t, tOr, pick, lang, loadGame } from "./i18n.js";
+import { h } from "./dom.js";
+import { cardRow } from "./cards.js";
+
+const DEAL_OVER = "deal over"; // engine.DEAL_OVER: the next step starts a deal
+const TRICK_KINDS = new Set(["lead", "trick", "new trick"]); // an event that opens a trick
+const ALL = "all"; // the perspective that shows every hand
+
+let current = null; // the replay on screen, for the arrow keys
+
+// Arrow keys step the replay on screen (not while a field that reads them has the focus).
+document.addEventListener("keydown", (e) => {
+  if (!current || !current.root || !current.root.isConnected) return;
+  if (e.target instanceof HTMLElement && /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+  if (e.key === "ArrowLeft") current.go(current.step - 1);
+  else if (e.key === "ArrowRight") current.go(current.step + 1);
+  else return;
+  e.preventDefault();
+});
+
+function query(string) {
+  return Object.fromEntries(new URLSearchParams(string || ""));
+}
+
+async function tableModule(game) {
+  const href = `/games/${game}.css`;
+  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
+  try {
+    return (await import(`./games/${game}.js`)).default;
+  } catch {
+    return (await import("./games/generic.js")).default;
+  }
+}
+
+// Steps where a deal starts (0, and each step after a deal ended) and where a trick starts.
+function marks(kinds) {
+  const deals = [0];
+  const tricks = [];
+  kinds.forEach((list, step) => {
+    if (list.includes(DEAL_OVER) && step + 1 < kinds.length) deals.push(step + 1);
+    if (list.some((k) => TRICK_KINDS.has(k))) tricks.push(step);
+  });
+  return { deals, tricks };
+}
+
+// A position, asked again while every replay worker is busy (429: a second later).
+async function position(gameId, step, invite) {
+  const path = `/api/games/${encodeURIComponent(gameId)}/replay?step=${step}${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`;
+  for (;;) {
+    try {
+      return await api("GET", path);
+    } catch (err) {
+      if (err.status !== 429) throw err;
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  }
+}
+
+// A finished room's link to its game's replay (none while the game is played or before it).
+export function replayButton(room, invite) {
+  if (room.status !== "over" || !room.game_id) return [];
+  const href = `#/replay/${room.game_id}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`;
+  return [h("a", { class: "button quiet", id: "replay-link", href }, t("replay.open"))];
+}
+
+// Loads the replay of ``gameId``; returns a draw function (drawn again on a language change).
+// `title(game)`: the game's name in the page's language. A failed load throws (the shell says it).
+export async function replayPage(gameId, title, queryString) {
+  const asked = query(queryString);
+  const invite = asked.invite || "";
+  const suffix = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  const base = `/api/games/${encodeURIComponent(gameId)}`;
+  const [index, record] = await Promise.all([api("GET", `${base}/replay/index${suffix}`), api("GET", `${base}/record${suffix}`)]);
+  await loadGame(index.game);
+  const module = await tableModule(index.game);
+  const { deals, tricks } = marks(index.kinds);
+  const download = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+  const clamp = (n) => Math.max(0, Math.min(index.steps, Number.isFinite(n) ? n : 0));
+  const seatAsked = asked.seat === ALL ? ALL : asked.seat !== undefined ? Number(asked.seat) : index.seat;
+  const state = {
+    step: clamp(Number(asked.step || 0)),
+    seat: seatAsked === null || seatAsked === undefined || Number.isNaN(seatAsked) ? ALL : seatAsked,
+    shown: null, // the position on screen
+    root: null, // the page's section, once drawn
+    cache: new Map(),
+    async go(step) {
+      step = clamp(step);
+      state.step = step;
+      if (!state.cache.has(step)) state.cache.set(step, await position(gameId, step, invite));
+      if (state.step !== step) return; // a later step was asked meanwhile
+      state.shown = state.cache.get(step);
+      history.replaceState(null, "", link());
+      draw();
+    },
+  };
+  current = state;
+
+  function link() {
+    const params = new URLSearchParams({ seat: String(state.seat), step: String(state.step) });
+    if (invite) params.set("invite", invite);
+    return `#/replay/${gameId}?${params}`;
+  }
+
+  function names(count) {
+    return Array.from({ length: count }, (_, i) => t("seat_n", { n: i }) + (i === index.seat ? ` (${t("replay.you")})` : ""));
+  }
+
+  function context(view, seat, seatNames) {
+    const last = state.step === index.steps;
+    const none = () => {}; // read-only: nothing acts
+    return {
+      room: { game: index.game, options: record.options, status: "over", seats: seatNames.map((name) => ({ name })) },
+      // nobody is asked anything (no legal texts: no buttons); the seat that acted next waits
+      table: { view: { ...view, legal: [] }, legal: [], pending: last ? [] : [record.actions[state.step][0]], seq: state.step, deadlines: {}, result: last ? record.result || null : null, totals: [] },
+      seat,
+      names: seatNames,
+      t,
+      tOr,
+      pick,
+      lang: lang(),
+      h,
+      act: none,
+      chat: none,
+      lines: [],
+      actText: none,
+      say: none,
+    };
+  }
+
+  // What this step's action produced, in the game's words (a seat hears only what it was told).
+  function happened(p, ctx) {
+    const events = p.events.filter((e) => state.seat === ALL || e.to === null || e.to.includes(state.seat));
+    const said = events.map((e) => (module.describe && module.describe(e, ctx)) || tOr(`event.${e.kind}`, e.kind));
+    // the action in the game's notation only when its events say nothing (they say it in words)
+    const action = p.action ? `${ctx.names[p.action[0]]}: ${p.action[1]}` : t("replay.start");
+    return h("p", { class: "replay-events", id: "replay-events" }, (said.length ? said : [action]).join(" · "));
+  }
+
+  function hands(p, ctx) {
+    const label = module.cardWords ? (code) => module.cardWords(t, code) : undefined;
+    return h(
+      "section",
+      { class: "replay-hands", id: "replay-hands" },
+      p.seats.map((view, i) =>
+        Array.isArray(view.hand)
+          ? h("div", { class: "replay-hand", "data-seat": i }, h("h3", {}, ctx.names[i]), cardRow(view.hand, label))
+          : null,
+      ),
+    );
+  }
+
+  function jump(id, word, list, forward) {
+    const target = forward ? list.find((s) => s > state.step) : [...list].reverse().find((s) => s < state.step);
+    return h("button", { type: "button", class: "quiet", id, disabled: target === undefined, onclick: () => state.go(target) }, word);
+  }
+
+  function draw() {
+    const p = state.shown;
+    if (!p || !state.root) return;
+    const seatNames = names(p.seats.length);
+    const seat = state.seat === ALL ? null : state.seat;
+    const view = seat === null ? p.table : p.seats[seat];
+    const ctx = context(view, seat, seatNames);
+    const perspective = h(
+      "select",
+      { id: "perspective", "aria-label": t("replay.perspective"), onchange: (e) => {
+        state.seat = e.target.value === ALL ? ALL : Number(e.target.value);
+        state.go(state.step);
+      } },
+      seatNames.map((name, i) => h("option", { value: i, selected: state.seat === i }, name)),
+      h("option", { value: ALL, selected: state.seat === ALL }, t("replay.everything")),
+    );
+    // the slider asks for its step when let go (dragging draws nothing until then)
+    const slider = h("input", { type: "range", id: "replay-step", min: 0, max: index.steps, value: state.step, "aria-label": t("replay.step_label"),
+      onchange: (e) => state.go(Number(e.target.value)) });
+    const focused = document.activeElement && document.activeElement.id;
+    const table = h("div", { id: "table", class: "table replay-table", inert: "" });
+    const share = `${location.origin}${location.pathname}${link()}`;
+    state.root.replaceChildren(
+      h(
+        "div",
+        { class: "room-head replay-head" },
+        h("h1", {}, `${title(index.game)} · ${t("replay.title")}`),
+        h("label", { class: "replay-perspective" }, t("replay.perspective"), " ", perspective),
+        h("a", { id: "share-link", href: share, class: "replay-link" }, t("replay.share")),
+        h("a", { id: "download-record", href: download, download: `${gameId}.json`, class: "replay-link" }, t("replay.download")),
+      ),
+      h(
+        "div",
+        { class: "replay-controls" },
+        jump("prev-deal", t("replay.prev_deal"), deals, false),
+        tricks.length ? jump("prev-trick", t("replay.prev_trick"), tricks, false) : null,
+        h("button", { type: "button", id: "step-back", disabled: state.step === 0, onclick: () => state.go(state.step - 1), "aria-label": t("replay.back") }, "◀"),
+        h("span", { class: "replay-at", id: "replay-at" }, t("replay.step_n", { n: state.step, of: index.steps })),
+        h("button", { type: "button", id: "step-forward", disabled: state.step === index.steps, onclick: () => state.go(state.step + 1), "aria-label": t("replay.forward") }, "▶"),
+        tricks.length ? jump("next-trick", t("replay.next_trick"), tricks, true) : null,
+        jump("next-deal", t("replay.next_deal"), deals, true),
+        slider,
+      ),
+      happened(p, ctx),
+      table,
+      ...(state.seat === ALL ? [hands(p, ctx)] : []),
+    );
+    module.render(table, ctx);
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // drawn anew: keep the focus
+  }
+
+  await state.go(state.step);
+  return () => {
+    state.root = h("section", { class: "replay", id: "replay" });
+    draw();
+    return state.root;
+  };
+}
