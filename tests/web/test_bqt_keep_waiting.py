@@ -59,14 +59,20 @@ def take_turn_or_guess(page) -> None:
         page.locator(".actions button[data-action]").first.click()
 
 
-def test_the_captor_keeps_waiting_until_it_chooses_to_guess(web_server, browser, monkeypatch):
+def captors_trial(browser, url, monkeypatch, name):
+    """A six-seat trial, started, in which the person ``name`` at seat 0 is to become captor."""
     seed = captor_seed()
     monkeypatch.setattr("yamen.server.rooms.new_seed", lambda: seed)
-    page = person(browser, web_server.url, "Kai", viewport=PHONE)
+    page = person(browser, url, name, viewport=PHONE)
     create_room(page, "bao_qingtian", {"players": 6})
     fill_with_bots(page)
     page.click("#start")
     page.wait_for_selector(".bao-qingtian")
+    return page
+
+
+def test_the_captor_keeps_waiting_until_it_chooses_to_guess(web_server, browser, monkeypatch):
+    page = captors_trial(browser, web_server.url, monkeypatch, "Kai")
 
     # to the capture: the host names the crime, appoints if asked, takes its turns
     deadline = time.monotonic() + 60
@@ -140,13 +146,7 @@ def test_the_captor_keeps_waiting_until_it_chooses_to_guess(web_server, browser,
 def test_a_captor_who_keeps_waiting_is_asked_after_a_watched_seats_turn(
     web_server, browser, monkeypatch
 ):
-    seed = captor_seed()
-    monkeypatch.setattr("yamen.server.rooms.new_seed", lambda: seed)
-    page = person(browser, web_server.url, "Ren", viewport=PHONE)
-    create_room(page, "bao_qingtian", {"players": 6})
-    fill_with_bots(page)
-    page.click("#start")
-    page.wait_for_selector(".bao-qingtian")
+    page = captors_trial(browser, web_server.url, monkeypatch, "Ren")
     deadline = time.monotonic() + 60
     while not page.locator("#bq-keep").count():
         assert time.monotonic() < deadline, "the host never became the captor"
