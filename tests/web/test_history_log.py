@@ -54,8 +54,16 @@ def test_the_break_between_deals_counts_down_and_ends_when_ready(web_server, bro
     assert 0 < seconds <= 30  # the room's default break
     page.screenshot(path=str(artifacts() / "history-break-390.png"), full_page=True)
     assert not page.locator(".your-move").count()  # nobody is asked anything meanwhile
+    # the totals after deal 1 are that deal's scores, as its summary gives them (a deal may
+    # score 0 for every seat: the emperor out first and the partner last)
     scores = page.locator(".seats .score").all_inner_texts()
-    assert len(scores) == 5 and any(s != "0" for s in scores)  # the totals after deal 1
+    dealt = page.eval_on_selector_all(
+        ".bh-places li[data-seat]",
+        "els => els.map(e => [Number(e.dataset.seat), e.querySelector('.pts').textContent])",
+    )
+    sign = {ord("−"): "-", ord("+"): None}
+    assert len(scores) == 5 and len(dealt) == 5
+    assert all(scores[seat] == pts.translate(sign) for seat, pts in dealt), (scores, dealt)
     page.click("#ready")  # the only person at the table: the next deal starts
     page.wait_for_selector(".break-bar", state="detached", timeout=10_000)
     assert not page.errors
