@@ -4,11 +4,13 @@
 // every hand. The server sends each position with its step's events and an index of every
 // step's event kinds (docs/server.md, Replays), from which deal and trick starts are found.
 // It names no game: the table module is loaded by the game's name, as the room loads it.
+// From a seat's perspective, that seat's post-game analysis follows the table (analysis.js).
 
 import { api } from "./net.js";
 import { t, tOr, pick, lang, loadGame } from "./i18n.js";
 import { h } from "./dom.js";
 import { cardRow } from "./cards.js";
+import { analyses, panel, here, ticks } from "./analysis.js";
 
 const DEAL_OVER = "deal over"; // engine.DEAL_OVER: the next step starts a deal
 const TRICK_KINDS = new Set(["lead", "trick", "new trick"]); // an event that opens a trick
@@ -102,6 +104,7 @@ export async function replayPage(gameId, title, queryString) {
     },
   };
   current = state;
+  const jobs = analyses(gameId, invite, () => redrawAnalysis());
 
   function link() {
     const params = new URLSearchParams({ seat: String(state.seat), step: String(state.step) });
@@ -169,6 +172,8 @@ export async function replayPage(gameId, title, queryString) {
     const seat = state.seat === ALL ? null : state.seat;
     const view = seat === null ? p.table : p.seats[seat];
     const ctx = context(view, seat, seatNames);
+    const status = seat === null ? null : jobs.status(seat);
+    const analysed = status && status.state === "done" ? status.result : null;
     const perspective = h(
       "select",
       { id: "perspective", "aria-label": t("replay.perspective"), onchange: (e) => {
@@ -203,14 +208,22 @@ export async function replayPage(gameId, title, queryString) {
         h("button", { type: "button", id: "step-forward", disabled: state.step === index.steps, onclick: () => state.go(state.step + 1), "aria-label": t("replay.forward") }, "▶"),
         tricks.length ? jump("next-trick", t("replay.next_trick"), tricks, true) : null,
         jump("next-deal", t("replay.next_deal"), deals, true),
-        slider,
+        h("div", { class: "replay-slider" }, slider, analysed ? ticks(analysed, index.steps) : null),
       ),
       happened(p, ctx),
+      analysed ? here(analysed, state.step, module, ctx) : null,
       table,
       ...(state.seat === ALL ? [hands(p, ctx)] : []),
+      seat === null ? null : panel({ jobs, seat, mine: seat === index.seat, game: index.game, module, ctx, jump: (step) => state.go(step) }),
     );
     module.render(table, ctx);
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // drawn anew: keep the focus
+  }
+
+  // The analysis changed (read, asked, progressed): the page is drawn again unless it is gone.
+  function redrawAnalysis() {
+    if (!state.root || !state.root.isConnected) return jobs.stop();
+    draw();
   }
 
   await state.go(state.step);

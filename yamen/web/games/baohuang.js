@@ -9,7 +9,7 @@ import { handView, restoreFocus } from "./baohuang/pick.js";
 import { ring } from "./baohuang/ring.js";
 import { rolePanel } from "./baohuang/role.js";
 import { headline, lastDeal, scoring } from "./baohuang/summary.js";
-import { cardWords, labeller } from "./baohuang/words.js";
+import { actionWords, cardWords, inWords, isPlay, labeller } from "./baohuang/words.js";
 
 export { cardWords };
 
@@ -48,6 +48,11 @@ export default {
       ),
     );
     restoreFocus(el);
+  },
+
+  // An action's text in words (the replay's analysis names the plays it compares).
+  actionWords(ctx, text) {
+    return isPlay(text) ? inWords(ctx.t, text) : actionWords(ctx, ctx.table.view, text);
   },
 
   // Every event of the game in words, for the log.
