@@ -5,6 +5,7 @@ games are linked only for those who sat in them."""
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 import httpx
@@ -243,3 +244,67 @@ def test_a_rating_that_fails_is_logged_and_the_game_still_ends(tmp_path, monkeyp
     assert stored.finished and stored.record.result["winners"] == [0]
     assert board == []
     assert "could not be rated" in caplog.text
+
+
+def test_games_never_rated_are_rated_when_a_server_starts_oldest_first(tmp_path, monkeypatch):
+    """Games finished before ratings existed (or whose rating failed) are rated by
+    rate_unrated(), which a server runs as it starts: in the order they finished, once."""
+    from yamen.server import ratings
+
+    real = ratings._rate
+    order: list[int] = []
+
+    async def broken(store, game_id):
+        raise RuntimeError("no ratings yet")
+
+    async def counted(store, game_id):
+        order.append(game_id)
+        return await real(store, game_id)
+
+    async def go():
+        store, rid = await rated_store(tmp_path / "u.db")
+        result = {"places": [0, 1, 2, 3, 4], "winners": [0], "scores": [4, -1, -1, -1, -1]}
+        monkeypatch.setattr(ratings, "_rate", broken)
+        games = [
+            await finished(store, rid, n, {**result, "deals": [deal(0, None, 4)]}) for n in (1, 2)
+        ]
+        bots = await finished(store, rid, 3, result, [None] * 5)
+        before = await ratings.leaderboard(store, "baohuang")
+        monkeypatch.setattr(ratings, "_rate", counted)
+        first = await ratings.rate_unrated(store)
+        board = await ratings.leaderboard(store, "baohuang")
+        second = await ratings.rate_unrated(store)
+        await store.close()
+        return games, bots, before, first, board, second
+
+    games, bots, before, first, board, second = run(go())
+    assert before == [] and first == 2 and second == 0
+    assert order[:3] == [*games, bots]  # oldest first; bots alone are looked at, not rated
+    rated = {r["player"]: r for r in board}
+    assert rated["p"]["games"] == 2 and rated["p"]["mu"] > 25
+
+
+def test_a_server_started_on_unrated_games_rates_them(tmp_path, monkeypatch):
+    from yamen.server import ratings
+
+    real = ratings._rate
+
+    async def broken(store, game_id):
+        raise RuntimeError("no ratings yet")
+
+    async def go():
+        store, rid = await rated_store(tmp_path / "s.db")
+        result = {"places": [0, 1, 2, 3, 4], "winners": [0], "scores": [4, -1, -1, -1, -1]}
+        monkeypatch.setattr(ratings, "_rate", broken)
+        await finished(store, rid, 1, {**result, "deals": [deal(0, None, 4)]})
+        await store.close()
+
+    run(go())
+    monkeypatch.setattr(ratings, "_rate", real)
+    with ServerThread(f"sqlite:///{tmp_path / 's.db'}") as server:
+        for _ in range(200):
+            board = httpx.get(f"{server.url}/api/leaderboard/baohuang").json()
+            if board:
+                break
+            time.sleep(0.05)
+    assert {r["player"] for r in board} == {"p", "bot:rules"}

@@ -20,6 +20,7 @@ from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
 from yamen.server.metrics import CONTENT_TYPE
+from yamen.server.ratings import rate_unrated
 from yamen.server.registry import Rooms
 from yamen.server.replays import Replays
 from yamen.server.standings import router as standings
@@ -73,7 +74,10 @@ def create_app(
         await app.state.rooms.resume()
         app.state.replays = Replays()
         app.state.analyses = Analyses(store, analysis_playouts, analysis_jobs)
-        background = [asyncio.create_task(Watchdog(app.state.rooms).run())]
+        background = [
+            asyncio.create_task(Watchdog(app.state.rooms).run()),
+            asyncio.create_task(rate_unrated(store)),  # games finished before ratings existed
+        ]
         if limits.idle_seconds is not None:
             background.append(asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds)))
         yield

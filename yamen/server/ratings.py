@@ -52,6 +52,27 @@ async def rate_game(store: Any, game_id: int) -> bool:
     return False
 
 
+async def rate_unrated(store: Any) -> int:
+    """Rate the finished games that were never rated, oldest first: those finished before
+    ratings existed (migration 0005), or whose rating failed. Run once as a server starts;
+    several processes may race, and :func:`rate_game` rates a game once. The number rated."""
+    async with store.session() as s:
+        rated = select(OutcomeRow.game_id).where(OutcomeRow.game_id == GameRow.id).exists()
+        unrated = list(
+            await s.scalars(
+                select(GameRow.id)
+                .where(GameRow.result.is_not(None), ~rated)
+                .order_by(GameRow.finished, GameRow.id)
+            )
+        )
+    count = 0
+    for game_id in unrated:
+        count += await rate_game(store, game_id)
+    if count:
+        log.info("rated %d games finished before their rating", count)
+    return count
+
+
 async def _rate(store: Any, game_id: int) -> bool:
     from openskill.models import PlackettLuce
 
