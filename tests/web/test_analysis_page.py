@@ -120,4 +120,5 @@ def test_ask_for_the_analysis_and_see_its_marks_in_the_replay(web_server, browse
         "() => document.querySelector('#analysis h2').innerText.includes('分析')"
     )
     assert "analysis." not in host.inner_text("#replay")
+    assert "null" not in host.inner_text("#replay")
     assert host.errors == []

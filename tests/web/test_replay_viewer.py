@@ -90,6 +90,14 @@ def test_replay_a_finished_deal_from_a_seat_then_everything_revealed(web_server,
     for seat in range(5):
         hand = cards(host, f".replay-hand[data-seat='{seat}'] svg[data-card]")
         assert hand == Counter(seats[seat]["hand"]) and hand
+    # the role panel says everything is revealed and names every seat's role, not a spectator's
+    roles = {str(i): v["role"] for i, v in enumerate(seats) if v.get("role")}
+    assert roles, "the roles are dealt by step 6"
+    chips = host.eval_on_selector_all(
+        "#bh-known .chip", "els => Object.fromEntries(els.map(e => [e.dataset.seat, e.innerText]))"
+    )
+    assert chips.keys() == roles.keys()
+    assert "hidden" not in host.inner_text("#bh-role")
     for size, name in ((PHONE, "390"), (DESKTOP, "1280")):
         host.set_viewport_size(size)
         host.screenshot(path=str(artifacts() / f"replay-all-{name}.png"), full_page=True)

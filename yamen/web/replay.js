@@ -116,7 +116,8 @@ export async function replayPage(gameId, title, queryString) {
     return Array.from({ length: count }, (_, i) => t("seat_n", { n: i }) + (i === index.seat ? ` (${t("replay.you")})` : ""));
   }
 
-  function context(view, seat, seatNames) {
+  // `revealed`: every seat's view, when everything is revealed (a table module may show more)
+  function context(view, seat, seatNames, revealed) {
     const last = state.step === index.steps;
     const none = () => {}; // read-only: nothing acts
     return {
@@ -124,6 +125,7 @@ export async function replayPage(gameId, title, queryString) {
       // nobody is asked anything (no legal texts: no buttons); the seat that acted next waits
       table: { view: { ...view, legal: [] }, legal: [], pending: last ? [] : [record.actions[state.step][0]], seq: state.step, deadlines: {}, result: last ? record.result || null : null, totals: [] },
       seat,
+      revealed,
       names: seatNames,
       t,
       tOr,
@@ -171,7 +173,7 @@ export async function replayPage(gameId, title, queryString) {
     const seatNames = names(p.seats.length);
     const seat = state.seat === ALL ? null : state.seat;
     const view = seat === null ? p.table : p.seats[seat];
-    const ctx = context(view, seat, seatNames);
+    const ctx = context(view, seat, seatNames, seat === null ? p.seats : null);
     const status = seat === null ? null : jobs.status(seat);
     const analysed = status && status.state === "done" ? status.result : null;
     const perspective = h(
@@ -189,7 +191,7 @@ export async function replayPage(gameId, title, queryString) {
     const focused = document.activeElement && document.activeElement.id;
     const table = h("div", { id: "table", class: "table replay-table", inert: "" });
     const share = `${location.origin}${location.pathname}${link()}`;
-    state.root.replaceChildren(
+    const parts = [
       h(
         "div",
         { class: "room-head replay-head" },
@@ -215,7 +217,8 @@ export async function replayPage(gameId, title, queryString) {
       table,
       ...(state.seat === ALL ? [hands(p, ctx)] : []),
       seat === null ? null : panel({ jobs, seat, mine: seat === index.seat, game: index.game, module, ctx, jump: (step) => state.go(step) }),
-    );
+    ];
+    state.root.replaceChildren(...parts.filter(Boolean)); // (a null would be drawn as "null")
     module.render(table, ctx);
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // drawn anew: keep the focus
   }

@@ -48,10 +48,12 @@ function partnerCard(ctx, view) {
   return h("p", { class: "bh-called", id: "bh-called" }, h("span", {}, t("baohuang.called_card")), cardRow([view.called], labeller(t)), h("span", { class: "note" }, t("baohuang.called_note")));
 }
 
-// Who is known to be who: the public roles and the declarations.
+// Who is known to be who: the public roles and the declarations (a replay with everything
+// revealed, `ctx.revealed`: every seat's view, so every seat's role).
 function known(ctx, view) {
   const { h, t, names } = ctx;
-  const entries = Object.entries(view.roles || {});
+  const roles = ctx.revealed ? Object.fromEntries(ctx.revealed.map((v, i) => [i, v.role]).filter(([, role]) => role)) : view.roles || {};
+  const entries = Object.entries(roles);
   if (!entries.length) return null;
   return h(
     "p",
@@ -66,7 +68,8 @@ function known(ctx, view) {
 export function rolePanel(ctx, view) {
   const { h, t, names } = ctx;
   let head;
-  if (view.seat === null || view.seat === undefined) head = h("p", { class: "bh-role-line" }, t("baohuang.watching"));
+  if (ctx.revealed) head = h("p", { class: "bh-role-line" }, t("baohuang.revealed"));
+  else if (view.seat === null || view.seat === undefined) head = h("p", { class: "bh-role-line" }, t("baohuang.watching"));
   else if (view.role) {
     head = [
       h("p", { class: "bh-role-line" }, t("baohuang.you_are"), h("b", { class: "bh-role", "data-role": view.role }, roleWords(ctx, view.role))),
