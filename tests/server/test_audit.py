@@ -62,9 +62,13 @@ async def play(
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/start")  # refused: not host
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/seats/0")  # refused: taken
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/leave")  # refused: no seat
-            # refused until the game is over (409 in_progress): the analysis of a seat's play
+            # refused until the game is over (409 in_progress): its replay, its record, the
+            # analysis of a seat's play
             await ask(0, host, "POST", f"/api/games/{gid}/analysis")
             await ask(None, stranger, "GET", f"/api/games/{gid}/analysis?seat=1")
+            await ask(0, host, "GET", f"/api/games/{gid}/replay?step=1")
+            await ask(1, lobbies[1], "GET", f"/api/games/{gid}/replay/index")
+            await ask(None, stranger, "GET", f"/api/games/{gid}/record")
             if not forever:
                 return
             await asyncio.sleep(0.2)
@@ -113,7 +117,7 @@ def test_every_frame_holds_only_what_its_receiver_may_see(server, game, options,
             assert seen == set(range(len(record.actions) + 1))
         kinds = {f["type"] for _, frames in received for f in frames}
         assert kinds >= {"welcome", "state", "update", "ack", "chat", "error"}, kinds
-        assert len({(a.who, a.label) for a in answers}) >= 7 and len(answers) >= 8
+        assert len({(a.who, a.label) for a in answers}) >= 10 and len(answers) >= 11
 
 
 def test_a_match_of_deals_with_breaks_holds_only_what_each_receiver_may_see(server):
