@@ -73,6 +73,18 @@ def fill_with_bots(page, lang="en"):
         time.sleep(0.01)
 
 
+def start_game(page, game, options=None, lang="en", wait=None, **room):
+    """The host's one way from the lobby to a game under way: a room made (``room``: its pace,
+    turn), every empty seat given a bot, Start clicked, and, where ``wait`` names a selector,
+    the table waited for. Returns the room's link, as create_room does."""
+    link = create_room(page, game, options, **room)
+    fill_with_bots(page, lang)
+    page.click("#start")
+    if wait:
+        page.wait_for_selector(wait)
+    return link
+
+
 def act_once(page) -> bool:
     """Click the first offered action, as a person would; False when none is offered."""
     return page.evaluate(

@@ -8,7 +8,7 @@ import json
 import time
 
 from tests.paths import WEB
-from tests.web.helpers import PHONE, create_room, fill_with_bots, needs_chromium, person
+from tests.web.helpers import PHONE, needs_chromium, person, start_game
 from tests.web.table_checks import screenshot
 from yamen.engine import get_game
 from yamen.games.bao_qingtian.cards import EMPEROR, MA, WANG
@@ -64,10 +64,7 @@ def captors_trial(browser, url, monkeypatch, name):
     seed = captor_seed()
     monkeypatch.setattr("yamen.server.rooms.new_seed", lambda: seed)
     page = person(browser, url, name, viewport=PHONE)
-    create_room(page, "bao_qingtian", {"players": 6})
-    fill_with_bots(page)
-    page.click("#start")
-    page.wait_for_selector(".bao-qingtian")
+    start_game(page, "bao_qingtian", {"players": 6}, wait=".bao-qingtian")
     return page
 
 

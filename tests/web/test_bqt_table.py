@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.paths import WEB
-from tests.web.helpers import DESKTOP, PHONE, create_room, fill_with_bots, needs_chromium, person
+from tests.web.helpers import DESKTOP, PHONE, needs_chromium, person, start_game
 from tests.web.table_checks import BQ_CODES, result_is_words, screenshot, shown
 
 pytestmark = needs_chromium
@@ -36,10 +36,7 @@ def goals(lang: str) -> list[str]:
 def test_a_trial_tells_the_seat_its_part_and_its_outcome(web_server, browser, lang, size, viewport):
     words = BQ[lang]
     page = person(browser, web_server.url, "Pao", viewport=viewport, locale=LOCALES[lang])
-    create_room(page, "bao_qingtian", {"players": 5})
-    fill_with_bots(page, lang)
-    page.click("#start")
-    page.wait_for_selector("#role")
+    start_game(page, "bao_qingtian", {"players": 5}, lang=lang, wait="#role")
     seen: set[str] = set()
     goals_seen: set[str] = set()
     helped = False

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.paths import WEB
-from tests.web.helpers import DESKTOP, PHONE, create_room, fill_with_bots, needs_chromium, person
+from tests.web.helpers import DESKTOP, PHONE, needs_chromium, person, start_game
 from tests.web.table_checks import CP_CODES, result_is_words, screenshot, shown
 
 pytestmark = needs_chromium
@@ -34,10 +34,7 @@ def test_a_game_tells_the_seat_its_identity_and_its_outcome(
 ):
     words = CP[lang]
     page = person(browser, web_server.url, "Mei", viewport=viewport, locale=LOCALES[lang])
-    create_room(page, "criminal_poker", {"players": 4, "mode": mode})
-    fill_with_bots(page, lang)
-    page.click("#start")
-    page.wait_for_selector("#role")
+    start_game(page, "criminal_poker", {"players": 4, "mode": mode}, lang=lang, wait="#role")
 
     # the role panel: identity, its goal in one line (the catalog's, in this language), who
     identity = page.locator("#role").get_attribute("class").split("cp-role-")[-1].split()[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from tests.web.helpers import PHONE, act_once, artifacts, create_room, fill_with_bots, person
+from tests.web.helpers import PHONE, act_once, artifacts, fill_with_bots, person, start_game
 
 
 def log_lines(page) -> list[str]:
@@ -15,9 +15,7 @@ def log_lines(page) -> list[str]:
 
 def test_a_reload_restores_the_log_and_a_timeout_is_told(web_server, browser):
     page = person(browser, web_server.url, "Ann")
-    create_room(page, "baohuang", {"deals": 1}, turn="2")
-    fill_with_bots(page)
-    page.click("#start")
+    start_game(page, "baohuang", {"deals": 1}, turn="2")
     # Ann never acts: when her turn comes, the timer runs out and the stand-in plays for her
     page.wait_for_selector("#banner.warn:has-text('Time ran out')", timeout=90_000)
     notice = page.locator("#banner").inner_text()
@@ -39,9 +37,7 @@ def test_a_reload_restores_the_log_and_a_timeout_is_told(web_server, browser):
 
 def test_the_break_between_deals_counts_down_and_ends_when_ready(web_server, browser):
     page = person(browser, web_server.url, "Bea", viewport=PHONE)
-    create_room(page, "baohuang", {"deals": 2})
-    fill_with_bots(page)
-    page.click("#start")
+    start_game(page, "baohuang", {"deals": 2})
     deadline = time.monotonic() + 180
     while not page.locator("#ready").count():
         assert time.monotonic() < deadline, "the first deal did not end in time"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.paths import WEB
-from tests.web.helpers import create_room, fill_with_bots, needs_chromium, person
+from tests.web.helpers import needs_chromium, person, start_game
 
 pytestmark = needs_chromium
 
@@ -14,10 +14,7 @@ pytestmark = needs_chromium
 def test_leaving_mid_game_asks_first_and_keeps_the_name_on_the_results(web_server, browser):
     ja = json.loads((WEB / "i18n" / "ja.json").read_text())
     page = person(browser, web_server.url, "Kei", locale="ja-JP")
-    create_room(page, "baohuang", {"deals": 1})
-    fill_with_bots(page, "ja")
-    page.click("#start")
-    page.wait_for_selector(".your-move")
+    start_game(page, "baohuang", {"deals": 1}, lang="ja", wait=".your-move")
     page.click("#leave")
     page.wait_for_selector("dialog.confirm[open]")
     assert page.inner_text("dialog.confirm p") == ja["leave_confirm"]

@@ -11,11 +11,10 @@ from tests.web.helpers import (
     DESKTOP,
     PHONE,
     artifacts,
-    create_room,
-    fill_with_bots,
     needs_chromium,
     person,
     play_pages,
+    start_game,
 )
 
 pytestmark = needs_chromium
@@ -29,9 +28,7 @@ def test_a_seat_name_leads_to_the_players_page_and_the_lobby_to_the_leaderboard(
     web_server, browser
 ):
     host = person(browser, web_server.url, "Rika")
-    create_room(host, "bao_qingtian", {"players": 3})
-    fill_with_bots(host)
-    host.click("#start")
+    start_game(host, "bao_qingtian", {"players": 3})
     play_pages([host])
     host.click(".seat-name .player-link")
     host.wait_for_selector(".player-page .player-game")

@@ -12,11 +12,10 @@ from tests.web.helpers import (
     DESKTOP,
     PHONE,
     artifacts,
-    create_room,
-    fill_with_bots,
     needs_chromium,
     person,
     play_pages,
+    start_game,
 )
 
 pytestmark = needs_chromium
@@ -41,9 +40,7 @@ def cards(page, selector: str) -> Counter:
 
 def test_replay_a_finished_deal_from_a_seat_then_everything_revealed(web_server, browser):
     host = person(browser, web_server.url, "Mei")
-    create_room(host, "baohuang", {"deals": 1})
-    fill_with_bots(host)
-    host.click("#start")
+    start_game(host, "baohuang", {"deals": 1})
     play_pages([host])
     host.wait_for_selector("#replay-link")
     host.click("#replay-link")

@@ -16,6 +16,7 @@ from tests.web.helpers import (
     needs_chromium,
     person,
     play_pages,
+    start_game,
 )
 
 pytestmark = needs_chromium
@@ -23,10 +24,7 @@ pytestmark = needs_chromium
 
 def test_a_person_and_four_bots_play_a_baohuang_deal(web_server, browser):
     page = person(browser, web_server.url, "Ann")
-    create_room(page, "baohuang", {"deals": 1})
-    fill_with_bots(page)
-    page.click("#start")
-    page.wait_for_selector(".baohuang")
+    start_game(page, "baohuang", {"deals": 1}, wait=".baohuang")
     tried = saw_trick = False
     deadline = time.monotonic() + 240
     while not page.locator("#result").count():
@@ -57,10 +55,7 @@ def test_a_person_and_four_bots_play_a_baohuang_deal(web_server, browser):
 
 def test_a_japanese_match_shows_tribute_and_the_scoring(web_server, browser):
     page = person(browser, web_server.url, "Jun")
-    create_room(page, "baohuang", {"variant": "japanese", "deals": 2})
-    fill_with_bots(page)
-    page.click("#start")
-    page.wait_for_selector(".baohuang")
+    start_game(page, "baohuang", {"variant": "japanese", "deals": 2}, wait=".baohuang")
     saw_tribute = False
     deadline = time.monotonic() + 240
     while not page.locator("#result").count():
@@ -80,10 +75,7 @@ def test_a_japanese_match_shows_tribute_and_the_scoring(web_server, browser):
 
 def test_a_reload_mid_game_restores_the_table(web_server, browser):
     page = person(browser, web_server.url, "Bo")
-    create_room(page, "baohuang", {"deals": 1})
-    fill_with_bots(page)
-    page.click("#start")
-    page.wait_for_selector(".your-move")
+    start_game(page, "baohuang", {"deals": 1}, wait=".your-move")
     hand = page.locator(".card-button").evaluate_all("bs => bs.map(b => b.dataset.card)")
     page.reload()
     page.wait_for_selector(".your-move")
@@ -145,10 +137,7 @@ def test_a_bao_qingtian_trial_with_several_people_reaches_its_sentence(web_serve
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_each_table_fits_phone_and_desktop_widths(web_server, browser, game, size, tmp_path):
     page = person(browser, web_server.url, "Hal", viewport=size)
-    create_room(page, game, pace="2")
-    fill_with_bots(page)
-    page.click("#start")
-    page.wait_for_selector("#table > *")
+    start_game(page, game, pace="2", wait="#table > *")
     page.wait_for_timeout(200)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     shot = tmp_path / f"{game}-{size['width']}.png"

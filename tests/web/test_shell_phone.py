@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.web.helpers import PHONE, act_once, create_room, fill_with_bots, needs_chromium, person
+from tests.web.helpers import PHONE, act_once, needs_chromium, person, start_game
 
 pytestmark = needs_chromium
 
@@ -48,9 +48,7 @@ def test_baohuang_play_and_pass_stay_on_screen(web_server, browser, lang, tmp_pa
     page = person(
         browser, web_server.url, "Pia", viewport=PHONE, locale={"en": "en-US", "ja": "ja-JP"}[lang]
     )
-    create_room(page, "baohuang", {"deals": 1})
-    fill_with_bots(page, lang)
-    page.click("#start")
+    start_game(page, "baohuang", {"deals": 1}, lang=lang)
     # the play itself: the Play button is offered (after calling, declaring, …)
     my_turn(page, lambda p: p.locator("#play").count() > 0)
     page.evaluate("window.scrollTo(0, 0)")
@@ -68,9 +66,7 @@ def test_baohuang_play_and_pass_stay_on_screen(web_server, browser, lang, tmp_pa
 
 def test_the_trial_choices_stay_on_screen(web_server, browser, tmp_path):
     page = person(browser, web_server.url, "Qin", viewport=PHONE)
-    create_room(page, "bao_qingtian", {"players": 8})
-    fill_with_bots(page)
-    page.click("#start")
+    start_game(page, "bao_qingtian", {"players": 8})
     seen = 0
     deadline = time.monotonic() + 180
     while seen < 4 and not page.locator("#result").count():

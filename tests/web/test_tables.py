@@ -9,7 +9,15 @@ import re
 import time
 
 from tests.paths import WEB
-from tests.web.helpers import DESKTOP, PHONE, create_room, fill_with_bots, needs_chromium, person
+from tests.web.helpers import (
+    DESKTOP,
+    PHONE,
+    create_room,
+    fill_with_bots,
+    needs_chromium,
+    person,
+    start_game,
+)
 
 pytestmark = needs_chromium
 
@@ -135,10 +143,13 @@ def test_criminal_poker_sheriff_and_suspect_play_to_the_reveal(web_server, brows
 
 def test_criminal_poker_detective_mode_votes_in_traditional_chinese(web_server, browser):
     page = person(browser, web_server.url, "Lin", locale="zh-TW")
-    create_room(page, "criminal_poker", {"players": 3, "mode": "detective"})
-    fill_with_bots(page, "zh-Hant")
-    page.click("#start")
-    page.wait_for_selector(".criminal-poker")
+    start_game(
+        page,
+        "criminal_poker",
+        {"players": 3, "mode": "detective"},
+        lang="zh-Hant",
+        wait=".criminal-poker",
+    )
     zh = CP["zh-Hant"]
     names = {short(v) for k, v in zh.items() if k.startswith("criminal_poker.card.")}
     shown = page.locator("#cp-mine .ev-name").all_inner_texts()
@@ -207,10 +218,7 @@ def test_three_people_hold_a_bao_qingtian_trial_step_by_step(web_server, browser
 
 def test_a_50_seat_trial_fits_a_phone_and_ends_in_the_ledger(web_server, browser):
     page = person(browser, web_server.url, "Zhan", viewport=PHONE, locale="zh-CN")
-    create_room(page, "bao_qingtian", {"players": 50})
-    fill_with_bots(page, "zh-Hans")
-    page.click("#start")
-    page.wait_for_selector("#bq-seats")
+    start_game(page, "bao_qingtian", {"players": 50}, lang="zh-Hans", wait="#bq-seats")
     assert page.locator("#bq-seats li").count() == 50
     assert overflow(page) <= 0, "50 seats are wider than a phone"
     # measured in one step: the table is redrawn as the bots play, element by element

@@ -17,11 +17,10 @@ from tests.web.helpers import (
     PHONE,
     act_once,
     artifacts,
-    create_room,
     emoji_in,
-    fill_with_bots,
     needs_chromium,
     person,
+    start_game,
 )
 
 pytestmark = needs_chromium
@@ -63,10 +62,7 @@ def test_a_whole_game_in_every_language(web_server, browser, game, lang):
     viewport = PHONE if (GAMES.index(game) + list(LOCALES).index(lang)) % 2 else DESKTOP
     page = person(browser, web_server.url, NAMES[lang], viewport=viewport, locale=LOCALES[lang])
     assert page.evaluate("() => document.documentElement.lang") == lang
-    create_room(page, game)
-    fill_with_bots(page, lang)
-    page.click("#start")
-    page.wait_for_selector("#table > *:not(.hint)")
+    start_game(page, game, lang=lang, wait="#table > *:not(.hint)")
     photographed = False
     deadline = time.monotonic() + 180
     while not page.locator("#result").count():

@@ -8,7 +8,7 @@ import re
 import time
 
 from tests.paths import WEB
-from tests.web.helpers import act_once, create_room, fill_with_bots, needs_chromium, person
+from tests.web.helpers import act_once, needs_chromium, person, start_game
 
 pytestmark = needs_chromium
 
@@ -24,10 +24,7 @@ SHOWN = """() => [...document.querySelectorAll(
 
 def test_a_chinese_baohuang_deal_says_cards_and_actions_in_words(web_server, browser):
     page = person(browser, web_server.url, "阿明", locale="zh-TW")
-    create_room(page, "baohuang", {"deals": 1})
-    fill_with_bots(page, "zh-Hant")
-    page.click("#start")
-    page.wait_for_selector(".baohuang")
+    start_game(page, "baohuang", {"deals": 1}, lang="zh-Hant", wait=".baohuang")
     seen: set[str] = set()
     deadline = time.monotonic() + 240
     while not page.locator("#result").count():

@@ -1,0 +1,48 @@
+// Who I am: the name step while this browser has no identity the server knows (a guest's
+// name, or an account's sign-in, account.js), then the name in the header, which leads to the
+// account page.
+
+import { guest, me } from "./net.js";
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { signInForm } from "./account.js";
+import { shell, main, attempt } from "./shell.js";
+
+async function identify() {
+  shell.player = await me();
+  if (shell.player) return;
+  await new Promise((done) => {
+    shell.redraw = () => {
+      const input = h("input", { id: "name", maxlength: 40, required: true, autocomplete: "nickname" });
+      const form = h(
+        "form",
+        { class: "card narrow", onsubmit: async (e) => {
+          e.preventDefault();
+          const made = await attempt(() => guest(input.value));
+          if (made) done();
+        } },
+        h("h1", {}, t("welcome")),
+        h("label", { for: "name" }, t("your_name")),
+        input,
+        h("button", { type: "submit" }, t("enter")),
+        h("button", { type: "button", id: "have-account", class: "quiet",
+          onclick: () => main.replaceChildren(signInForm(attempt, done)) }, t("account.have_account")),
+      );
+      main.replaceChildren(form);
+    };
+    shell.redraw();
+    document.getElementById("name").focus();
+  });
+  shell.redraw = null;
+  shell.player = await me();
+}
+
+// The name step when there is no identity yet, then the name in the header.
+export async function signIn() {
+  if (shell.page && shell.page.live) shell.page.live.close();
+  shell.page = null;
+  await identify();
+  // the name leads to the account page (yamen/web/account.js)
+  const link = shell.player && h("a", { href: "#/account", id: "who-link" }, shell.player.name);
+  document.getElementById("who").replaceChildren(link || "");
+}

@@ -1,0 +1,124 @@
+// A room's page: opening it (the game's table module, or the generic one, and its styles),
+// what each live frame changes in the page's state, and drawing it all again: the head, the
+// table (or, before a game, the hint and the host's setup), my turn, the side column.
+
+import { api, Live } from "./net.js";
+import { t } from "./i18n.js";
+import { myDeadline } from "./clock.js";
+import { attend } from "./turn.js";
+import { errorText, optionSummary } from "./lobby.js";
+import { logLines, standInNotice, awayNotice, breakBar, behindNote } from "./log.js";
+import { h } from "./dom.js";
+import { games, gameInfo } from "./gamelist.js";
+import { lobby } from "./home.js";
+import { mySeat, describe, names, context } from "./context.js";
+import { drawHead } from "./roomhead.js";
+import { setupEditor } from "./setup.js";
+import { drawSide } from "./side.js";
+import { shell, main, say, attempt } from "./shell.js";
+
+export async function roomPage(roomId, invite) {
+  const info = await attempt(() => api("GET", `/api/rooms/${roomId}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`));
+  if (!info) return lobby();
+  await games();
+  useStyle(`/games/${info.game}.css`);
+  let module;
+  try {
+    module = (await import(`./games/${info.game}.js`)).default;
+  } catch {
+    module = (await import("./games/generic.js")).default;
+  }
+  const page = { id: roomId, invite: invite || info.invite, room: info, table: null, seat: null, chat: [], log: [], module, live: null };
+  shell.page = page;
+  const table = h("div", { id: "table", class: "table" });
+  const side = h("aside", { class: "side" });
+  main.replaceChildren(h("section", { class: "room" }, h("div", { id: "room-head", class: "room-head" }), h("div", { class: "layout" }, table, side)));
+  shell.redraw = drawRoom;
+  page.live = new Live(roomId, page.invite, onFrame, (status) => {
+    if (status === "lost") say(t("connection_lost"), "warn");
+    else if (status === "open") say("");
+  });
+  drawRoom();
+}
+
+// A game's own stylesheet, if it has one (a missing file styles nothing).
+function useStyle(href) {
+  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
+}
+
+function onFrame(frame) {
+  const page = shell.page;
+  if (!page) return;
+  switch (frame.type) {
+    case "welcome":
+      page.seat = frame.seat;
+      break;
+    case "state": {
+      page.room = frame.room;
+      page.table = frame.table;
+      page.chat = frame.chat;
+      page.seat = mySeat(page.room);
+      // the room's log of this game, whole: a reload or a second tab loses nothing
+      page.log = frame.table && frame.table.history ? logLines(frame.table.history, describe, names()) : [];
+      // back after an absence: what the stand-in did meanwhile, once per point of the game
+      const notice = frame.table && awayNotice(frame.table.history, page.seat, describe);
+      if (notice && page.toldAway !== frame.table.seq) say(notice, "warn");
+      if (frame.table) page.toldAway = frame.table.seq;
+      break;
+    }
+    case "update": {
+      if (page.table && page.table.number !== frame.table.number) page.log = []; // a new game
+      page.table = frame.table;
+      page.log.push(...logLines([frame], describe, names()));
+      const notice = standInNotice(frame, page.seat, describe);
+      if (notice) say(notice, "warn");
+      break;
+    }
+    case "room":
+      page.room = frame.room;
+      page.seat = mySeat(page.room);
+      break;
+    case "presence":
+      Object.assign(page.room.seats[frame.seat], { online: frame.online, away: frame.away });
+      break;
+    case "chat":
+      page.chat.push(frame);
+      break;
+    case "error":
+      say(errorText(frame.code, frame.params || {}, page.room && page.room.game), frame.code === "removed" ? "warn" : "error");
+      break;
+  }
+  drawRoom();
+}
+
+function drawRoom() {
+  const page = shell.page;
+  if (!page || !document.getElementById("table")) return;
+  const { room, table } = page;
+  const host = shell.player && room.host === shell.player.player;
+  drawHead(room, host, drawRoom);
+  const el = document.getElementById("table");
+  if (table) page.module.render(el, context());
+  else {
+    const game = gameInfo(room.game);
+    const summary = game ? h("p", { class: "room-options", id: "room-options" }, optionSummary(game, room.options)) : "";
+    const hint = h("div", {}, h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")), summary);
+    const editor = host && room.status === "open" && !room.number ? setupEditor(room) : null;
+    if (editor && el.contains(editor)) el.firstChild.replaceWith(hint);
+    else el.replaceChildren(hint, ...(editor ? [editor] : []));
+  }
+  // my turn: legal actions offered to my seat (a countdown when the room has a turn timer)
+  const playing = table && !table.result && page.seat !== null;
+  myDeadline(el, playing ? (table.deadlines || {})[String(page.seat)] : null);
+  attend(Boolean(playing && table.legal && table.legal.length), t("your_turn_title"));
+  if (table) drawBreak(el);
+  const behind = behindNote(h, room, table, page.seat); // a delayed spectator's table
+  if (behind) el.prepend(behind);
+  drawSide();
+}
+
+// The break between two deals: a bar over the table (yamen/web/log.js).
+function drawBreak(el) {
+  const bar = breakBar(context(), () => shell.page.live.send({ type: "ready" }));
+  if (bar) el.prepend(bar);
+}

@@ -1,0 +1,64 @@
+// The room's head: the game's title and the room's status, the invite link to copy, the
+// host's Start (or Rematch) and Fill with bots, Leave, a finished game's Replay, and the rules
+// and sound buttons. `again` draws the room again (the room page, room.js).
+
+import { api } from "./net.js";
+import { t, lang } from "./i18n.js";
+import { h, confirmStep } from "./dom.js";
+import { rulesButton } from "./rules.js";
+import { soundButton } from "./turn.js";
+import { defaultBot } from "./lobby.js";
+import { replayButton } from "./replay.js";
+import { knownGames, gameTitle } from "./gamelist.js";
+import { shell, attempt } from "./shell.js";
+
+export function drawHead(room, host, again) {
+  const page = shell.page;
+  const head = document.getElementById("room-head");
+  const buttons = [];
+  if (host && room.status !== "playing") {
+    buttons.push(h("button", { id: "start", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/start`)) }, room.number ? t("rematch") : t("start")));
+    if (room.seats.some((s) => !s.name && !s.bot)) {
+      buttons.push(h("button", { class: "quiet", id: "fill-bots", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/bots`, { bot: defaultBot(knownGames(), room.game) })) }, t("fill_bots")));
+    }
+  }
+  if (page.seat !== null) buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
+  buttons.push(...replayButton(room, page.invite)); // a finished game, step by step
+  const link = `${location.origin}/#/room/${room.id}${page.invite ? `?invite=${page.invite}` : ""}`;
+  head.replaceChildren(
+    h("h1", {}, gameTitle(room.game)),
+    h("span", { class: "status" }, t(`status.${room.status}`), room.number ? ` · ${t("game_n", { n: room.number })}` : ""),
+    h("button", { class: "quiet", id: "copy-invite", onclick: () => copyInvite(link, again), title: link }, (page.copiedUntil || 0) > Date.now() ? t("copied") : t("copy_invite")),
+    ...(page.showLink ? [h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") })] : []),
+    ...buttons,
+    h("span", { class: "head-tools" }, rulesButton({ h, t, lang: lang() }, room.game, room.options), soundButton(h, t, again)),
+  );
+}
+
+// The invite link to the clipboard; where there is no clipboard (plain http on a LAN) the
+// link is shown selected in a field, to copy by hand. The button says "Copied" for 2 s.
+async function copyInvite(link, again) {
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch {
+    shell.page.showLink = true;
+    again();
+    document.getElementById("invite-link").select();
+    copied = document.execCommand("copy");
+  }
+  if (copied) {
+    shell.page.copiedUntil = Date.now() + 2000;
+    again();
+    setTimeout(again, 2100);
+  }
+  if (shell.page.showLink) document.getElementById("invite-link").select(); // drawn again: select it
+}
+
+// Leaving during a game hands the seat to a bot for the rest of it: asked first.
+async function leaveSeat() {
+  const id = shell.page.room.id;
+  if (shell.page.room.status === "playing" && !(await confirmStep(t("leave_confirm"), t("leave"), t("stay")))) return;
+  await attempt(() => api("POST", `/api/rooms/${id}/leave`));
+}

@@ -1,0 +1,44 @@
+// The screens by the address's hash: #/room/<id>[?invite=], #/player/<id>,
+// #/leaderboard/<game>, #/replay/<game_id>[?…], #/account, else the lobby. Leaving a screen
+// closes its room's connection and clears its banner and turn title.
+
+import { forget } from "./turn.js";
+import { playerPage, leaderboardPage } from "./player.js";
+import { accountPage } from "./account.js";
+import { replayPage } from "./replay.js";
+import { games, gameTitle } from "./gamelist.js";
+import { lobby } from "./home.js";
+import { roomPage } from "./room.js";
+import { signIn } from "./identity.js";
+import { shell, main, say, attempt } from "./shell.js";
+
+export async function route() {
+  if (!shell.player) return; // the name step is on screen: it routes when done
+  if (shell.page && shell.page.live) shell.page.live.close();
+  shell.page = null;
+  shell.redraw = null;
+  forget(); // turn.js: the page's own title again
+  say("");
+  const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
+  const standing = location.hash.match(/^#\/(player|leaderboard|replay)\/([^?]+)(?:\?(.*))?/);
+  if (match) await roomPage(match[1], match[2]);
+  else if (standing) await standings(standing[1], decodeURIComponent(standing[2]), standing[3]);
+  else if (location.hash === "#/account") {
+    shell.redraw = () => accountPage(main, shell.player, attempt, accountChanged);
+    shell.redraw();
+  } else await lobby();
+}
+
+// Signed in, out or as another: the header's name again, then the screen again.
+async function accountChanged() {
+  await signIn();
+  await route();
+}
+
+// A player's page, a game's leaderboard (player.js) or a replay (replay.js), drawn again on a language change.
+async function standings(kind, id, query) {
+  await games();
+  const draw = await attempt(() => ({ player: playerPage, leaderboard: leaderboardPage, replay: replayPage })[kind](id, gameTitle, query));
+  shell.redraw = () => main.replaceChildren(draw ? draw() : "");
+  shell.redraw();
+}

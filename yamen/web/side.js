@@ -1,0 +1,93 @@
+// The room's side column: the seats (names, scores, who is to act, timers, and before a game
+// the controls to sit, seat a bot, change or remove one, remove a person), the chat, the log.
+
+import { api } from "./net.js";
+import { t } from "./i18n.js";
+import { icon } from "./icons.js";
+import { tick } from "./clock.js";
+import { h, confirmStep } from "./dom.js";
+import { botName, botKind, defaultBot } from "./lobby.js";
+import { knownGames, gameInfo } from "./gamelist.js";
+import { names } from "./context.js";
+import { shell, attempt } from "./shell.js";
+
+export function drawSide() {
+  const page = shell.page;
+  const { room, table } = page;
+  const host = shell.player && room.host === shell.player.player;
+  const side = document.querySelector(".side");
+  const deadlines = (table && table.result === null && table.deadlines) || {};
+  const seats = room.seats.map((s, i) => {
+    const label = s.name ? h("a", { class: "player-link", href: `#/player/${s.player}` }, s.name) : (s.left ? t("left_seat", { name: s.left }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
+    const controls = seatControls(room, s, i, host);
+    const pending = table && table.pending.includes(i);
+    const left = deadlines[String(i)];
+    return h(
+      "li",
+      { class: `${pending ? "pending" : ""} ${i === page.seat ? "mine" : ""}`, "data-seat": i },
+      h("span", { class: "seat-no" }, i),
+      pending ? icon("turn", t("to_act")) : null,
+      h("span", { class: "seat-name" }, label, s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
+      h("span", { class: "score" }, (table && table.totals ? table.totals : room.scores)[i]), // the deals so far included
+      left ? h("span", { class: "timer", "data-deadline": left }, "") : null,
+      ...controls,
+    );
+  });
+  const input = h("input", { id: "chat-text", maxlength: 500, placeholder: t("say_something"), "aria-label": t("chat") });
+  const chat = h(
+    "form",
+    { class: "chat-form", onsubmit: (e) => {
+      e.preventDefault();
+      if (input.value.trim()) shell.page.live.send({ type: "chat", text: input.value.trim() });
+      input.value = "";
+    } },
+    input,
+    h("button", { type: "submit" }, t("send")),
+  );
+  const focused = document.activeElement && document.activeElement.id === "chat-text";
+  const typed = document.getElementById("chat-text")?.value || "";
+  side.replaceChildren(
+    h("h2", {}, t("seats"), " · ", t("scores")),
+    h("ol", { class: room.seats.length > 12 ? "seats many" : "seats" }, seats),
+    h("h2", {}, t("chat")),
+    h("ul", { class: "chat" }, page.chat.slice(-50).map(chatLine)),
+    // replaceChildren writes a null as the word "null": a spectator's missing form is left out
+    ...(page.seat !== null ? [chat] : []),
+    h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, page.log.map((line) => h("li", {}, line)))),
+  );
+  input.value = typed;
+  if (focused) input.focus();
+  tick();
+}
+
+// One chat line: who said it (a seat's name, or the speaker's own name once they left the
+// table), then what they said; never a missing field shown as "null".
+function chatLine(c) {
+  const who = c.seat != null && shell.page.room.seats[c.seat] ? names()[c.seat] : c.name;
+  return h("li", { class: "chat-line" }, who ? h("b", {}, who, " ") : null, c.text ?? "");
+}
+
+// Before a game (or between games): sit, and for the host a bot in an empty seat, a bot's
+// kind, a bot out, a person out (asked first; they keep watching).
+function seatControls(room, s, i, host) {
+  const controls = [];
+  if (room.status === "playing") return controls;
+  const seatPath = `/api/rooms/${room.id}/seats/${i}`;
+  if (!s.name && !s.bot) {
+    if (shell.page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", seatPath, { invite: shell.page.invite })) }, t("sit")));
+    if (host) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("PUT", `${seatPath}/bot`, { bot: defaultBot(knownGames(), room.game) })) }, t("add_bot")));
+  }
+  if (s.bot && host) {
+    const kinds = (gameInfo(room.game) || { bots: [s.bot] }).bots;
+    const change = (e) => attempt(() => api("PUT", `${seatPath}/bot`, { bot: e.target.value }));
+    controls.push(h("select", { class: "small bot-choice", "aria-label": t("bot_kind"), onchange: change }, kinds.map((k) => h("option", { value: k, selected: k === s.bot }, botKind(k)))));
+    controls.push(h("button", { class: "small quiet", onclick: () => attempt(() => api("DELETE", `${seatPath}/bot`)) }, t("remove_bot")));
+  }
+  if (s.player && host && i !== shell.page.seat) {
+    const remove = async () => {
+      if (await confirmStep(t("remove_confirm", { name: s.name }), t("remove_person"), t("cancel"))) await attempt(() => api("DELETE", seatPath));
+    };
+    controls.push(h("button", { class: "small quiet remove-person", onclick: remove }, t("remove_person")));
+  }
+  return controls;
+}
