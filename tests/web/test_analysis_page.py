@@ -13,11 +13,10 @@ from tests.web.helpers import (
     DESKTOP,
     PHONE,
     artifacts,
-    create_room,
-    fill_with_bots,
     needs_chromium,
     person,
     play_pages,
+    start_game,
 )
 
 pytestmark = needs_chromium
@@ -51,9 +50,7 @@ def differs(row: dict) -> bool:
 
 def test_ask_for_the_analysis_and_see_its_marks_in_the_replay(web_server, browser, small_budget):
     host = person(browser, web_server.url, "Rin")
-    create_room(host, "baohuang", {"deals": 1})
-    fill_with_bots(host)
-    host.click("#start")
+    start_game(host, "baohuang", {"deals": 1})
     play_pages([host])
     host.click("#replay-link")
     host.wait_for_selector("#replay #replay-at")
