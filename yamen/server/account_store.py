@@ -12,10 +12,11 @@ import secrets
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from yamen.server.identity import DELETED
 from yamen.server.storage import Store, now, token_hash
 from yamen.server.tables import AccountRow, PlayerRow, SessionRow
 
-ANONYMOUS = "deleted player"  # the name a deleted account's games show
+ANONYMOUS = DELETED  # the name a deleted account's games show: each client words it
 
 
 def nobodys_hash() -> str:
