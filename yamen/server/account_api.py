@@ -199,7 +199,7 @@ async def change_password(body: NewPassword, caller: Caller, request: Request) -
 async def delete_account(body: Password, caller: Caller, request: Request) -> Response:
     """Delete the account, given its password: its name, password and sessions are gone; the
     player's games stay, under a name that says so in each client's language (``""``,
-    identity.DELETED); the player's own page answers 404 ``player_deleted``."""
+    wire.DELETED); the player's own page answers 404 ``player_deleted``."""
     player, _ = caller
     await confirmed(request, player, body.password)
     await accounts.delete_account(store_of(request), player.id)

@@ -12,9 +12,9 @@ import secrets
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from yamen.server.identity import DELETED
 from yamen.server.storage import Store, now, token_hash
 from yamen.server.tables import AccountRow, PlayerRow, SessionRow
+from yamen.wire import DELETED
 
 ANONYMOUS = DELETED  # the name a deleted account's games show: each client words it
 

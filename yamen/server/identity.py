@@ -13,11 +13,7 @@ from dataclasses import dataclass
 from yamen.server.storage import Store
 
 NAME_LIMIT = 40
-# The name of a deleted account's player (their games stay, anonymized): empty, which no
-# display name can be (clean_name wants a visible character), so that clients word it in
-# their own language ("deleted player": DELETED_WORDS, yamen/web/i18n ``deleted_player``).
-DELETED = ""
-DELETED_WORDS = "deleted player"
+# A deleted account's player is named DELETED (yamen/wire.py): clean_name never gives it.
 
 
 @dataclass(frozen=True)

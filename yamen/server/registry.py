@@ -20,7 +20,6 @@ from typing import Any
 
 from yamen.engine import Game
 from yamen.server.handle import RoomHandle
-from yamen.server.identity import DELETED
 from yamen.server.loading import load_room
 from yamen.server.metrics import Metrics
 from yamen.server.revocation import Sockets
@@ -29,6 +28,7 @@ from yamen.server.settings import Settings
 from yamen.server.storage import Store
 from yamen.server.tables import RoomRow
 from yamen.server.thinking import INLINE, Thinker
+from yamen.wire import DELETED
 
 log = logging.getLogger(__name__)
 

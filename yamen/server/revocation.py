@@ -20,7 +20,6 @@ from typing import Any, Protocol
 from yamen.server.storage import Store
 
 SIGNED_OUT = 4001  # the WebSocket close code (an application's own: 4000-4999)
-REASON = "signed_out"
 MESSAGE = "this session was signed out: sign in again"
 
 
@@ -43,7 +42,7 @@ class Sockets:
         self.by_player.setdefault(player, {})[client] = token
         if self.epoch != seen and not await valid(store, player, token):
             self.drop(player, client)
-            client.end(REASON, MESSAGE, SIGNED_OUT)
+            client.end("signed_out", MESSAGE, SIGNED_OUT)
             return False
         return True
 
@@ -61,7 +60,7 @@ class Sockets:
         for client, token in list(self.by_player.get(player, {}).items()):
             if not await valid(store, player, token):
                 self.drop(player, client)
-                client.end(REASON, MESSAGE, SIGNED_OUT)
+                client.end("signed_out", MESSAGE, SIGNED_OUT)
                 closed += 1
         return closed
 

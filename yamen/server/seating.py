@@ -95,7 +95,7 @@ class Seating:
             await self._seats_changed()
 
     async def rename(self, player: str, name: str) -> None:
-        """The player's seat shows ``name`` from now on (identity.DELETED: their account was
+        """The player's seat shows ``name`` from now on (wire.DELETED: their account was
         deleted), told to everyone watching."""
         async with self.lock:
             seats = [seat for seat in self.seats if seat.player == player]

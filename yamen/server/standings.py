@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from yamen.engine import game_names
-from yamen.server.identity import DELETED
 from yamen.server.lobby import Anyone, http_error, rooms_of
 from yamen.server.ratings import leaderboard, player_page
+from yamen.wire import DELETED
 
 router = APIRouter(prefix="/api")
 MAX_ID = 48
@@ -20,7 +20,7 @@ async def player(player_id: str, request: Request, asker: Anyone) -> dict[str, A
     """A player's figures per game (games played, places, mean points, win rate, rating) and
     their last games: only those the caller may read (a public room's, or one they sat in).
     ``player_id`` may be a bot's label, ``bot:<kind>``. A deleted account's player: 404
-    ``player_deleted`` (elsewhere their games show them by the name ``""``, identity.DELETED)."""
+    ``player_deleted`` (elsewhere their games show them by the name ``""``, wire.DELETED)."""
     page = None
     if len(player_id) <= MAX_ID:
         who = None if asker is None else asker.id

@@ -2,7 +2,7 @@
 // It knows no game by name: a room's table is drawn by games/<game>.js, or games/generic.js.
 
 import { api, guest, me, Live } from "./net.js";
-import { LANGS, detect, setLang, t, tOr, pick, lang, loadGame } from "./i18n.js";
+import { LANGS, detect, setLang, t, tOr, pick, lang, loadGame, shownName } from "./i18n.js";
 import { icon } from "./icons.js";
 import { tick, myDeadline } from "./clock.js";
 import { attend, forget, soundButton } from "./turn.js";
@@ -146,7 +146,7 @@ function drawLobby(list, rooms) {
     h(
       "li",
       {},
-      h("a", { href: `#/room/${r.id}` }, `${gameTitle(r.game)} · ${r.seats.filter((s) => s.name || s.bot).length}/${r.seats.length} · ${t(`status.${r.status}`)}`),
+      h("a", { href: `#/room/${r.id}` }, `${gameTitle(r.game)} · ${r.seats.filter((s) => s.player || s.bot).length}/${r.seats.length} · ${t(`status.${r.status}`)}`),
     ),
   );
   main.replaceChildren(
@@ -225,6 +225,7 @@ async function roomPage(roomId, invite) {
   page.live = new Live(roomId, page.invite, onFrame, (status) => {
     if (status === "lost") say(t("connection_lost"), "warn");
     else if (status === "open") say("");
+    else if (status === "signed_out") signIn().then(route); // its error frame said why: who is here now?
   });
   drawRoom();
 }
@@ -292,7 +293,7 @@ function describe(event) {
 
 function names() {
   // who left mid-game keeps their name: the results still say whose seat it was
-  const base = page.room.seats.map((s, i) => s.name || s.left || (s.bot ? botName(page.room, i) : t("seat_n", { n: i })));
+  const base = page.room.seats.map((s, i) => (s.player ? shownName(s.name) : s.left != null ? shownName(s.left) : s.bot ? botName(page.room, i) : t("seat_n", { n: i })));
   // a name shared by several seats (two Annas) carries its seat number
   return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i}` : name));
 }
@@ -324,7 +325,7 @@ function drawRoom() {
   const buttons = [];
   if (host && room.status !== "playing") {
     buttons.push(h("button", { id: "start", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/start`)) }, room.number ? t("rematch") : t("start")));
-    if (room.seats.some((s) => !s.name && !s.bot)) {
+    if (room.seats.some((s) => !s.player && !s.bot)) {
       buttons.push(h("button", { class: "quiet", id: "fill-bots", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/bots`, { bot: defaultBot(gamesCache, room.game) })) }, t("fill_bots")));
     }
   }
@@ -378,7 +379,7 @@ function drawSide() {
   const side = document.querySelector(".side");
   const deadlines = (table && table.result === null && table.deadlines) || {};
   const seats = room.seats.map((s, i) => {
-    const label = s.name ? h("a", { class: "player-link", href: `#/player/${s.player}` }, s.name) : (s.left ? t("left_seat", { name: s.left }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
+    const label = s.player ? h("a", { class: "player-link", href: `#/player/${s.player}` }, shownName(s.name)) : (s.left != null ? t("left_seat", { name: shownName(s.left) }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
     const controls = seatControls(room, s, i, host);
     const pending = table && table.pending.includes(i);
     const left = deadlines[String(i)];
@@ -423,7 +424,7 @@ function drawSide() {
 // One chat line: who said it (a seat's name, or the speaker's own name once they left the
 // table), then what they said; never a missing field shown as "null".
 function chatLine(c) {
-  const who = c.seat != null && page.room.seats[c.seat] ? names()[c.seat] : c.name;
+  const who = c.seat != null && page.room.seats[c.seat] ? names()[c.seat] : shownName(c.name);
   return h("li", { class: "chat-line" }, who ? h("b", {}, who, " ") : null, c.text ?? "");
 }
 
@@ -433,7 +434,7 @@ function seatControls(room, s, i, host) {
   const controls = [];
   if (room.status === "playing") return controls;
   const seatPath = `/api/rooms/${room.id}/seats/${i}`;
-  if (!s.name && !s.bot) {
+  if (!s.player && !s.bot) {
     if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", seatPath, { invite: page.invite })) }, t("sit")));
     if (host) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("PUT", `${seatPath}/bot`, { bot: defaultBot(gamesCache, room.game) })) }, t("add_bot")));
   }
@@ -445,7 +446,7 @@ function seatControls(room, s, i, host) {
   }
   if (s.player && host && i !== page.seat) {
     const remove = async () => {
-      if (await confirmStep(t("remove_confirm", { name: s.name }), t("remove_person"), t("cancel"))) await attempt(() => api("DELETE", seatPath));
+      if (await confirmStep(t("remove_confirm", { name: shownName(s.name) }), t("remove_person"), t("cancel"))) await attempt(() => api("DELETE", seatPath));
     };
     controls.push(h("button", { class: "small quiet remove-person", onclick: remove }, t("remove_person")));
   }
