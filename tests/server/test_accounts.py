@@ -255,7 +255,7 @@ def test_a_deleted_players_name_is_anonymous(tmp_path):
             sa.text("SELECT count(*) FROM sessions WHERE player_id = :p"), {"p": player}
         ).scalar()
         accounts = conn.execute(sa.text("SELECT count(*) FROM accounts")).scalar()
-    assert (name, left, accounts) == ("deleted player", 0, 0)
+    assert (name, left, accounts) == ("", 0, 0)  # wire.DELETED: clients word it
 
 
 def from_address(base: str, host: str) -> httpx.AsyncClient:

@@ -1,7 +1,8 @@
 """Accounts over HTTP, under ``/api/account``: a guest claims a name and a password and keeps
 their player (and so their games); signing in elsewhere gives a new session token; sessions
-are revoked one by one, all at once, or when the password changes; a deleted account's player
-stays, anonymous, with its games.
+are revoked one by one, all at once, or when the password changes, and the WebSockets that
+said hello with a revoked token are closed (yamen/server/revocation.py); a deleted account's
+player stays, anonymous, with its games.
 
 Safety: every attempt that checks a password or takes a name counts against the ``sign_ins``
 rate, per client address and per account name (yamen/server/limits.py); a wrong name and a
@@ -166,6 +167,7 @@ async def sign_out(caller: Caller, request: Request) -> Response:
     player, token = caller
     await own_account(store_of(request), player)
     await accounts.revoke(store_of(request), player.id, token)
+    await rooms_of(request).sessions_ended(player.id)  # its WebSockets are closed
     return Response(status_code=204)
 
 
@@ -175,6 +177,7 @@ async def sign_out_everywhere(caller: Caller, request: Request) -> Response:
     player, _ = caller
     await own_account(store_of(request), player)
     await accounts.revoke_all(store_of(request), player.id)
+    await rooms_of(request).sessions_ended(player.id)
     return Response(status_code=204)
 
 
@@ -188,14 +191,17 @@ async def change_password(body: NewPassword, caller: Caller, request: Request) -
     store = store_of(request)
     await accounts.set_password(store, player.id, await hash_password(body.new))
     await accounts.revoke_all(store, player.id, keep=token)
+    await rooms_of(request).sessions_ended(player.id)
     return Response(status_code=204)
 
 
 @router.delete("", status_code=204)
 async def delete_account(body: Password, caller: Caller, request: Request) -> Response:
     """Delete the account, given its password: its name, password and sessions are gone; the
-    player's games stay, under the name "deleted player"."""
+    player's games stay, under a name that says so in each client's language (``""``,
+    wire.DELETED); the player's own page answers 404 ``player_deleted``."""
     player, _ = caller
     await confirmed(request, player, body.password)
     await accounts.delete_account(store_of(request), player.id)
+    await rooms_of(request).sessions_ended(player.id, deleted=True)
     return Response(status_code=204)

@@ -14,8 +14,9 @@ from sqlalchemy.exc import IntegrityError
 
 from yamen.server.storage import Store, now, token_hash
 from yamen.server.tables import AccountRow, PlayerRow, SessionRow
+from yamen.wire import DELETED
 
-ANONYMOUS = "deleted player"  # the name a deleted account's games show
+ANONYMOUS = DELETED  # the name a deleted account's games show: each client words it
 
 
 def nobodys_hash() -> str:

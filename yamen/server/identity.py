@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from yamen.server.storage import Store
 
 NAME_LIMIT = 40
+# A deleted account's player is named DELETED (yamen/wire.py): clean_name never gives it.
 
 
 @dataclass(frozen=True)

@@ -82,13 +82,14 @@ class WebSocketClient:
                 await self.ws.send_text(text)
             await self.ws.close(*self.ending)
 
-    def end(self, code: str, message: str) -> None:
-        """Tell the client why, then close (1013, ``code`` as the reason): its room cannot
-        answer it here now, and it should connect again."""
+    def end(self, code: str, message: str, close: int = 1013) -> None:
+        """Tell the client why, then close (``close``, ``code`` as the reason). 1013: its room
+        cannot answer it here now, and it should connect again; SIGNED_OUT
+        (yamen/server/revocation.py): its token was revoked."""
         if self.lagging:
             return
         self.send(dumps(protocol.error(code, message)))
-        self.ending = (1013, code)
+        self.ending = (close, code)
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
 
@@ -204,6 +205,7 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
         return await close_with_error(
             ws, "version", f"this server speaks protocol {protocol.VERSION}", 1002
         )
+    seen = rooms.sockets.epoch  # revocations checked so far (yamen/server/revocation.py)
     player = await player_of(rooms.store, hello.token)
     if hello.token is not None and player is None:
         return await close_with_error(ws, "bad_token", "this token belongs to no player")
@@ -225,22 +227,33 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
         return await watch(ws, room, limiter, None, hello_at)
     limiter.hold("sockets_per_player", player_id)
     try:
-        await watch(ws, room, limiter, player_id, hello_at)
+        await watch(ws, room, limiter, player_id, hello_at, (hello.token or "", seen))
     finally:
         limiter.release("sockets_per_player", player_id)
 
 
 async def watch(
-    ws: WebSocket, room: Any, limiter: Limiter, player_id: str | None, hello_at: float
+    ws: WebSocket,
+    room: Any,
+    limiter: Limiter,
+    player_id: str | None,
+    hello_at: float,
+    token: tuple[str, int] = ("", 0),
 ) -> None:
     """The connection's life in its room: frames in, until it goes. Its welcome must come
     within ``welcome_seconds`` of its hello (in a cluster it comes from the room's owner), or it
-    is told why and closed (``unanswered``): never left waiting in silence."""
+    is told why and closed (``unanswered``): never left waiting in silence. A signed-in
+    player's connection is closed when its ``token`` (with the revocation epoch it was read
+    in) is revoked (yamen/server/revocation.py)."""
     rooms = ws.app.state.rooms
     metrics = rooms.metrics
     client = WebSocketClient(
         ws, player_id, lambda: metrics.hello.observe(time.monotonic() - hello_at)
     )
+    if player_id is not None and not await rooms.sockets.hold(
+        rooms.store, player_id, client, *token
+    ):
+        return await client.close()
     metrics.connections.inc()
     deadline = hello_at + getattr(rooms, "welcome_seconds", WELCOME_SECONDS)
     guard = asyncio.create_task(unanswered(client, deadline, metrics))
@@ -252,6 +265,8 @@ async def watch(
         client.end("unavailable", "the room did not answer in time: connect again")
         metrics.stalled_connections.labels("closed").inc()
         metrics.connections.dec()
+        if player_id is not None:
+            rooms.sockets.drop(player_id, client)
         with contextlib.suppress(Exception):
             await room.detach(client)
         return await client.close()
@@ -284,6 +299,8 @@ async def watch(
     finally:
         guard.cancel()
         metrics.connections.dec()
+        if player_id is not None:
+            rooms.sockets.drop(player_id, client)
         await room.detach(client)
         await client.close()
 

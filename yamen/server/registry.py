@@ -22,11 +22,13 @@ from yamen.engine import Game
 from yamen.server.handle import RoomHandle
 from yamen.server.loading import load_room
 from yamen.server.metrics import Metrics
+from yamen.server.revocation import Sockets
 from yamen.server.rooms import Room, RoomError, Seat
 from yamen.server.settings import Settings
 from yamen.server.storage import Store
 from yamen.server.tables import RoomRow
 from yamen.server.thinking import INLINE, Thinker
+from yamen.wire import DELETED
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ class Rooms:
         self.metrics = Metrics()  # what GET /metrics shows (yamen/server/metrics.py)
         self.metrics.watch(self.metrics.rooms_loaded, lambda: len(self.loaded))
         store.metrics = self.metrics  # the journal counts the actions it stores
+        self.sockets = Sockets()  # signed-in connections, closed when their token is revoked
 
     async def open_store(self) -> None:
         """Create or upgrade the schema; a database a cluster runs is refused (StartupError)."""
@@ -163,6 +166,16 @@ class Rooms:
                 continue
             resumed += 1
         return resumed
+
+    async def sessions_ended(self, player_id: str, deleted: bool = False) -> None:
+        """Some of the player's sessions were revoked (``deleted``: their account too), in
+        the database already: close the connections whose token went
+        (yamen/server/revocation.py), and show a deleted player's seats by the marker name.
+        With several processes, each one does it (ClusterRooms)."""
+        await self.sockets.check(self.store, player_id)
+        if deleted:
+            for room in list(self.loaded.values()):
+                await room.rename(player_id, DELETED)
 
     async def recover(self, room_id: str) -> None:
         """A stalled room (yamen/server/watchdog.py): its driver starts again."""

@@ -94,6 +94,16 @@ class Seating:
             self.seats[seat] = Seat(player, name, None, len(mine), None if mine else time.time())
             await self._seats_changed()
 
+    async def rename(self, player: str, name: str) -> None:
+        """The player's seat shows ``name`` from now on (wire.DELETED: their account was
+        deleted), told to everyone watching."""
+        async with self.lock:
+            seats = [seat for seat in self.seats if seat.player == player]
+            for seat in seats:
+                seat.name = name
+            if seats:
+                self._broadcast_room()
+
     async def leave(self, player: str) -> None:
         """Leave the room's seat. During a game the seat is played by a bot to its end."""
         async with self.lock:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from yamen.engine import game_names
 from yamen.server.lobby import Anyone, http_error, rooms_of
 from yamen.server.ratings import leaderboard, player_page
+from yamen.wire import DELETED
 
 router = APIRouter(prefix="/api")
 MAX_ID = 48
@@ -18,13 +19,16 @@ MAX_ID = 48
 async def player(player_id: str, request: Request, asker: Anyone) -> dict[str, Any]:
     """A player's figures per game (games played, places, mean points, win rate, rating) and
     their last games: only those the caller may read (a public room's, or one they sat in).
-    ``player_id`` may be a bot's label, ``bot:<kind>``."""
+    ``player_id`` may be a bot's label, ``bot:<kind>``. A deleted account's player: 404
+    ``player_deleted`` (elsewhere their games show them by the name ``""``, wire.DELETED)."""
     page = None
     if len(player_id) <= MAX_ID:
         who = None if asker is None else asker.id
         page = await player_page(rooms_of(request).store, player_id, who)
     if page is None:
         raise http_error(404, "not_found", f"no player {player_id[:MAX_ID]!r}")
+    if page["bot"] is None and page["name"] == DELETED:  # their games stay, under no name
+        raise http_error(404, "player_deleted", "this player deleted their account")
     return page
 
 

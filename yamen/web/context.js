@@ -2,7 +2,7 @@
 // words, ways to act), my seat in the room, and an event in words for the log: the game's own
 // describe(), else the shell's plain fallback. It names no game.
 
-import { t, tOr, pick, lang } from "./i18n.js";
+import { t, tOr, pick, lang, shownName } from "./i18n.js";
 import { h } from "./dom.js";
 import { botName } from "./lobby.js";
 import { shell, say } from "./shell.js";
@@ -22,7 +22,7 @@ export function describe(event) {
 export function names() {
   const room = shell.page.room;
   // who left mid-game keeps their name: the results still say whose seat it was
-  const base = room.seats.map((s, i) => s.name || s.left || (s.bot ? botName(room, i) : t("seat_n", { n: i })));
+  const base = room.seats.map((s, i) => (s.player ? shownName(s.name) : s.left != null ? shownName(s.left) : s.bot ? botName(room, i) : t("seat_n", { n: i })));
   // a name shared by several seats (two Annas) carries its seat number
   return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i}` : name));
 }

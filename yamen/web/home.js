@@ -49,7 +49,7 @@ function drawLobby(list, rooms) {
     h(
       "li",
       {},
-      h("a", { href: `#/room/${r.id}` }, `${gameTitle(r.game)} · ${r.seats.filter((s) => s.name || s.bot).length}/${r.seats.length} · ${t(`status.${r.status}`)}`),
+      h("a", { href: `#/room/${r.id}` }, `${gameTitle(r.game)} · ${r.seats.filter((s) => s.player || s.bot).length}/${r.seats.length} · ${t(`status.${r.status}`)}`),
     ),
   );
   main.replaceChildren(

@@ -71,3 +71,9 @@ export function pick(names) {
   for (const key of [...order, "en"]) if (names[key]) return names[key];
   return Object.values(names)[0] ?? "";
 }
+
+// A player's name as shown: a deleted account's player is named "" by the server
+// (docs/server.md, Accounts), worded here in the page's language.
+export function shownName(name) {
+  return name === "" ? t("deleted_player") : name;
+}

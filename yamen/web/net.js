@@ -1,6 +1,7 @@
 // The server, from the browser: the HTTP lobby and one live WebSocket connection.
 
 const TOKEN = "yamen.token";
+const SIGNED_OUT = 4001; // a live connection's close code once its token is revoked (yamen/server/revocation.py)
 
 export function token() {
   return localStorage.getItem(TOKEN);
@@ -58,7 +59,8 @@ export async function me() {
 
 // One room's live connection; reconnects with backoff and resynchronizes (the server sends
 // the whole table after every hello). `on(frame)` gets every frame, `status(s)` the state of
-// the connection: "connecting", "open", "lost".
+// the connection: "connecting", "open", "lost", or "signed_out" (closed for good: its token was
+// revoked, here or on another device; the server's close code SIGNED_OUT).
 export class Live {
   constructor(room, invite, on, status) {
     this.room = room;
@@ -86,8 +88,13 @@ export class Live {
       }
       this.on(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.closed) return;
+      if (event.code === SIGNED_OUT) {
+        this.closed = true; // connecting again with the same token would be refused
+        this.status("signed_out");
+        return;
+      }
       this.status("lost");
       const wait = Math.min(10000, 500 * 2 ** this.tries++);
       setTimeout(() => !this.closed && this.connect(), wait);

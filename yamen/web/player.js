@@ -3,13 +3,14 @@
 // fetches once and returns a draw function, so a language change redraws without fetching.
 
 import { api } from "./net.js";
-import { t } from "./i18n.js";
+import { t, shownName } from "./i18n.js";
 import { h } from "./dom.js";
 import { botKind } from "./lobby.js";
 
-// A rated name: a person's own, or a bot by its kind ("bot:rules" is rated like a person).
+// A rated name: a person's own (a deleted account's: words for it), or a bot by its kind
+// ("bot:rules" is rated like a person).
 function named(row) {
-  return row.bot ? `${t("bot")} · ${botKind(row.bot)}` : row.name;
+  return row.bot ? `${t("bot")} · ${botKind(row.bot)}` : shownName(row.name);
 }
 
 function percent(x) {
@@ -20,7 +21,7 @@ async function fetched(path) {
   try {
     return await api("GET", path);
   } catch (err) {
-    if (err.status === 404) return null;
+    if (err.status === 404) return { missing: err.code }; // not_found, or player_deleted
     throw err;
   }
 }
@@ -29,7 +30,7 @@ async function fetched(path) {
 export async function playerPage(id, title) {
   const data = await fetched(`/api/players/${encodeURIComponent(id)}`);
   return () => {
-    if (!data) return h("p", { class: "card" }, t("player.not_found"));
+    if (data.missing) return h("p", { class: "card missing" }, t(data.missing === "player_deleted" ? "error.player_deleted" : "player.not_found"));
     const games = data.games.map((g) =>
       h(
         "section",
@@ -71,7 +72,8 @@ export async function playerPage(id, title) {
 }
 
 export async function leaderboardPage(game, title) {
-  const rows = (await fetched(`/api/leaderboard/${encodeURIComponent(game)}`)) || [];
+  const found = await fetched(`/api/leaderboard/${encodeURIComponent(game)}`);
+  const rows = Array.isArray(found) ? found : []; // an unknown game: an empty board
   return () =>
     h(
       "section",
@@ -90,7 +92,8 @@ export async function leaderboardPage(game, title) {
                   "tr",
                   { class: r.bot ? "bot" : "", "data-player": r.player },
                   h("td", {}, i + 1),
-                  h("td", {}, h("a", { href: `#/player/${encodeURIComponent(r.player)}` }, named(r))),
+                  // a deleted account's player has no page: their name is not a link
+                  h("td", {}, r.name === "" && !r.bot ? named(r) : h("a", { href: `#/player/${encodeURIComponent(r.player)}` }, named(r))),
                   h("td", { class: "rating" }, r.display),
                   h("td", {}, r.games),
                 ),

@@ -15,7 +15,7 @@ import { mySeat, describe, names, context } from "./context.js";
 import { drawHead } from "./roomhead.js";
 import { setupEditor } from "./setup.js";
 import { drawSide } from "./side.js";
-import { shell, main, say, attempt } from "./shell.js";
+import { shell, main, say, attempt, identityLost } from "./shell.js";
 
 export async function roomPage(roomId, invite) {
   const info = await attempt(() => api("GET", `/api/rooms/${roomId}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`));
@@ -37,6 +37,7 @@ export async function roomPage(roomId, invite) {
   page.live = new Live(roomId, page.invite, onFrame, (status) => {
     if (status === "lost") say(t("connection_lost"), "warn");
     else if (status === "open") say("");
+    else if (status === "signed_out") identityLost(); // its error frame said why: who is here now?
   });
   drawRoom();
 }

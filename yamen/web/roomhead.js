@@ -18,7 +18,7 @@ export function drawHead(room, host, again) {
   const buttons = [];
   if (host && room.status !== "playing") {
     buttons.push(h("button", { id: "start", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/start`)) }, room.number ? t("rematch") : t("start")));
-    if (room.seats.some((s) => !s.name && !s.bot)) {
+    if (room.seats.some((s) => !s.player && !s.bot)) {
       buttons.push(h("button", { class: "quiet", id: "fill-bots", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/bots`, { bot: defaultBot(knownGames(), room.game) })) }, t("fill_bots")));
     }
   }

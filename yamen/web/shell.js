@@ -18,6 +18,10 @@ let lost = () => {};
 export function onIdentityLost(then) {
   lost = then;
 }
+// (also when a room's connection is closed because its session was signed out: room.js)
+export function identityLost() {
+  lost();
+}
 
 export function say(message, kind = "error") {
   banner.textContent = message;

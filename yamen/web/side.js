@@ -2,7 +2,7 @@
 // the controls to sit, seat a bot, change or remove one, remove a person), the chat, the log.
 
 import { api } from "./net.js";
-import { t } from "./i18n.js";
+import { t, shownName } from "./i18n.js";
 import { icon } from "./icons.js";
 import { tick } from "./clock.js";
 import { h, confirmStep } from "./dom.js";
@@ -18,7 +18,7 @@ export function drawSide() {
   const side = document.querySelector(".side");
   const deadlines = (table && table.result === null && table.deadlines) || {};
   const seats = room.seats.map((s, i) => {
-    const label = s.name ? h("a", { class: "player-link", href: `#/player/${s.player}` }, s.name) : (s.left ? t("left_seat", { name: s.left }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
+    const label = s.player ? h("a", { class: "player-link", href: `#/player/${s.player}` }, shownName(s.name)) : (s.left != null ? t("left_seat", { name: shownName(s.left) }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
     const controls = seatControls(room, s, i, host);
     const pending = table && table.pending.includes(i);
     const left = deadlines[String(i)];
@@ -63,7 +63,7 @@ export function drawSide() {
 // One chat line: who said it (a seat's name, or the speaker's own name once they left the
 // table), then what they said; never a missing field shown as "null".
 function chatLine(c) {
-  const who = c.seat != null && shell.page.room.seats[c.seat] ? names()[c.seat] : c.name;
+  const who = c.seat != null && shell.page.room.seats[c.seat] ? names()[c.seat] : shownName(c.name);
   return h("li", { class: "chat-line" }, who ? h("b", {}, who, " ") : null, c.text ?? "");
 }
 
@@ -73,7 +73,7 @@ function seatControls(room, s, i, host) {
   const controls = [];
   if (room.status === "playing") return controls;
   const seatPath = `/api/rooms/${room.id}/seats/${i}`;
-  if (!s.name && !s.bot) {
+  if (!s.player && !s.bot) {
     if (shell.page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", seatPath, { invite: shell.page.invite })) }, t("sit")));
     if (host) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("PUT", `${seatPath}/bot`, { bot: defaultBot(knownGames(), room.game) })) }, t("add_bot")));
   }
@@ -85,7 +85,7 @@ function seatControls(room, s, i, host) {
   }
   if (s.player && host && i !== shell.page.seat) {
     const remove = async () => {
-      if (await confirmStep(t("remove_confirm", { name: s.name }), t("remove_person"), t("cancel"))) await attempt(() => api("DELETE", seatPath));
+      if (await confirmStep(t("remove_confirm", { name: shownName(s.name) }), t("remove_person"), t("cancel"))) await attempt(() => api("DELETE", seatPath));
     };
     controls.push(h("button", { class: "small quiet remove-person", onclick: remove }, t("remove_person")));
   }

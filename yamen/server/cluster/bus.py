@@ -10,7 +10,9 @@ never encoded twice). All processes of a cluster run the same version of Yamen.
 - :class:`Attach`, :class:`Forward`, :class:`Detach`: a client connected to one process, as
   the owner's room sees it: attached, one of its frames, gone;
 - :class:`Deliver`: a frame of the owner's room for such a client;
-- :class:`Moved`: the sender no longer runs the room (the client's process looks for the owner).
+- :class:`Moved`: the sender no longer runs the room (the client's process looks for the owner);
+- :class:`Revoked`: some of a player's sessions were revoked; sent to every process at once, on
+  the channel ``{prefix}all`` that each one listens on as well as its own.
 """
 
 from __future__ import annotations
@@ -142,7 +144,17 @@ class Moved:
     room: str
 
 
-Message = Call | Answer | Attach | Forward | Detach | Deliver | Moved
+@dataclass(frozen=True)
+class Revoked:
+    """Some of ``player``'s sessions were revoked by ``origin`` (``deleted``: their account
+    too): each process closes its connections whose token went (yamen/server/revocation.py)."""
+
+    origin: str
+    player: str
+    deleted: bool = False
+
+
+Message = Call | Answer | Attach | Forward | Detach | Deliver | Moved | Revoked
 KINDS: dict[str, type[Any]] = {
     "call": Call,
     "answer": Answer,
@@ -151,6 +163,7 @@ KINDS: dict[str, type[Any]] = {
     "detach": Detach,
     "deliver": Deliver,
     "moved": Moved,
+    "revoked": Revoked,
 }
 KIND_OF = {cls: kind for kind, cls in KINDS.items()}
 
@@ -193,6 +206,7 @@ class Bus:
     ):
         self.redis, self.prefix, self.node = redis, prefix, node
         self.channel = self.channel_of(node)
+        self.everyone = f"{prefix}all"  # what every process hears (Revoked)
         self.deliver, self.gone = deliver, gone
         self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self.pending: dict[str, asyncio.Future[Answer]] = {}
@@ -207,7 +221,7 @@ class Bus:
 
     async def start(self) -> list[asyncio.Task]:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(self.channel)
+        await self.pubsub.subscribe(self.channel, self.everyone)
         self.tasks = [
             asyncio.create_task(self._listen(), name="cluster listen"),
             asyncio.create_task(self._publish(), name="cluster publish"),
@@ -238,6 +252,10 @@ class Bus:
     async def send(self, node: str, message: Message) -> int:
         """Publish now; how many processes heard it (0: the node is gone)."""
         return await self.redis.publish(self.channel_of(node), encode(message))
+
+    async def tell_all(self, message: Message) -> int:
+        """Publish to every process now (this one too); how many heard it."""
+        return await self.redis.publish(self.everyone, encode(message))
 
     async def call(
         self, owner: str, room_id: str, op: str, args: list[Any], seconds: float = CALL_SECONDS
@@ -302,7 +320,7 @@ class Bus:
                 log.warning("cluster: listening failed (%s); again", exc)
                 await asyncio.sleep(0.2)
                 with contextlib.suppress(Exception):
-                    await self.pubsub.subscribe(self.channel)
+                    await self.pubsub.subscribe(self.channel, self.everyone)
 
     def _receive(self, data: str) -> None:
         try:

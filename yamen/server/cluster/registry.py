@@ -32,6 +32,7 @@ from yamen.server.cluster.bus import (
     Message,
     Moved,
     NotOwner,
+    Revoked,
     Snapshot,
 )
 from yamen.server.cluster.clients import Clients
@@ -398,11 +399,24 @@ class ClusterRooms(Rooms):
                 error = dumps(protocol.error("moving", MOVING, message.frame.get("id")))
                 self.bus.post(message.origin, Deliver(self.node, message.client, error))  # answered
                 self.bus.post(message.origin, Moved(self.node, message.room))  # attach it again
+        elif isinstance(message, Revoked):
+            if message.origin != self.node:  # the origin did it already
+                self.spawn(Rooms.sessions_ended(self, message.player, message.deleted))
         elif isinstance(message, Moved):
             link = self.links.get(message.room)
             target = None if link is None else link.target
             if link is not None and isinstance(target, Remote) and target.owner == message.origin:
                 link.move_soon()
+
+    async def sessions_ended(self, player_id: str, deleted: bool = False) -> None:
+        """Here at once, then in every other process (bus.Revoked). A lost message (Redis
+        down) leaves a revoked connection elsewhere open until it reconnects, when its
+        hello's token is refused."""
+        await super().sessions_ended(player_id, deleted)
+        try:
+            await self.bus.tell_all(Revoked(self.node, player_id, deleted))
+        except Exception as exc:
+            log.warning("cluster: could not tell the others of a revocation: %s", exc)
 
     async def _answer(self, call: Call) -> None:
         try:

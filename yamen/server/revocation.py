@@ -1,0 +1,73 @@
+"""A revoked token's live connections are closed, in whichever process they are.
+
+Each process keeps the WebSockets of signed-in players with the token each said hello with
+(:class:`Sockets`). When some of a player's sessions end (sign out, sign out everywhere, a new
+password, the account deleted), every process is told the player's id (one process: at once;
+several: over the cluster bus, yamen/server/cluster/bus.py ``Revoked``) and checks each of that
+player's connections against the database: one whose token no longer names the player gets an
+error frame ``signed_out`` and is closed with code SIGNED_OUT (4001, reason ``signed_out``),
+after which the browser does not reconnect but asks who is there. Connections whose token is
+still valid stay open; the seat stays the player's, for them to come back to.
+
+A connection that said hello while its token was being revoked is not missed: every check
+moves ``epoch`` on, and a connection registered after a check began is checked itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from yamen.server.storage import Store
+
+SIGNED_OUT = 4001  # the WebSocket close code (an application's own: 4000-4999)
+MESSAGE = "this session was signed out: sign in again"
+
+
+class Closable(Protocol):
+    def end(self, code: str, message: str, close: int = ...) -> None: ...
+
+
+class Sockets:
+    """This process's connections of signed-in players, by player, with their tokens."""
+
+    def __init__(self) -> None:
+        self.by_player: dict[str, dict[Closable, str]] = {}
+        self.epoch = 0  # checks begun so far
+
+    async def hold(
+        self, store: Store, player: str, client: Closable, token: str, seen: int
+    ) -> bool:
+        """Keep ``client`` (whose token was read valid when ``epoch`` was ``seen``); False,
+        and the client closed, when a check since then has revoked its token."""
+        self.by_player.setdefault(player, {})[client] = token
+        if self.epoch != seen and not await valid(store, player, token):
+            self.drop(player, client)
+            client.end("signed_out", MESSAGE, SIGNED_OUT)
+            return False
+        return True
+
+    def drop(self, player: str, client: Closable) -> None:
+        held = self.by_player.get(player)
+        if held is not None:
+            held.pop(client, None)
+            if not held:
+                del self.by_player[player]
+
+    async def check(self, store: Store, player: str) -> int:
+        """Close the player's connections here whose token was revoked; how many."""
+        self.epoch += 1
+        closed = 0
+        for client, token in list(self.by_player.get(player, {}).items()):
+            if not await valid(store, player, token):
+                self.drop(player, client)
+                client.end("signed_out", MESSAGE, SIGNED_OUT)
+                closed += 1
+        return closed
+
+    def count(self, player: str) -> int:
+        return len(self.by_player.get(player, {}))
+
+
+async def valid(store: Store, player: str, token: str) -> bool:
+    found: Any = await store.player_by_token(token)
+    return found is not None and found.id == player
