@@ -38,8 +38,9 @@ class ServerThread:
     """The app on uvicorn in a background thread, on a free port of 127.0.0.1. Tests make many
     guests and rooms from this one address: no limits per address or player unless given."""
 
-    def __init__(self, db_url: str, limits: Limits | None = None):
-        self.app = create_app(db_url, limits=limits or Limits.off())
+    def __init__(self, db_url: str, limits: Limits | None = None, **options: Any):
+        """``options``: create_app()'s others (``redis_url``, the analysis's budget...)."""
+        self.app = create_app(db_url, limits=limits or Limits.off(), **options)
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -62,6 +63,9 @@ def test_an_analysis_job_values_each_decision_of_the_seat_once(kind, tmp_path, m
     with database(kind, tmp_path) as url, ServerThread(url) as server:
         analyses = server.app.state.analyses
         analyses.playouts, analyses.jobs = BUDGET, 1
+        # the decisions' tasks on a thread here, not in worker processes, for the spy to see
+        # them and hold them (the worker processes: test_analysis_jobs.py)
+        analyses.pool = ThreadPoolExecutor(1)
         base = server.url
 
         async def go():
