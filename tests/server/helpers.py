@@ -145,6 +145,20 @@ async def room_with(
     return room["id"], lobbies
 
 
+async def finished_baohuang(base: str) -> tuple[int, Lobby, Lobby]:
+    """A one-deal Baohuang game played to its end by two guests (seats 0 and 1, the first one
+    hosts) and bots: its id and the two guests."""
+    rid, (host, second) = await room_with(base, "baohuang", {"deals": 1}, people=2, bot="rules")
+    seats = [await SeatClient.connect(p.ws_url(rid), p.token) for p in (host, second)]
+    try:
+        await host.call("POST", f"/api/rooms/{rid}/start")
+        await play_to_end(seats)
+    finally:
+        for seat in seats:
+            await seat.close()
+    return (await host.call("GET", f"/api/rooms/{rid}"))["game_id"], host, second
+
+
 async def play_to_end(
     seats: list[SeatClient],
     choose: Callable[[SeatClient], int] | None = None,

@@ -128,7 +128,11 @@ async def store_result(
         async with store.session.begin() as s:
             s.add(
                 AnalysisRow(
-                    game_id=game_id, seat=seat, playouts=playouts, result=result, created=time.time()
+                    game_id=game_id,
+                    seat=seat,
+                    playouts=playouts,
+                    result=result,
+                    created=time.time(),
                 )
             )
     except IntegrityError:

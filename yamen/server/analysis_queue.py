@@ -52,7 +52,7 @@ from yamen.server.analysis import (
     store_result,
     stored,
 )
-from yamen.server.analysis_workers import run_job, work
+from yamen.server.analysis_workers import drop, run_job, work
 from yamen.server.storage import Store
 
 JOB_TIMEOUT = 3600  # seconds a job may run; also how long a player's running key lives
@@ -194,12 +194,7 @@ class QueuedAnalyses:
                 process.join()
         for name in self.worker_names:  # what a killed worker left in Redis
             worker = Worker.find_by_key(Worker.redis_worker_namespace_prefix + name, self.redis)
-            if worker is None:
-                continue
-            job_id = worker.get_current_job_id()
-            job = None if job_id is None else self.fetch(job_id)
-            if job is not None:
-                job.delete()
-            worker.register_death()
+            if worker is not None:
+                drop(worker)
         self.processes, self.worker_names = [], []
         self.redis.close()

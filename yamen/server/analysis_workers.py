@@ -10,16 +10,21 @@ analysis; the server process that first reads the finished job stores it.
 A worker (:func:`work`) is an rq ``SimpleWorker`` in a process of its own, started by a server
 process: it takes jobs from the shared queue and runs each in itself (no fork per job: the
 process is already apart from the server's event loop). It runs below the server in the
-scheduler's eyes, and it leaves when its server is gone (yamen/server/thinking.py's watch).
+scheduler's eyes, and it leaves when its server is gone, unregistered, its job dropped.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
+import os
+import threading
+import time
 from typing import Any
 
 from yamen.records import Record
+from yamen.server.thinking import WORKER_NICE
 
 
 def run_job(
@@ -53,10 +58,33 @@ def work(redis_url: str, queue: str, name: str, server: int) -> None:
     from redis import Redis
     from rq import Queue, SimpleWorker
 
-    from yamen.server.thinking import _worker as watched_worker
-
-    watched_worker(server)
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
     logging.basicConfig(level=logging.WARNING)
     connection = Redis.from_url(redis_url)
     worker = SimpleWorker([Queue(queue, connection=connection)], name=name, connection=connection)
+    threading.Thread(target=watch, args=(server, worker), name="watch", daemon=True).start()
     worker.work(logging_level="WARNING")
+
+
+def watch(server: int, worker: Any) -> None:
+    """Leave when the server is gone (killed outright, it could not stop its workers), saying
+    so in Redis: the worker unregistered and its job dropped (asked again, it runs again),
+    rather than left for rq to find stale."""
+    while os.getppid() == server:
+        time.sleep(1.0)
+    with contextlib.suppress(Exception):
+        drop(worker)
+    os._exit(0)
+
+
+def drop(worker: Any) -> None:
+    """A worker that is gone or going: its job (if any) deleted, itself unregistered."""
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job
+
+    job_id = worker.get_current_job_id()
+    if job_id is not None:
+        with contextlib.suppress(NoSuchJobError):
+            Job.fetch(job_id, connection=worker.connection).delete()
+    worker.register_death()
