@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
@@ -226,9 +227,11 @@ class Analyses:
             self.computed += 1
             await store_result(self.store, key[0], key[1], self.playouts, result)
             job.result, job.state = result, "done"
-        except Exception:
+        except Exception as exc:
             log.exception("analysis of game %s seat %s failed", *key)
             job.state = "failed"
+            if isinstance(exc, BrokenProcessPool):  # a worker died: a new pool next time
+                self.pool = None
         finally:
             for future in futures:
                 future.cancel()  # a failed or cancelled job's tasks not begun are dropped

@@ -36,7 +36,7 @@ from typing import Any
 
 from redis import Redis
 from rq import Queue, Worker
-from rq.exceptions import NoSuchJobError
+from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
 
@@ -115,7 +115,11 @@ class QueuedAnalyses:
         return await self.answer(game_id, seat, job)
 
     async def answer(self, game_id: int, seat: int, job: Job) -> dict[str, Any]:
-        state = await asyncio.to_thread(job.get_status)
+        try:
+            state = await asyncio.to_thread(job.get_status)
+        except (InvalidJobOperation, NoSuchJobError):  # gone since: stored by another process
+            again = await stored(self.store, game_id, seat)
+            return dict(NONE) if again is None else done_status(again)
         if state == JobStatus.FINISHED:
             return await self.collect(game_id, seat, job)
         meta = job.meta or {}
@@ -158,8 +162,8 @@ class QueuedAnalyses:
                     return job
                 job.delete()  # failed or stopped: asked again, it runs again
             key = f"{self.name}-player-{player}"
-            held = self.redis.get(key)
-            other = None if held is None else self.fetch(held.decode())
+            held = self.redis.get(key)  # bytes: rq needs a connection that does not decode
+            other = None if not isinstance(held, bytes) else self.fetch(held.decode())
             if other is not None and other.get_status() in LIVE:
                 raise Refused("analysis_running", "you have an analysis running: wait for it")
             live = self.queue.count + StartedJobRegistry(queue=self.queue).count
