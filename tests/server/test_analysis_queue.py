@@ -90,6 +90,7 @@ async def stored_rows(db: str, game: str) -> tuple[int, int]:
 
 def test_one_job_a_seat_for_the_whole_site(postgres, redis_url):
     from rq import SimpleWorker
+    from rq.serializers import JSONSerializer
 
     a, b = apps(postgres, redis_url, workers=0)
     with a, b:
@@ -117,7 +118,9 @@ def test_one_job_a_seat_for_the_whole_site(postgres, redis_url):
         assert (busy.status, busy.code) == (429, "busy")
 
         # a worker of the site's (here, this test's own) takes the job and runs it
-        worker = SimpleWorker([jobs.queue], name=f"{jobs.name}-test", connection=jobs.redis)
+        worker = SimpleWorker(
+            [jobs.queue], name=f"{jobs.name}-test", connection=jobs.redis, serializer=JSONSerializer
+        )
         worker.work(burst=True)
 
         async def reading():

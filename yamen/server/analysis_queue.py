@@ -17,6 +17,8 @@ site's, not one process's.
   listen on the shared queue, so no other command is needed; they are stopped with the server
   (an idle one at once, a busy one killed, its job dropped: ask again), and a worker whose
   server was killed leaves by itself. Any rq worker on the same queue would do too.
+- Jobs are written in JSON (rq's ``JSONSerializer``), not pickled: what a worker reads from
+  Redis is data, never code to load.
 - Stored once: the first server process that reads a finished job (asked for its status, or
   asked to start it) stores the result in the database (an insert that a second one cannot
   repeat, :func:`~yamen.server.analysis.store_result`) and deletes the job; from then on the
@@ -39,6 +41,7 @@ from rq import Queue, Worker
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
+from rq.serializers import JSONSerializer
 
 from yamen.records import Record
 from yamen.server.analysis import (
@@ -77,7 +80,7 @@ class QueuedAnalyses:
         self.store, self.playouts, self.jobs = store, playouts, jobs
         self.redis_url, self.redis = redis_url, Redis.from_url(redis_url)
         self.name = re.sub(r"[^A-Za-z0-9_-]", "-", prefix) + "analysis"  # rq's ids allow these
-        self.queue = Queue(self.name, connection=self.redis)
+        self.queue = Queue(self.name, connection=self.redis, serializer=JSONSerializer)
         self.workers = jobs if workers is None else workers
         self.processes: list[Any] = []
         self.worker_names: list[str] = []
@@ -99,7 +102,7 @@ class QueuedAnalyses:
 
     def fetch(self, job_id: str) -> Job | None:
         try:
-            return Job.fetch(job_id, connection=self.redis)
+            return Job.fetch(job_id, connection=self.redis, serializer=JSONSerializer)
         except NoSuchJobError:
             return None
 
@@ -197,7 +200,8 @@ class QueuedAnalyses:
                 process.kill()
                 process.join()
         for name in self.worker_names:  # what a killed worker left in Redis
-            worker = Worker.find_by_key(Worker.redis_worker_namespace_prefix + name, self.redis)
+            key = Worker.redis_worker_namespace_prefix + name
+            worker = Worker.find_by_key(key, self.redis, serializer=JSONSerializer)
             if worker is not None:
                 drop(worker)
         self.processes, self.worker_names = [], []

@@ -57,12 +57,14 @@ def work(redis_url: str, queue: str, name: str, server: int) -> None:
     under way) or until the server ``server`` (its pid) is gone."""
     from redis import Redis
     from rq import Queue, SimpleWorker
+    from rq.serializers import JSONSerializer
 
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
     logging.basicConfig(level=logging.WARNING)
     connection = Redis.from_url(redis_url)
-    worker = SimpleWorker([Queue(queue, connection=connection)], name=name, connection=connection)
+    jobs = Queue(queue, connection=connection, serializer=JSONSerializer)
+    worker = SimpleWorker([jobs], name=name, connection=connection, serializer=JSONSerializer)
     threading.Thread(target=watch, args=(server, worker), name="watch", daemon=True).start()
     worker.work(logging_level="WARNING")
 
@@ -82,9 +84,10 @@ def drop(worker: Any) -> None:
     """A worker that is gone or going: its job (if any) deleted, itself unregistered."""
     from rq.exceptions import NoSuchJobError
     from rq.job import Job
+    from rq.serializers import JSONSerializer
 
     job_id = worker.get_current_job_id()
     if job_id is not None:
         with contextlib.suppress(NoSuchJobError):
-            Job.fetch(job_id, connection=worker.connection).delete()
+            Job.fetch(job_id, connection=worker.connection, serializer=JSONSerializer).delete()
     worker.register_death()
