@@ -445,7 +445,14 @@ def serve_command(
     analysis_playouts: Annotated[
         int, typer.Option(min=2, help="Playouts per decision in a post-game analysis.")
     ] = 200,
-    analysis_jobs: Annotated[int, typer.Option(min=1, help="Post-game analyses at once.")] = 2,
+    analysis_jobs: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Post-game analyses at once, and the worker processes they run in (with "
+            "--redis: this process's workers on the site's shared job queue).",
+        ),
+    ] = 2,
     log_format: Annotated[
         str,
         typer.Option(

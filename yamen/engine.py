@@ -241,8 +241,12 @@ class Game(ABC):
     seats: ClassVar[range]
     declaration: ClassVar[tuple[Option, ...]]
     bots: ClassVar[dict[str, str]] = {}  # "random" serves every game besides these
-    # post-game analysis: "module:function" (record, seat, playouts, seed, progress) -> dict,
-    # as bots are named (so that games never import it); None: the game has none
+    # post-game analysis: a module's name (so that games never import it), in three parts a
+    # server runs apart (yamen/server/analysis.py): decisions(record, seat) -> the seat's
+    # (step, view, legal, played); value(view, legal, played, playouts, seed) -> one decision
+    # valued from the view alone, pure (a worker process's task; seed: decision_seed(s, step)
+    # for the analysis of seed s); assemble(record, seat, playouts, decisions, values) -> the
+    # analysis. None: the game has none
     analyst: ClassVar[str | None] = None
 
     __slots__ = ("_options", "num_actions", "num_seats")

@@ -38,8 +38,9 @@ class ServerThread:
     """The app on uvicorn in a background thread, on a free port of 127.0.0.1. Tests make many
     guests and rooms from this one address: no limits per address or player unless given."""
 
-    def __init__(self, db_url: str, limits: Limits | None = None):
-        self.app = create_app(db_url, limits=limits or Limits.off())
+    def __init__(self, db_url: str, limits: Limits | None = None, **options: Any):
+        """``options``: create_app()'s others (``redis_url``, the analysis's budget...)."""
+        self.app = create_app(db_url, limits=limits or Limits.off(), **options)
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"
         )
@@ -142,6 +143,20 @@ async def room_with(
         else:
             await host.call("PUT", f"/api/rooms/{room['id']}/seats/{seat}/bot", {"bot": bot})
     return room["id"], lobbies
+
+
+async def finished_baohuang(base: str) -> tuple[int, Lobby, Lobby]:
+    """A one-deal Baohuang game played to its end by two guests (seats 0 and 1, the first one
+    hosts) and bots: its id and the two guests."""
+    rid, (host, second) = await room_with(base, "baohuang", {"deals": 1}, people=2, bot="rules")
+    seats = [await SeatClient.connect(p.ws_url(rid), p.token) for p in (host, second)]
+    try:
+        await host.call("POST", f"/api/rooms/{rid}/start")
+        await play_to_end(seats)
+    finally:
+        for seat in seats:
+            await seat.close()
+    return (await host.call("GET", f"/api/rooms/{rid}"))["game_id"], host, second
 
 
 async def play_to_end(

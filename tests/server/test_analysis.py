@@ -7,19 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.server.helpers import (
-    ServerThread,
-    database,
-    play_to_end,
-    room_with,
-    run,
-    watch_until_over,
-)
+from tests.server.helpers import ServerThread, database, finished_baohuang, run, watch_until_over
 from yamen.bots.baohuang import analysis
-from yamen.client import Lobby, LobbyError, SeatClient
+from yamen.client import Lobby, LobbyError
 
 BUDGET = 6  # playouts per decision
 
@@ -62,20 +56,13 @@ def test_an_analysis_job_values_each_decision_of_the_seat_once(kind, tmp_path, m
     with database(kind, tmp_path) as url, ServerThread(url) as server:
         analyses = server.app.state.analyses
         analyses.playouts, analyses.jobs = BUDGET, 1
+        # the decisions' tasks on a thread here, not in worker processes, for the spy to see
+        # them and hold them (the worker processes: test_analysis_jobs.py)
+        analyses.pool = ThreadPoolExecutor(1)
         base = server.url
 
         async def go():
-            rid, (host, second) = await room_with(
-                base, "baohuang", {"deals": 1}, people=2, bot="rules"
-            )
-            seats = [await SeatClient.connect(p.ws_url(rid), p.token) for p in (host, second)]
-            try:
-                await host.call("POST", f"/api/rooms/{rid}/start")
-                await play_to_end(seats)
-            finally:
-                for seat in seats:
-                    await seat.close()
-            gid = (await host.call("GET", f"/api/rooms/{rid}"))["game_id"]
+            gid, host, second = await finished_baohuang(base)
             path = f"/api/games/{gid}/analysis"
             outsider = await Lobby.guest(base, "outsider")
             no_one = await refused(outsider.call("POST", path, {"seat": 0}))

@@ -92,14 +92,20 @@ def redis_url():
         pytest.skip(
             f"no Redis at {REDIS} ({type(exc).__name__}: {exc}): the cluster tests need one"
         )
-    prefix = f"yamen-test-{secrets.token_hex(4)}:"
+    tag = secrets.token_hex(4)
+    prefix = f"yamen-test-{tag}:"
     yield f"{REDIS}/0?prefix={prefix}&lease={LEASE}"
 
     async def clean() -> None:
+        # the prefix's keys, and rq's for the analysis queue named after it (rq:...{tag}...)
         client = aioredis.from_url(REDIS)
         try:
-            async for key in client.scan_iter(match=f"{prefix}*"):
+            async for key in client.scan_iter(match=f"*{tag}*"):
                 await client.delete(key)
+            for registry in ("rq:queues", "rq:workers"):  # rq's sets of queues and workers
+                ours = [m for m in await client.smembers(registry) if tag.encode() in m]
+                if ours:
+                    await client.srem(registry, *ours)
         finally:
             await client.aclose()
 

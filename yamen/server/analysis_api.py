@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict
 
-from yamen.server.analysis import Analyses, Refused, analyst_of
+from yamen.server.analysis import Jobs, Refused, analyst_of
 from yamen.server.lobby import Anyone, Invite, Me, finished_game, http_error, rooms_of
 from yamen.server.replays import RETRY_SECONDS
 
@@ -24,7 +24,7 @@ class Ask(BaseModel):
     seat: int | None = None  # None: the asker's own seat
 
 
-def analyses_of(request: Request) -> Analyses:
+def analyses_of(request: Request) -> Jobs:
     return request.app.state.analyses
 
 

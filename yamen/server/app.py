@@ -41,6 +41,7 @@ def create_app(
     limits: Limits | None = None,
     analysis_playouts: int = DEFAULT_PLAYOUTS,
     analysis_jobs: int = DEFAULT_JOBS,
+    analysis_workers: int | None = None,
 ) -> FastAPI:
     """The server on the database at ``db_url`` (``sqlite:///file.db`` or
     ``postgresql://...``); the schema is migrated when it starts. ``redis_url`` lets several
@@ -48,8 +49,11 @@ def create_app(
     processes (0: a thread of this one) for at most ``bot_seconds`` a decision
     (yamen/server/thinking.py). ``limits``: those per address and per player
     (yamen/server/limits.py); the defaults suit a public server. Post-game analyses get
-    ``analysis_playouts`` playouts a decision, ``analysis_jobs`` at once
-    (yamen/server/analysis.py)."""
+    ``analysis_playouts`` playouts a decision and ``analysis_jobs`` at once: in a pool of
+    that many worker processes (yamen/server/analysis.py), or with ``redis_url`` on the
+    cluster's job queue, where this process starts ``analysis_workers`` (default
+    ``analysis_jobs``; 0: none, the queue's workers run elsewhere) worker processes
+    (yamen/server/analysis_queue.py)."""
     limits = limits or Limits()
     thinker = Thinker(bot_workers, bot_seconds)  # checked now, not when the server starts
     check_budget(analysis_playouts, analysis_jobs)
@@ -73,7 +77,17 @@ def create_app(
         thinker.start()
         await app.state.rooms.resume()
         app.state.replays = Replays()
-        app.state.analyses = Analyses(store, analysis_playouts, analysis_jobs)
+        if redis_url is None:  # analysed in this process's pool of workers
+            app.state.analyses = Analyses(store, analysis_playouts, analysis_jobs)
+        else:  # on the cluster's shared job queue
+            from yamen.server.analysis_queue import QueuedAnalyses
+            from yamen.server.cluster import cluster_settings
+
+            url, prefix, _ = cluster_settings(redis_url)
+            app.state.analyses = QueuedAnalyses(
+                store, url, prefix, analysis_playouts, analysis_jobs, analysis_workers
+            )
+            app.state.analyses.start_workers()
         background = [
             asyncio.create_task(Watchdog(app.state.rooms).run()),
             asyncio.create_task(rate_unrated(store)),  # games finished before ratings existed

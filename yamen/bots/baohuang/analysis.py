@@ -14,7 +14,12 @@ value minus the played one. Decisions before play (calls, grabs, declarations) a
 with one sensible action are listed, not valued: their playouts would need the bidding
 model, which is left for later.
 
-Deterministic given ``seed``: each decision draws from its own ``Random(seed, step)``.
+Deterministic given ``seed``: each decision draws from its own ``Random(f"{seed}:{step}")``.
+
+In three parts, as ``Game.analyst`` names them (yamen/engine.py), so that a server can run the
+decisions apart: :func:`decisions` (the record replayed, cheap), :func:`value` (one decision,
+pure, from the view alone: the CPU work, one task a decision in a worker process) and
+:func:`assemble` (the rows and the summary); :func:`analyse` runs the three in a row.
 """
 
 from __future__ import annotations
@@ -33,9 +38,10 @@ from yamen.records import Record
 from yamen.table import Table
 
 Progress = Callable[[int, int], None]  # (decisions done, decisions in all)
+Decision = tuple[int, Mapping[str, Any], list[int], int]  # (step, view, legal, played)
 
 
-def decisions(record: Record, seat: int) -> Iterator[tuple[int, Mapping[str, Any], list[int], int]]:
+def decisions(record: Record, seat: int) -> Iterator[Decision]:
     """Each decision of ``seat`` in the record: (step, the seat's view, its legal actions, the
     action it played). ``step`` is the action's index in the record (the replay's step
     before it)."""
@@ -76,42 +82,48 @@ def evaluate(
     return {"values": values, "playouts": rounds * len(options)}
 
 
-def analyse(
-    record: Record,
-    seat: int,
-    playouts: int = 200,
-    seed: int = 0,
-    progress: Progress | None = None,
+def decision_seed(seed: int, step: int) -> str:
+    """The seed of the decision at ``step`` in the analysis of seed ``seed``."""
+    return f"{seed}:{step}"
+
+
+def value(
+    view: Mapping[str, Any], legal: list[int], played: int, playouts: int, seed: str
 ) -> dict[str, Any]:
-    """Every decision of ``seat``: its step, the action played, the bot's preferred action
-    and the points at stake (best value minus played value, for the seat; 0 when they
-    agree), and a summary. Actions are given by id and in the game's notation."""
-    found = list(decisions(record, seat))
+    """One decision valued (:func:`evaluate`) with its own chance, ``Random(seed)``: what a
+    worker is given, nothing about the game beyond the seat's view."""
+    return evaluate(view, legal, played, playouts, random.Random(seed))
+
+
+def assemble(
+    record: Record, seat: int, playouts: int, found: list[Decision], values: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The analysis from the decisions (:func:`decisions`) and their values (:func:`value`,
+    in the same order): each decision's step, the action played, the bot's preferred action
+    and the points at stake (best value minus played value, for the seat; 0 when they agree),
+    and a summary. Actions are given by id and in the game's notation."""
     start = record.start()
     rows, agreements, loss = [], 0, 0.0
-    for done, (step, view, legal, played) in enumerate(found):
-        found_values = evaluate(view, legal, played, playouts, random.Random(f"{seed}:{step}"))
-        values = found_values["values"]
+    for (step, _, _, played), found_values in zip(found, values, strict=True):
+        values_of = found_values["values"]
         row: dict[str, Any] = {
             "step": step,
             "played": played,
             "played_text": start.action_text(played),
             "playouts": found_values["playouts"],
-            "evaluated": bool(values),
+            "evaluated": bool(values_of),
             "best": played,
             "best_text": start.action_text(played),
             "loss": 0.0,
         }
-        if values:
-            best = max(values, key=lambda a: (values[a], a == played))  # ties: the played one
+        if values_of:
+            best = max(values_of, key=lambda a: (values_of[a], a == played))  # ties: the played
             row["best"], row["best_text"] = best, start.action_text(best)
-            row["loss"] = round(values[best] - values[played], 3)
-            row["values"] = {str(a): round(v, 3) for a, v in values.items()}
+            row["loss"] = round(values_of[best] - values_of[played], 3)
+            row["values"] = {str(a): round(v, 3) for a, v in values_of.items()}
             agreements += best == played
             loss += row["loss"]
         rows.append(row)
-        if progress is not None:
-            progress(done + 1, len(found))
     evaluated = sum(r["evaluated"] for r in rows)
     return {
         "seat": seat,
@@ -124,3 +136,21 @@ def analyse(
             "loss": round(loss, 3),
         },
     }
+
+
+def analyse(
+    record: Record,
+    seat: int,
+    playouts: int = 200,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Every decision of ``seat`` valued in this process, one after another
+    (:func:`assemble` says what the answer holds); ``progress`` is told each one done."""
+    found = list(decisions(record, seat))
+    values = []
+    for done, (step, view, legal, played) in enumerate(found):
+        values.append(value(view, legal, played, playouts, decision_seed(seed, step)))
+        if progress is not None:
+            progress(done + 1, len(found))
+    return assemble(record, seat, playouts, found, values)

@@ -45,7 +45,7 @@ class Baohuang(Game):
         "rules": "yamen.bots.baohuang.rules:BaohuangRulesBot",
         "search": "yamen.bots.baohuang.search:BaohuangSearchBot",
     }
-    analyst = "yamen.bots.baohuang.analysis:analyse"
+    analyst = "yamen.bots.baohuang.analysis"
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
