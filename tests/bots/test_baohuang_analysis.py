@@ -84,3 +84,21 @@ def test_hidden_cards_do_not_change_the_evaluation(record):
             assert first == second
             return
     pytest.fail("no decision to value")
+
+
+def test_a_declaration_is_valued_against_passing_from_the_view_alone():
+    """The royalist's 明保 (or the emperor's 明獨) against passing: both answers valued on the
+    same sampled deals within the budget, the same for the same seed (what it is given is the
+    view: test_it_is_given_the_seats_views_only)."""
+    from yamen.games.baohuang.actions import PASS
+
+    record = one_deal(7)  # seat 1 is the royalist, asked whether to declare
+    found = [d for d in analysis.decisions(record, 1) if d[1]["phase"] == "declare"]
+    assert found, "seed 7 has a declaration window for seat 1"
+    step, view, legal, played = found[0]
+    assert len(legal) == 2 and PASS in legal
+    first = analysis.evaluate(view, legal, played, 12, random.Random(step))
+    assert set(first["values"]) == set(legal) and first["playouts"] <= 12
+    assert analysis.evaluate(view, legal, played, 12, random.Random(step)) == first
+    row = next(r for r in analysis.analyse(record, 1, 12)["decisions"] if r["step"] == step)
+    assert row["evaluated"] and set(row["values"]) == {str(a) for a in legal}

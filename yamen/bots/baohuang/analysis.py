@@ -10,9 +10,12 @@ How it values: the candidates the search bot would compare (its :func:`candidate
 playout policy's own choice and the action played) are played out on the same sampled deals
 (paired rounds, so the luck of the deal cancels), ``playouts`` playouts a decision at most; an
 action's value is its mean score for the seat in this deal. The points at stake are the best
-value minus the played one. Decisions before play (calls, grabs, declarations) and decisions
-with one sensible action are listed, not valued: their playouts would need the bidding
-model, which is left for later.
+value minus the played one. A declaration (明保 / 明獨, or the rebellion 反乱) is valued against
+passing as the search bot bids (yamen/bots/baohuang/bidding.py): the deal as it would start
+after each answer, the others passing, played out on the same sampled deals. The other
+decisions before play (the call, grabbing 搶莊 and yielding the emperor's seat) are listed, not
+valued: not grabbing is worth what the call and the declarations after it make of the deal,
+which the playouts do not simulate; so are decisions with one sensible action.
 
 Deterministic given ``seed``: each decision draws from its own ``Random(f"{seed}:{step}")``.
 
@@ -28,15 +31,19 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
-from yamen.bots.baohuang.determinize import determinize
+from yamen.bots.baohuang.bidding import declared_view
+from yamen.bots.baohuang.determinize import build_state, determinize, sample_deal
 from yamen.bots.baohuang.playout import choose as playout_choice
 from yamen.bots.baohuang.playout import deal_scores, play_out
 from yamen.bots.baohuang.search import candidates
+from yamen.games.baohuang.actions import DECLARE, PASS, REBEL
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.view import SeatView
 from yamen.records import Record
 from yamen.table import Table
 
+DECLARATIONS = {DECLARE: "declare", REBEL: "rebel"}  # an answer of the declaration window
+NOT_VALUED: dict[str, Any] = {"values": {}, "playouts": 0}
 Progress = Callable[[int, int], None]  # (decisions done, decisions in all)
 Decision = tuple[int, Mapping[str, Any], list[int], int]  # (step, view, legal, played)
 
@@ -59,15 +66,19 @@ def evaluate(
     """The values of the sensible actions at one decision, from ``view`` and ``legal`` only:
     ``{"values": {action: mean score}, "playouts": n}`` (``values`` empty when not valued)."""
     seen = cast(SeatView, view)
-    if seen["phase"] != Phase.PLAY or len(legal) < 2 or playouts < 2:
-        return {"values": {}, "playouts": 0}
+    if len(legal) < 2 or playouts < 2:
+        return NOT_VALUED
+    if seen["phase"] == Phase.DECLARE:
+        return declaration(seen, legal, playouts, rng)
+    if seen["phase"] != Phase.PLAY:
+        return NOT_VALUED
     me = seen["seat"]
     state = determinize(seen, rng, fresh=True)
     default = playout_choice(state, me)
     options = list(dict.fromkeys([played, default, *candidates(seen, legal)]))
     options = [a for a in options if a in legal][:playouts]  # at least one round
     if len(options) < 2:
-        return {"values": {}, "playouts": 0}
+        return NOT_VALUED
     rounds = playouts // len(options)
     totals = dict.fromkeys(options, 0.0)
     for round_ in range(rounds):
@@ -80,6 +91,30 @@ def evaluate(
             totals[action] += float(deal_scores(game)[me])
     values = {a: total / rounds for a, total in totals.items()}
     return {"values": values, "playouts": rounds * len(options)}
+
+
+def declaration(
+    seen: SeatView, legal: list[int], playouts: int, rng: random.Random
+) -> dict[str, Any]:
+    """Declaring (or rebelling) against passing, from the view: each answer's deal as it would
+    start (:func:`declared_view`), played out on the same sampled deals."""
+    answers = [a for a in legal if a in DECLARATIONS]
+    if PASS not in legal or len(answers) != 1:
+        return NOT_VALUED
+    me, answer = seen["seat"], answers[0]
+    starts = {PASS: declared_view(seen, "pass"), answer: declared_view(seen, DECLARATIONS[answer])}
+    rounds = playouts // len(starts)
+    totals = dict.fromkeys(starts, 0.0)
+    for _ in range(rounds):
+        deal = sample_deal(starts[PASS], rng)
+        for action, start in starts.items():
+            state = build_state(start, deal, fresh=True)
+            play_out(state)
+            totals[action] += float(deal_scores(state)[me])
+    return {
+        "values": {a: total / rounds for a, total in totals.items()},
+        "playouts": rounds * len(starts),
+    }
 
 
 def decision_seed(seed: int, step: int) -> str:
