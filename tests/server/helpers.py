@@ -241,3 +241,48 @@ def database(kind: str, tmp_path) -> Iterator[str]:
     else:
         with fresh_postgres() as url:
             yield url
+
+
+# Accounts (tests/server/test_accounts.py and the tests of what revoking or deleting does).
+PASSWORD = "correct horse"
+
+
+async def claimed(base: str, name: str, account: str) -> Lobby:
+    """A guest named ``name`` who claimed the account ``account`` (password PASSWORD)."""
+    lobby = await Lobby.guest(base, name)
+    await lobby.call("POST", "/api/account", {"name": account, "password": PASSWORD})
+    return lobby
+
+
+async def signed_in(base: str, account: str, password: str = PASSWORD) -> Lobby:
+    """A second device: a lobby signed in to ``account``."""
+    lobby = Lobby(base)
+    answer = await lobby.call(
+        "POST", "/api/account/sessions", {"name": account, "password": password}
+    )
+    lobby.token, lobby.player = answer["token"], answer["player"]
+    return lobby
+
+
+async def played_against_bots(lobby: Lobby, public: bool = True) -> str:
+    """A room where ``lobby``'s player played one Baohuang deal in seat 0 against random bots,
+    to its end; the room's id."""
+    room = await lobby.call(
+        "POST",
+        "/api/rooms",
+        {
+            "game": "baohuang",
+            "options": {"deals": 1},
+            "public": public,
+            "settings": FAST,
+            "seat": 0,
+        },
+    )
+    rid = room["id"]
+    for seat in range(1, len(room["seats"])):
+        await lobby.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "random"})
+    client = await SeatClient.connect(lobby.ws_url(rid), lobby.token)
+    await lobby.call("POST", f"/api/rooms/{rid}/start")
+    await play_to_end([client])
+    await client.close()
+    return rid

@@ -8,11 +8,17 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.server.helpers import FAST, ServerThread, database, play_to_end, run
-from yamen.client import Lobby, LobbyError, SeatClient
+from tests.server.helpers import (
+    PASSWORD,
+    ServerThread,
+    claimed,
+    database,
+    played_against_bots,
+    run,
+    signed_in,
+)
+from yamen.client import Lobby, LobbyError
 from yamen.server.limits import Limits
-
-PASSWORD = "correct horse"
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -32,42 +38,10 @@ async def refusal(lobby: Lobby, method: str, path: str, body=None) -> LobbyError
     raise AssertionError(f"{method} {path} was not refused")
 
 
-async def claimed(base: str, name: str, account: str) -> Lobby:
-    lobby = await Lobby.guest(base, name)
-    await lobby.call("POST", "/api/account", {"name": account, "password": PASSWORD})
-    return lobby
-
-
-async def signed_in(base: str, account: str, password: str = PASSWORD) -> Lobby:
-    lobby = Lobby(base)
-    answer = await lobby.call(
-        "POST", "/api/account/sessions", {"name": account, "password": password}
-    )
-    lobby.token, lobby.player = answer["token"], answer["player"]
-    return lobby
-
-
 def test_a_claimed_guest_keeps_their_games_and_signs_in_elsewhere(server):
     async def go():
         guest = await Lobby.guest(server.url, "Ann")
-        room = await guest.call(
-            "POST",
-            "/api/rooms",
-            {
-                "game": "baohuang",
-                "options": {"deals": 1},
-                "public": False,
-                "settings": FAST,
-                "seat": 0,
-            },
-        )
-        rid = room["id"]
-        for seat in range(1, len(room["seats"])):
-            await guest.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "random"})
-        seat = await SeatClient.connect(guest.ws_url(rid), guest.token)
-        await guest.call("POST", f"/api/rooms/{rid}/start")
-        await play_to_end([seat])
-        await seat.close()
+        rid = await played_against_bots(guest, public=False)
         game = (await guest.call("GET", f"/api/rooms/{rid}"))["game_id"]
         before = await guest.call("GET", "/api/me")
         answer = await guest.call("POST", "/api/account", {"name": "Ann.Lee", "password": PASSWORD})

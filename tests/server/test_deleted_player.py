@@ -5,27 +5,9 @@ in the public room list), and to a live watcher; the player's own page answers 4
 
 from __future__ import annotations
 
-from tests.server.helpers import FAST, ServerThread, play_to_end, run
-from tests.server.test_accounts import PASSWORD, claimed
+from tests.server.helpers import PASSWORD, ServerThread, claimed, played_against_bots, run
 from yamen.client import Lobby, SeatClient
 from yamen.wire import DELETED, DELETED_WORDS, shown_name
-
-
-async def a_rated_game(lobby: Lobby) -> str:
-    """A public room where ``lobby``'s player has played one game against bots; its id."""
-    room = await lobby.call(
-        "POST",
-        "/api/rooms",
-        {"game": "baohuang", "options": {"deals": 1}, "public": True, "settings": FAST, "seat": 0},
-    )
-    rid = room["id"]
-    for seat in range(1, len(room["seats"])):
-        await lobby.call("PUT", f"/api/rooms/{rid}/seats/{seat}/bot", {"bot": "random"})
-    seat = await SeatClient.connect(lobby.ws_url(rid), lobby.token)
-    await lobby.call("POST", f"/api/rooms/{rid}/start")
-    await play_to_end([seat])
-    await seat.close()
-    return rid
 
 
 def test_a_deleted_players_games_show_a_neutral_name(tmp_path):
@@ -33,7 +15,7 @@ def test_a_deleted_players_games_show_a_neutral_name(tmp_path):
 
         async def go():
             lobby = await claimed(server.url, "Kim", "Kim")
-            rid = await a_rated_game(lobby)
+            rid = await played_against_bots(lobby)
             before = await lobby.call("GET", f"/api/players/{lobby.player}")
             waiting = await lobby.call(  # a room still open: the public list shows it
                 "POST", "/api/rooms", {"game": "baohuang", "public": True, "seat": 0}

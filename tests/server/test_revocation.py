@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.server.helpers import ServerThread, run
-from tests.server.test_accounts import PASSWORD, claimed, signed_in
+from tests.server.helpers import PASSWORD, ServerThread, claimed, run, signed_in
 from tests.server.test_cluster import database, processes, redis_url
 from yamen.client import Lobby, SeatClient
 from yamen.server.revocation import SIGNED_OUT

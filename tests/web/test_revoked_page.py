@@ -9,9 +9,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 from tests.paths import WEB
-from tests.server.helpers import run
-from tests.server.test_accounts import PASSWORD, claimed, signed_in
-from tests.server.test_deleted_player import a_rated_game
+from tests.server.helpers import PASSWORD, claimed, played_against_bots, run, signed_in
 from tests.web.helpers import needs_chromium, person
 
 pytestmark = needs_chromium
@@ -59,7 +57,7 @@ def test_a_room_page_signed_out_elsewhere_goes_back_to_the_name_step(web_server,
 def test_a_deleted_player_on_the_leaderboard_in_japanese(web_server, browser):
     async def setup():
         lobby = await claimed(web_server.url, "Kim", "Kim")
-        await a_rated_game(lobby)
+        await played_against_bots(lobby)
         await lobby.call("DELETE", "/api/account", {"password": PASSWORD})
         return lobby.player
 
