@@ -244,6 +244,10 @@ class Game(ABC):
     # post-game analysis: "module:function" (record, seat, playouts, seed, progress) -> dict,
     # as bots are named (so that games never import it); None: the game has none
     analyst: ClassVar[str | None] = None
+    # the observation encoding for learners (yamen/rl, docs/rl.md): "module:Class", a class
+    # built from the configured game (the module sits beside the rules and may import numpy,
+    # which nothing imports until an RL environment asks); None: no RL environment yet
+    encoder: ClassVar[str | None] = None
 
     __slots__ = ("_options", "num_actions", "num_seats")
     _options: dict[str, Any]
