@@ -59,7 +59,8 @@ def observation_space(encoder: Encoder, game: Game) -> spaces.Dict:
 class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name for the unwrapped class)
     """The unwrapped environment (the module says the rules)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "yamen_v0", "is_parallelizable": False}
+    RENDER_MODES = ("human", "ansi")
+    metadata = {"render_modes": list(RENDER_MODES), "name": "yamen_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, render_mode: str | None = None, **options: Any):
         EzPickle.__init__(self, game, render_mode, **options)
@@ -67,8 +68,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name for the unwra
         self.game = get_game(game, options)
         self.encoder = encoder_for(self.game)
         self.metadata = {**self.metadata, "name": f"{self.game.name}_v0"}
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: one of {self.metadata['render_modes']}")
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r}: one of {self.RENDER_MODES}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_seats)]
         self.agents = self.possible_agents[:]
@@ -103,7 +104,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name for the unwra
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._select()
 
     def _select(self) -> None:
