@@ -45,21 +45,27 @@ for _v in VARIANTS.values():
     ROLE_INDEX[_v.partner_role], ROLE_INDEX[_v.other_role] = 2, 3
 SIZE_SCALE, TOTAL_SCALE, MAX_DEALS = 50.0, 100.0, 50.0
 TEXT_KIND = {text: kind for kind, text in enumerate(KIND_TEXT)}
+ORDER = [[(me + i) % SEATS for i in range(SEATS)] for me in range(SEATS)]  # relative -> absolute
+REL = [[(s - me) % SEATS for s in range(SEATS)] for me in range(SEATS)]  # absolute -> relative
+PHASE_INDEX = {phase.value: i for i, phase in enumerate(Phase)}
 
-# (name, length): the observation's blocks in order; docs/rl.md explains each.
+# (name, length): the observation's blocks in order; docs/rl.md explains each. The card
+# blocks come first, together (CARD_ROWS blocks of BLOCK), so that they are scaled at once.
 LAYOUT: tuple[tuple[str, int], ...] = (
     ("hand", BLOCK),
     ("unseen", BLOCK),  # the deck less the own hand and every card played this deal
     ("played", SEATS * BLOCK),  # per relative seat, this deal
-    ("hand_sizes", SEATS),
     ("table_cards", BLOCK),
+    ("tribute", 2 * BLOCK),  # gave, received
+    ("history_cards", HISTORY_SETS * BLOCK),  # the last sets played, most recent first
+    ("history_seats", HISTORY_SETS * SEATS),  # who played each of them
+    ("trick", TRICK_MOVES * (SEATS + len(TRICK_WORDS))),  # most recent first
+    ("hand_sizes", SEATS),
     ("table_owner", SEATS),
     ("second_circle", 1),
     ("yielders", SEATS),
     ("claimant", SEATS),
     ("to_ask", SEATS),
-    ("trick", TRICK_MOVES * (SEATS + len(TRICK_WORDS))),  # most recent first
-    ("history", HISTORY_SETS * (SEATS + BLOCK)),  # most recent first
     ("emperor", SEATS),
     ("public_roles", SEATS * 4),  # emperor, solo emperor, royalist/guard, rebel/commoner
     ("own_role", 5),  # none yet, then the four roles
@@ -74,8 +80,8 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("phase", len(PHASES)),
     ("variant", len(VARIANT_NAMES)),
     ("match", 2 + SEATS + SEATS),  # deal / deals, deals / 50, totals / 100, dealer
-    ("tribute", 2 * BLOCK),  # gave, received
 )
+CARD_ROWS = 10 + HISTORY_SETS  # hand, unseen, 5 played, table, 2 tribute, the history
 OFFSET: dict[str, int] = {}
 _at = 0
 for _name, _length in LAYOUT:
@@ -230,24 +236,34 @@ def kind_counts(hand: Sequence[int], called: int) -> np.ndarray:
 
 
 class PlayedCache:
-    """Each set played this deal as counts, kept as the deal's list of sets grows: a state
+    """The sets played this deal as counts, kept as the deal's list of sets grows: a state
     appends to one list per deal, so only the new sets are counted (a view's list is new each
-    time and counted whole)."""
+    time and counted whole). ``sums`` totals them per (absolute) seat, ``rows`` are the sets'
+    counts in order, ``seats`` who played each."""
 
-    __slots__ = ("called", "counts", "plays")
+    __slots__ = ("called", "plays", "rows", "seats", "sums")
 
     def __init__(self) -> None:
         self.plays: object = None
         self.called = -2
-        self.counts: list[tuple[int, np.ndarray]] = []
+        self.seats: list[int] = []
+        self.rows = np.zeros((64, BLOCK), dtype=np.int64)
+        self.sums = np.zeros((SEATS, BLOCK), dtype=np.int64)
 
-    def read(self, plays: Sequence[tuple[int, list[str]]], called: int) -> list:
-        if plays is not self.plays or called != self.called or len(plays) < len(self.counts):
-            self.plays, self.called, self.counts = plays, called, []
-        counts = self.counts
-        for seat, cards in plays[len(counts) :]:
-            counts.append((seat, card_counts(cards, called)))
-        return counts
+    def read(self, plays: Sequence[tuple[int, list[str]]], called: int) -> PlayedCache:
+        seats = self.seats
+        if plays is not self.plays or called != self.called or len(plays) < len(seats):
+            self.plays, self.called, self.seats = plays, called, []
+            seats = self.seats
+            self.sums = np.zeros((SEATS, BLOCK), dtype=np.int64)
+        for seat, cards in plays[len(seats) :]:
+            counts = card_counts(cards, called)
+            if len(seats) == len(self.rows):
+                self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
+            self.rows[len(seats)] = counts
+            self.sums[seat] += counts
+            seats.append(seat)
+        return self
 
 
 class BaohuangEncoder:
@@ -293,77 +309,78 @@ class BaohuangEncoder:
             return np.zeros((0, ACTION_FEATURE_SIZE), dtype=np.float32)
         return np.stack([rows[a] for a in actions])
 
-    def _vector(self, f: Facts, played: list[tuple[int, np.ndarray]]) -> np.ndarray:
+    def _vector(self, f: Facts, played: PlayedCache) -> np.ndarray:
         me = f.me
-        rel = [(s - me) % SEATS for s in range(SEATS)]
+        rel = REL[me]  # absolute seat -> relative
+        order = ORDER[me]  # relative seat -> absolute
         called = _called(f.called)
         out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-
-        def put(name: str, values: Any, at: int = 0) -> None:
-            start = OFFSET[name] + at
-            out[start : start + len(values)] = values
-
-        def one(name: str, index: int | None, width: int = 1, at: int = 0) -> None:
-            if index is not None:
-                out[OFFSET[name] + at + index * width] = 1.0
-
-        hand = kind_counts(f.hand, called)
-        by_seat = np.zeros((SEATS, BLOCK), dtype=np.int64)
-        for seat, counts in played:
-            by_seat[rel[seat]] += counts
-        put("hand", hand * BLOCK_SCALE)
-        put("unseen", (self.deck - hand - by_seat.sum(axis=0)) * BLOCK_SCALE)
-        put("played", (by_seat * BLOCK_SCALE).ravel())
-        put("hand_sizes", np.minimum([f.sizes[s] / SIZE_SCALE for s in _absolute(me)], 1.0))
+        cards = np.zeros((CARD_ROWS, BLOCK), dtype=np.int64)
+        cards[0] = hand = kind_counts(f.hand, called)
+        cards[1] = self.deck - hand - played.sums.sum(axis=0)
+        cards[2:7] = played.sums[order]
         if f.table is not None:
-            cards, owner, circle, yielders, claimant, to_ask = f.table
-            put("table_cards", card_counts(cards, called) * BLOCK_SCALE)
-            one("table_owner", rel[owner])
+            table, owner, circle, yielders, claimant, to_ask = f.table
+            cards[7] = card_counts(table, called)
+            out[OFFSET["table_owner"] + rel[owner]] = 1.0
             out[OFFSET["second_circle"]] = circle == 2
             for s in yielders:
-                one("yielders", rel[s])
-            one("claimant", None if claimant is None else rel[claimant])
+                out[OFFSET["yielders"] + rel[s]] = 1.0
+            if claimant is not None:
+                out[OFFSET["claimant"] + rel[claimant]] = 1.0
             for s in to_ask:
-                one("to_ask", rel[s])
-        width = SEATS + len(TRICK_WORDS)
+                out[OFFSET["to_ask"] + rel[s]] = 1.0
+        if f.tribute is not None:
+            cards[8] = card_counts(f.tribute[0], called)
+            cards[9] = card_counts(f.tribute[1], called)
+        sets = len(played.seats)
+        recent = min(sets, HISTORY_SETS)
+        if recent:
+            cards[10 : 10 + recent] = played.rows[sets - recent : sets][::-1]
+            at = OFFSET["history_seats"]
+            for i, seat in enumerate(played.seats[: -recent - 1 : -1]):
+                out[at + i * SEATS + rel[seat]] = 1.0
+        out[: CARD_ROWS * BLOCK] = (cards * BLOCK_SCALE).ravel()
+        width, at = SEATS + len(TRICK_WORDS), OFFSET["trick"]
         for i, (seat, word) in enumerate(reversed(f.trick[-TRICK_MOVES:])):
-            one("trick", rel[seat], at=i * width)
-            one("trick", TRICK_WORDS.index(word), at=i * width + SEATS)
-        width = SEATS + BLOCK
-        for i, (seat, counts) in enumerate(reversed(played[-HISTORY_SETS:])):
-            one("history", rel[seat], at=i * width)
-            put("history", counts * BLOCK_SCALE, at=i * width + SEATS)
-        one("emperor", None if f.emperor is None else rel[f.emperor])
+            out[at + i * width + rel[seat]] = 1.0
+            out[at + i * width + SEATS + TRICK_WORDS.index(word)] = 1.0
+        at = OFFSET["hand_sizes"]
+        for i, s in enumerate(order):
+            out[at + i] = min(f.sizes[s] / SIZE_SCALE, 1.0)
+        if f.emperor is not None:
+            out[OFFSET["emperor"] + rel[f.emperor]] = 1.0
+        at = OFFSET["public_roles"]
         for seat, role in f.roles.items():
-            one("public_roles", ROLE_INDEX[role], at=rel[seat] * 4)
-        one("own_role", 0 if f.role is None else 1 + ROLE_INDEX[f.role])
+            out[at + rel[seat] * 4 + ROLE_INDEX[role]] = 1.0
+        out[OFFSET["own_role"] + (0 if f.role is None else 1 + ROLE_INDEX[f.role])] = 1.0
         for s in f.declared:
-            one("declared", rel[s])
+            out[OFFSET["declared"] + rel[s]] = 1.0
         out[OFFSET["grabbed"]] = f.grabbed
-        one("marked_holder", None if f.marked_holder is None else rel[f.marked_holder])
-        one("marked_joker", None if f.marked_joker is None else rel[f.marked_joker])
+        if f.marked_holder is not None:
+            out[OFFSET["marked_holder"] + rel[f.marked_holder]] = 1.0
+        if f.marked_joker is not None:
+            out[OFFSET["marked_joker"] + rel[f.marked_joker]] = 1.0
         if f.called is not None:
             kind = TEXT_KIND[f.called]
-            one("called_card", SLOT_OF[kind])
+            out[OFFSET["called_card"] + SLOT_OF[kind]] = 1.0
             if kind < 52:
-                one("called_card", kind % 4, at=NUM_SLOTS)
+                out[OFFSET["called_card"] + NUM_SLOTS + kind % 4] = 1.0
         for s in f.answered:
-            one("answered", rel[s])
+            out[OFFSET["answered"] + rel[s]] = 1.0
         for s in f.pending:
-            one("pending", rel[s])
+            out[OFFSET["pending"] + rel[s]] = 1.0
         for place, s in enumerate(f.out):
             out[OFFSET["out"] + rel[s]] = (place + 1) / SEATS
-        one("phase", PHASES.index(Phase(f.phase)))
-        one("variant", VARIANT_NAMES.index(f.variant))
-        match = OFFSET["match"]
-        out[match] = f.deal / f.deals
-        out[match + 1] = f.deals / MAX_DEALS
+        out[OFFSET["phase"] + PHASE_INDEX[f.phase]] = 1.0
+        out[OFFSET["variant"] + VARIANT_NAMES.index(f.variant)] = 1.0
+        at = OFFSET["match"]
+        out[at] = f.deal / f.deals
+        out[at + 1] = f.deals / MAX_DEALS
         for s in range(SEATS):
-            out[match + 2 + rel[s]] = max(-1.0, min(1.0, float(f.totals[s]) / TOTAL_SCALE))
-        one("match", None if f.dealer is None else rel[f.dealer], at=2 + SEATS)
-        if f.tribute is not None:
-            put("tribute", card_counts(f.tribute[0], called) * BLOCK_SCALE)
-            put("tribute", card_counts(f.tribute[1], called) * BLOCK_SCALE, at=BLOCK)
+            out[at + 2 + rel[s]] = max(-1.0, min(1.0, float(f.totals[s]) / TOTAL_SCALE))
+        if f.dealer is not None:
+            out[at + 2 + SEATS + rel[f.dealer]] = 1.0
         return out
 
 
@@ -371,11 +388,6 @@ def _called(called: str | None) -> int:
     """The called natural's kind, or -1 (nothing called, or a joker: jokers count by slot)."""
     kind = -1 if called is None else TEXT_KIND[called]
     return kind if 0 <= kind < 52 else -1
-
-
-def _absolute(me: int) -> list[int]:
-    """Absolute seats in relative order: me, then the seats after me in play order."""
-    return [(me + i) % SEATS for i in range(SEATS)]
 
 
 def action_row(action: int) -> np.ndarray:
