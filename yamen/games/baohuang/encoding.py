@@ -24,6 +24,7 @@ import numpy as np
 
 from yamen.engine import Game, State
 from yamen.games.baohuang.actions import CALL_BASE, WORDS
+from yamen.games.baohuang.hands import slots_of
 from yamen.games.baohuang.kinds import BJ_MARKED, KIND_TEXT, NUM_SLOTS, SJ_MARKED, SLOT_OF
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
@@ -103,6 +104,7 @@ class Facts(NamedTuple):
     deal: int
     deals: int
     hand: Sequence[int]  # kind counts
+    slots: Sequence[int]  # the same hand's slot counts
     plays: Sequence[tuple[int, list[str]]]  # every set of this deal: (seat, cards)
     sizes: Sequence[int]
     table: tuple[list[str], int, int, Sequence[int], int | None, Sequence[int]] | None
@@ -137,6 +139,7 @@ def facts_of_view(view: Mapping[str, Any]) -> Facts:
         view["deal"],
         view["deals"],
         hand,
+        slots_of(hand),
         [(p["seat"], p["cards"]) for p in view["played"]],
         view["hand_sizes"],
         None
@@ -178,6 +181,7 @@ def facts_of_state(state: BaohuangState, seat: int) -> Facts:
         state.deal_no,
         state.options["deals"],
         state.hands[seat],
+        state.slots[seat],
         state.plays,
         state.sizes,
         (
@@ -223,16 +227,11 @@ def card_counts(cards: Sequence[str], called: int) -> np.ndarray:
     return block
 
 
-def kind_counts(hand: Sequence[int], called: int) -> np.ndarray:
-    """A block of whole counts of a hand given as kind counts."""
-    block = np.zeros(BLOCK, dtype=np.int64)
-    for kind, held in enumerate(hand):
-        if held:
-            block[SLOT_OF[kind]] += held
-    block[CALLED] = hand[called] if called >= 0 else 0
-    block[MARKED_SMALL] = hand[SJ_MARKED]
-    block[MARKED_BIG] = hand[BJ_MARKED]
-    return block
+def kind_counts(hand: Sequence[int], called: int, slots: Sequence[int] | None = None) -> list[int]:
+    """A block of whole counts of a hand given as kind counts (and slot counts, if known)."""
+    slots = slots_of(hand) if slots is None else slots
+    told = hand[called] if called >= 0 else 0
+    return [*slots, told, hand[SJ_MARKED], hand[BJ_MARKED]]
 
 
 class PlayedCache:
@@ -277,8 +276,9 @@ class BaohuangEncoder:
         deck = [0] * len(KIND_TEXT)
         for kind in VARIANTS[game.options["variant"]].deck():
             deck[kind] += 1
-        self.deck = kind_counts(deck, -1)
+        self.deck = np.array(kind_counts(deck, -1), dtype=np.int64)
         self._played = PlayedCache()
+        self._totals: tuple[object, list[float]] = (None, [])
         self._actions: dict[int, np.ndarray] = {}
 
     def encode(self, view: Mapping[str, Any], seat: int) -> np.ndarray:
@@ -309,6 +309,13 @@ class BaohuangEncoder:
             return np.zeros((0, ACTION_FEATURE_SIZE), dtype=np.float32)
         return np.stack([rows[a] for a in actions])
 
+    def _floats(self, totals: Sequence[Fraction]) -> list[float]:
+        """The match totals as floats; a state's list is replaced when it changes, so the
+        last one read is kept."""
+        if totals is not self._totals[0]:
+            self._totals = (totals, [float(t) for t in totals])
+        return self._totals[1]
+
     def _vector(self, f: Facts, played: PlayedCache) -> np.ndarray:
         me = f.me
         rel = REL[me]  # absolute seat -> relative
@@ -316,8 +323,8 @@ class BaohuangEncoder:
         called = _called(f.called)
         out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         cards = np.zeros((CARD_ROWS, BLOCK), dtype=np.int64)
-        cards[0] = hand = kind_counts(f.hand, called)
-        cards[1] = self.deck - hand - played.sums.sum(axis=0)
+        cards[0] = kind_counts(f.hand, called, f.slots)
+        cards[1] = self.deck - cards[0] - played.sums.sum(axis=0)
         cards[2:7] = played.sums[order]
         if f.table is not None:
             table, owner, circle, yielders, claimant, to_ask = f.table
@@ -377,8 +384,8 @@ class BaohuangEncoder:
         at = OFFSET["match"]
         out[at] = f.deal / f.deals
         out[at + 1] = f.deals / MAX_DEALS
-        for s in range(SEATS):
-            out[at + 2 + rel[s]] = max(-1.0, min(1.0, float(f.totals[s]) / TOTAL_SCALE))
+        for s, total in enumerate(self._floats(f.totals)):
+            out[at + 2 + rel[s]] = max(-1.0, min(1.0, total / TOTAL_SCALE))
         if f.dealer is not None:
             out[at + 2 + SEATS + rel[f.dealer]] = 1.0
         return out
