@@ -212,9 +212,9 @@ def facts_of_state(state: BaohuangState, seat: int) -> Facts:
     )
 
 
-def card_counts(cards: Sequence[str], called: int) -> np.ndarray:
+def card_counts(cards: Sequence[str], called: int) -> list[int]:
     """A block of whole counts (not yet scaled) of cards given in notation."""
-    block = np.zeros(BLOCK, dtype=np.int64)
+    block = [0] * BLOCK
     for card in cards:
         kind = TEXT_KIND[card]
         block[SLOT_OF[kind]] += 1
@@ -237,10 +237,10 @@ def kind_counts(hand: Sequence[int], called: int, slots: Sequence[int] | None = 
 class PlayedCache:
     """The sets played this deal as counts, kept as the deal's list of sets grows: a state
     appends to one list per deal, so only the new sets are counted (a view's list is new each
-    time and counted whole). ``sums`` totals them per (absolute) seat, ``rows`` are the sets'
-    counts in order, ``seats`` who played each."""
+    time and counted whole). ``sums`` totals them per (absolute) seat, ``total`` over all
+    seats; ``rows`` are the sets' counts in order, ``seats`` who played each."""
 
-    __slots__ = ("called", "plays", "rows", "seats", "sums")
+    __slots__ = ("called", "plays", "rows", "seats", "sums", "total")
 
     def __init__(self) -> None:
         self.plays: object = None
@@ -248,6 +248,7 @@ class PlayedCache:
         self.seats: list[int] = []
         self.rows = np.zeros((64, BLOCK), dtype=np.int64)
         self.sums = np.zeros((SEATS, BLOCK), dtype=np.int64)
+        self.total = np.zeros(BLOCK, dtype=np.int64)
 
     def read(self, plays: Sequence[tuple[int, list[str]]], called: int) -> PlayedCache:
         seats = self.seats
@@ -255,12 +256,14 @@ class PlayedCache:
             self.plays, self.called, self.seats = plays, called, []
             seats = self.seats
             self.sums = np.zeros((SEATS, BLOCK), dtype=np.int64)
+            self.total = np.zeros(BLOCK, dtype=np.int64)
         for seat, cards in plays[len(seats) :]:
-            counts = card_counts(cards, called)
+            counts = np.array(card_counts(cards, called), dtype=np.int64)
             if len(seats) == len(self.rows):
                 self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
             self.rows[len(seats)] = counts
             self.sums[seat] += counts
+            self.total += counts
             seats.append(seat)
         return self
 
@@ -317,26 +320,28 @@ class BaohuangEncoder:
         return self._totals[1]
 
     def _vector(self, f: Facts, played: PlayedCache) -> np.ndarray:
+        """The observation from the facts. Ones are gathered as indices and other values as
+        (index, value) pairs, then set at once: numpy costs per call, not per element."""
         me = f.me
         rel = REL[me]  # absolute seat -> relative
         order = ORDER[me]  # relative seat -> absolute
         called = _called(f.called)
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         cards = np.zeros((CARD_ROWS, BLOCK), dtype=np.int64)
         cards[0] = kind_counts(f.hand, called, f.slots)
-        cards[1] = self.deck - cards[0] - played.sums.sum(axis=0)
+        cards[1] = self.deck - played.total - cards[0]
         cards[2:7] = played.sums[order]
+        ones: list[int] = []
+        at, values = [], []
         if f.table is not None:
             table, owner, circle, yielders, claimant, to_ask = f.table
             cards[7] = card_counts(table, called)
-            out[OFFSET["table_owner"] + rel[owner]] = 1.0
-            out[OFFSET["second_circle"]] = circle == 2
-            for s in yielders:
-                out[OFFSET["yielders"] + rel[s]] = 1.0
+            ones.append(OFFSET["table_owner"] + rel[owner])
+            if circle == 2:
+                ones.append(OFFSET["second_circle"])
+            ones += [OFFSET["yielders"] + rel[s] for s in yielders]
             if claimant is not None:
-                out[OFFSET["claimant"] + rel[claimant]] = 1.0
-            for s in to_ask:
-                out[OFFSET["to_ask"] + rel[s]] = 1.0
+                ones.append(OFFSET["claimant"] + rel[claimant])
+            ones += [OFFSET["to_ask"] + rel[s] for s in to_ask]
         if f.tribute is not None:
             cards[8] = card_counts(f.tribute[0], called)
             cards[9] = card_counts(f.tribute[1], called)
@@ -344,50 +349,54 @@ class BaohuangEncoder:
         recent = min(sets, HISTORY_SETS)
         if recent:
             cards[10 : 10 + recent] = played.rows[sets - recent : sets][::-1]
-            at = OFFSET["history_seats"]
+            first = OFFSET["history_seats"]
             for i, seat in enumerate(played.seats[: -recent - 1 : -1]):
-                out[at + i * SEATS + rel[seat]] = 1.0
-        out[: CARD_ROWS * BLOCK] = (cards * BLOCK_SCALE).ravel()
-        width, at = SEATS + len(TRICK_WORDS), OFFSET["trick"]
+                ones.append(first + i * SEATS + rel[seat])
+        width, first = SEATS + len(TRICK_WORDS), OFFSET["trick"]
         for i, (seat, word) in enumerate(reversed(f.trick[-TRICK_MOVES:])):
-            out[at + i * width + rel[seat]] = 1.0
-            out[at + i * width + SEATS + TRICK_WORDS.index(word)] = 1.0
-        at = OFFSET["hand_sizes"]
+            ones.append(first + i * width + rel[seat])
+            ones.append(first + i * width + SEATS + TRICK_WORDS.index(word))
+        first = OFFSET["hand_sizes"]
         for i, s in enumerate(order):
-            out[at + i] = min(f.sizes[s] / SIZE_SCALE, 1.0)
+            at.append(first + i)
+            values.append(min(f.sizes[s] / SIZE_SCALE, 1.0))
         if f.emperor is not None:
-            out[OFFSET["emperor"] + rel[f.emperor]] = 1.0
-        at = OFFSET["public_roles"]
-        for seat, role in f.roles.items():
-            out[at + rel[seat] * 4 + ROLE_INDEX[role]] = 1.0
-        out[OFFSET["own_role"] + (0 if f.role is None else 1 + ROLE_INDEX[f.role])] = 1.0
-        for s in f.declared:
-            out[OFFSET["declared"] + rel[s]] = 1.0
-        out[OFFSET["grabbed"]] = f.grabbed
+            ones.append(OFFSET["emperor"] + rel[f.emperor])
+        first = OFFSET["public_roles"]
+        ones += [first + rel[seat] * 4 + ROLE_INDEX[role] for seat, role in f.roles.items()]
+        ones.append(OFFSET["own_role"] + (0 if f.role is None else 1 + ROLE_INDEX[f.role]))
+        ones += [OFFSET["declared"] + rel[s] for s in f.declared]
+        if f.grabbed:
+            ones.append(OFFSET["grabbed"])
         if f.marked_holder is not None:
-            out[OFFSET["marked_holder"] + rel[f.marked_holder]] = 1.0
+            ones.append(OFFSET["marked_holder"] + rel[f.marked_holder])
         if f.marked_joker is not None:
-            out[OFFSET["marked_joker"] + rel[f.marked_joker]] = 1.0
+            ones.append(OFFSET["marked_joker"] + rel[f.marked_joker])
         if f.called is not None:
             kind = TEXT_KIND[f.called]
-            out[OFFSET["called_card"] + SLOT_OF[kind]] = 1.0
+            ones.append(OFFSET["called_card"] + SLOT_OF[kind])
             if kind < 52:
-                out[OFFSET["called_card"] + NUM_SLOTS + kind % 4] = 1.0
-        for s in f.answered:
-            out[OFFSET["answered"] + rel[s]] = 1.0
-        for s in f.pending:
-            out[OFFSET["pending"] + rel[s]] = 1.0
+                ones.append(OFFSET["called_card"] + NUM_SLOTS + kind % 4)
+        ones += [OFFSET["answered"] + rel[s] for s in f.answered]
+        ones += [OFFSET["pending"] + rel[s] for s in f.pending]
         for place, s in enumerate(f.out):
-            out[OFFSET["out"] + rel[s]] = (place + 1) / SEATS
-        out[OFFSET["phase"] + PHASE_INDEX[f.phase]] = 1.0
-        out[OFFSET["variant"] + VARIANT_NAMES.index(f.variant)] = 1.0
-        at = OFFSET["match"]
-        out[at] = f.deal / f.deals
-        out[at + 1] = f.deals / MAX_DEALS
+            at.append(OFFSET["out"] + rel[s])
+            values.append((place + 1) / SEATS)
+        ones.append(OFFSET["phase"] + PHASE_INDEX[f.phase])
+        ones.append(OFFSET["variant"] + VARIANT_NAMES.index(f.variant))
+        first = OFFSET["match"]
+        at += [first, first + 1]
+        values += [f.deal / f.deals, f.deals / MAX_DEALS]
         for s, total in enumerate(self._floats(f.totals)):
-            out[at + 2 + rel[s]] = max(-1.0, min(1.0, total / TOTAL_SCALE))
+            at.append(first + 2 + rel[s])
+            values.append(max(-1.0, min(1.0, total / TOTAL_SCALE)))
         if f.dealer is not None:
-            out[at + 2 + SEATS + rel[f.dealer]] = 1.0
+            ones.append(first + 2 + SEATS + rel[f.dealer])
+        out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+        out[: CARD_ROWS * BLOCK] = (cards * BLOCK_SCALE).ravel()
+        out[CARD_ROWS * BLOCK :] = 0.0
+        out[ones] = 1.0
+        out[at] = values
         return out
 
 
