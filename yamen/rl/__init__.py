@@ -33,16 +33,17 @@ def learnable_games() -> list[str]:
 
 
 def registered_ids() -> list[str]:
-    """Register every learnable game with PettingZoo's registry (where the installed version
-    has one; before 1.25 there is none and this registers nothing); the ids registered."""
+    """Register every learnable game with PettingZoo's registry, once (where the installed
+    version has one; before 1.25 there is none and this registers nothing); the ids."""
     try:
-        from pettingzoo import register
+        from pettingzoo import aec_registry, register
     except ImportError:
         return []
     ids = []
     for name in learnable_games():
         ids.append(f"yamen/{name}-v0")
-        register("aec", ids[-1], entry_point="yamen.rl.env:env", kwargs={"game": name})
+        if ids[-1] not in aec_registry:
+            register("aec", ids[-1], entry_point="yamen.rl.env:env", kwargs={"game": name})
     return ids
 
 
