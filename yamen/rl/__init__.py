@@ -4,8 +4,8 @@ environment (:func:`env`, :func:`raw_env`) and a Gymnasium single-seat environme
 
 Needs the ``rl`` extra (``pip install -e '.[rl]'``: pettingzoo, gymnasium, numpy). Importing
 this package registers each such game with PettingZoo's registry, where the installed
-PettingZoo has one, as ``yamen/<game>-v0`` (``pettingzoo.make("aec", "yamen/<game>-v0",
-variant=...)``).
+PettingZoo has one (1.27 has), as ``yamen/<game>-v0``:
+``pettingzoo.make("aec", "yamen/<game>-v0", variant=...)``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def learnable_games() -> list[str]:
 
 def registered_ids() -> list[str]:
     """Register every learnable game with PettingZoo's registry, once (where the installed
-    version has one; before 1.25 there is none and this registers nothing); the ids."""
+    version has one; where it has none this registers nothing); the ids."""
     try:
         from pettingzoo import aec_registry, register
     except ImportError:
