@@ -248,6 +248,10 @@ class Game(ABC):
     # for the analysis of seed s); assemble(record, seat, playouts, decisions, values) -> the
     # analysis. None: the game has none
     analyst: ClassVar[str | None] = None
+    # the observation encoding for learners (yamen/rl, docs/rl.md): "module:Class", a class
+    # built from the configured game (the module sits beside the rules and may import numpy,
+    # which nothing imports until an RL environment asks); None: no RL environment yet
+    encoder: ClassVar[str | None] = None
 
     __slots__ = ("_options", "num_actions", "num_seats")
     _options: dict[str, Any]

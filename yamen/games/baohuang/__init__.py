@@ -46,6 +46,7 @@ class Baohuang(Game):
         "search": "yamen.bots.baohuang.search:BaohuangSearchBot",
     }
     analyst = "yamen.bots.baohuang.analysis"
+    encoder = "yamen.games.baohuang.encoding:BaohuangEncoder"
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:

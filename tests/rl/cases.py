@@ -1,0 +1,36 @@
+"""The environments under test: every registered game that declares an encoder, once per value
+of each of its top-level choice options (a variant, a mode), plus the cases listed below. A
+game that gains an encoder gains every generic test of tests/rl without a line here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yamen.engine import game_type
+from yamen.rl import learnable_games
+
+# (game, options) beyond the generic cases: matches of several deals, modes by player count.
+EXTRA: list[tuple[str, dict[str, Any]]] = [
+    ("baohuang", {"variant": "japanese", "deals": 2}),  # tribute from the second deal on
+    ("baohuang", {"variant": "shandong", "deals": 2, "grabbing": False}),
+]
+
+
+def generic_cases(name: str) -> list[tuple[str, dict[str, Any]]]:
+    choices = [
+        option
+        for option in game_type(name).declaration
+        if option.kind == "choice" and option.applies is None
+    ]
+    found = [(name, {o.name: value}) for o in choices for value in o.choices]
+    return found or [(name, {})]
+
+
+def cases() -> list[tuple[str, dict[str, Any]]]:
+    learnable = learnable_games()
+    found = [case for name in learnable for case in generic_cases(name)]
+    return found + [(name, options) for name, options in EXTRA if name in learnable]
+
+
+CASES = cases()
+IDS = [name + "".join(f"-{k}={v}" for k, v in options.items()) for name, options in CASES]

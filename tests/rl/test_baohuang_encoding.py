@@ -1,0 +1,99 @@
+"""Baohuang's encoding: the observation cannot peek at cards its seat does not see, and its
+layout is what docs/rl.md says."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from yamen.engine import get_game
+from yamen.games.baohuang.encoding import (
+    BLOCK,
+    CARD_ROWS,
+    LAYOUT,
+    OBSERVATION_SIZE,
+    OFFSET,
+    action_row,
+)
+from yamen.games.baohuang.sets import encode
+from yamen.rl.encoding import encoder_for
+
+VARIANTS = ["shandong", "japanese"]
+
+
+def swapped_deals(game, seed: int, me: int, rng: random.Random):
+    """The deal of ``seed`` as an explicit deal, and the same deal with one card swapped
+    between two seats other than ``me`` (neither card marked: where the marked jokers lie is
+    public)."""
+    start = game.new_state(seed)
+    hands = [list(start.view(seat)["hand"]) for seat in range(5)]
+    a, b = rng.sample([s for s in range(5) if s != me], 2)
+    picks = [(i, j) for i, x in enumerate(hands[a]) for j, y in enumerate(hands[b])]
+    rng.shuffle(picks)
+    i, j = next(
+        (i, j)
+        for i, j in picks
+        if hands[a][i] != hands[b][j] and "*" not in hands[a][i] + hands[b][j]
+    )
+    other = [hand[:] for hand in hands]
+    other[a][i], other[b][j] = hands[b][j], hands[a][i]
+    return hands, other, a
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(6))
+def test_other_seats_hidden_cards_change_nothing(variant, seed):
+    """Two games that differ only in a card swapped between two other seats, played with the
+    same actions (each legal in both) while there are such: wherever the seat's views agree,
+    so do its observations (the fast path reads the state, so this is what keeps it honest);
+    the seat whose hand changed sees the difference. The views part for good once a swapped
+    seat plays a set of a swapped rank (the engine shows other suits)."""
+    game = get_game("baohuang", {"variant": variant})
+    encoder = encoder_for(game)
+    rng = random.Random(seed)
+    me = seed % 5
+    hands, other, changed = swapped_deals(game, seed, me, rng)
+    one, two = game.new_state(seed, deal=hands), game.new_state(seed, deal=other)
+    assert not np.array_equal(encoder.encode_seat(one, changed), encoder.encode_seat(two, changed))
+    compared = 0
+    while not one.over:
+        if one.view(me) == two.view(me):
+            assert np.array_equal(encoder.encode_seat(one, me), encoder.encode_seat(two, me))
+            compared += 1
+        seat = rng.choice(one.pending())
+        both = sorted(set(one.legal(seat)) & set(two.legal(seat)))  # the seats swapped: some
+        if not both:
+            break
+        action = rng.choice(both)
+        one.apply(seat, action)
+        two.apply(seat, action)
+    assert compared >= 5
+
+
+def test_layout_is_contiguous_and_cards_come_first():
+    assert OFFSET["hand"] == 0
+    assert sum(length for _, length in LAYOUT) == OBSERVATION_SIZE
+    assert OFFSET["history_seats"] == CARD_ROWS * BLOCK
+    ends = [OFFSET[name] + length for name, length in LAYOUT]
+    assert ends[:-1] == [OFFSET[name] for name, _ in LAYOUT[1:]]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_own_hand_and_unseen_cards_add_up_to_the_deck(variant):
+    game = get_game("baohuang", {"variant": variant})
+    encoder = encoder_for(game)
+    state = game.new_state(2)
+    obs = encoder.encode_seat(state, 0)
+    hand = obs[OFFSET["hand"] : OFFSET["hand"] + BLOCK]
+    unseen = obs[OFFSET["unseen"] : OFFSET["unseen"] + BLOCK]
+    deck = sum(state.sizes)
+    scale = np.array([16] * 13 + [4, 4], dtype=np.float32)
+    assert round(float(((hand[:15] + unseen[:15]) * scale).sum())) == deck
+    assert round(float((hand[:15] * scale).sum())) == state.sizes[0]
+
+
+def test_an_actions_row_counts_the_cards_it_plays():
+    row = action_row(encode(5, 3, 1, 2, 1))  # three 8s, one of them the called card, SJ, 2 BJ
+    assert row[5] * 16 == 3 and row[13] * 4 == 1 and row[14] * 4 == 2 and row[15] * 4 == 1

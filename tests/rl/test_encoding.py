@@ -1,0 +1,76 @@
+"""Every learnable game's encoder (tests/rl/cases.py): the contract of yamen/rl/encoding.py
+checked on random states of each case."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from tests.rl.cases import CASES, IDS
+from yamen.engine import get_game
+from yamen.rl.encoding import Encoder, encoder_class, encoder_for, observe
+
+
+def random_states(game, seed: int, games: int = 2):
+    """States met in random games: every decision of ``games`` games."""
+    rng = random.Random(seed)
+    for index in range(games):
+        state = game.new_state(seed + index)
+        while not state.over:
+            yield state
+            seat = rng.choice(state.pending())
+            state.apply(seat, rng.choice(state.legal(seat)))
+        yield state
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
+def test_observations_are_read_from_the_view(name, options):
+    """The fast path equals the view's encoding, for every seat, on every state met; vectors
+    are float32 of the declared size with features in [-1, 1]."""
+    game = get_game(name, options)
+    encoder = encoder_for(game)
+    assert isinstance(encoder, Encoder)
+    checked = 0
+    for state in random_states(game, seed=3):
+        for seat in range(game.num_seats):
+            from_view = encoder.encode(state.view(seat), seat)
+            assert from_view.dtype == np.float32
+            assert from_view.shape == (encoder.observation_size,)
+            assert from_view.min() >= -1.0 and from_view.max() <= 1.0
+            assert np.array_equal(observe(encoder, state, seat), from_view)
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
+def test_action_features_one_row_per_action(name, options):
+    game = get_game(name, options)
+    encoder = encoder_for(game)
+    for state in random_states(game, seed=5, games=1):
+        for seat in state.pending():
+            legal = state.legal(seat)
+            rows = encoder.action_features(state.view(seat), legal)
+            assert rows.shape == (len(legal), encoder.action_feature_size)
+            assert rows.dtype == np.float32
+            assert len({row.tobytes() for row in rows}) == len(legal), "actions told apart"
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
+def test_state_holds_every_seat(name, options):
+    game = get_game(name, options)
+    encoder = encoder_for(game)
+    state = next(random_states(game, seed=9, games=1))
+    full = encoder.encode_state(state)
+    assert full.shape == (encoder.state_size,) and full.dtype == np.float32
+
+
+def test_a_game_without_an_encoder_is_refused():
+    class Bare:
+        encoder = None
+        name = "bare"
+
+    assert encoder_class(Bare) is None  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        encoder_for(Bare)  # type: ignore[arg-type]
