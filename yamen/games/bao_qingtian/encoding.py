@@ -17,6 +17,7 @@ only an RL environment imports this module.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -51,6 +52,12 @@ STEPS = ("judge", *OFFICERS)
 VERDICTS = ("executed", "pardoned")
 PUNISHMENTS = len(CATALOGUE) + 1  # the catalogue, then the judge's own words
 CODE_INDEX = {code: i for i, code in enumerate(CODE)}
+SEEK_INDEX = {what: i for i, what in enumerate(SEEKING)}
+HOW_INDEX = {how: i for i, how in enumerate(HOW)}
+FORM_INDEX = {form: i for i, form in enumerate(FORMS)}
+STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
+CRIMINAL_INDEX = {card: i for i, card in enumerate(CRIMINALS)}
+OFFICE_INDEX = {office: i for i, office in enumerate(OFFICES)}
 # action kinds, in the order of the ids
 KINDS = (
     "discard",
@@ -228,6 +235,7 @@ def facts_of_state(state: BaoQingtianState, seat: int) -> Facts:
     )
 
 
+@cache
 def _punishment(words: str) -> int:
     """A punishment's slot: its catalogue index, or the judge's own words."""
     slot = catalogue_index(words)
@@ -254,6 +262,10 @@ class BaoQingtianEncoder:
         self.punish_at = self.seat_at + n
         self.number_at = self.punish_at + PUNISHMENTS
         self.action_feature_size = self.number_at + MAX_NUMBER + 1
+        self.base = np.zeros(self.observation_size, dtype=np.float32)  # the table block
+        table = self.offset["table"]
+        self.base[table : table + 3] = (n / MAX_SEATS, self.cards_each / MOST_EACH, 0.0)
+        self.base[table + 2] = float(self.find_by_drawing)
 
     def encode(self, view: Mapping[str, Any], seat: int) -> np.ndarray:
         """The seat's observation from its view (the contract)."""
@@ -290,8 +302,9 @@ class BaoQingtianEncoder:
         return rows
 
     def _vector(self, f: Facts) -> np.ndarray:
-        """The observation from the facts: ones gathered as indices, other values as (index,
-        value) pairs, then set at once (numpy costs per call, not per element)."""
+        """The observation from the facts: the table's constant block copied, then ones
+        gathered as indices and other values as (index, value) pairs, set at once (numpy
+        costs per call, not per element)."""
         at, n = self.offset, self.n
         rel = self.rel[f.me]
         ones: list[int] = []
@@ -302,22 +315,21 @@ class BaoQingtianEncoder:
         for out, got in f.own:
             discarded[out] += 1
             drew[got] += 1
-        for t in range(NUM_TYPES):
-            if f.hand[t]:
-                spots.append(at["hand"] + t)
-                values.append(f.hand[t] / MOST_EACH)
-            if discarded[t]:
-                spots.append(at["discarded"] + t)
-                values.append(min(1.0, discarded[t] / OWN_CLIP))
-            if drew[t]:
-                spots.append(at["drew"] + t)
-                values.append(min(1.0, drew[t] / OWN_CLIP))
+        for first, counts, scale in (
+            (at["hand"], f.hand, MOST_EACH),
+            (at["discarded"], discarded, OWN_CLIP),
+            (at["drew"], drew, OWN_CLIP),
+        ):
+            for t, count in enumerate(counts):
+                if count:
+                    spots.append(first + t)
+                    values.append(min(1.0, count / scale))
         first = at["own_turns"]
         for i, (out, got) in enumerate(reversed(f.own[-OWN_TURNS:])):
             ones += [first + 2 * i * NUM_TYPES + out, first + (2 * i + 1) * NUM_TYPES + got]
         ones.append(at["phase"] + PHASE_INDEX[f.phase])
         if f.seeking is not None:
-            ones.append(at["seeking"] + SEEKING.index(f.seeking))
+            ones.append(at["seeking"] + SEEK_INDEX[f.seeking])
         ones.append(at["first"] + rel[f.first])
         if f.turn is not None:
             ones.append(at["turn"] + rel[f.turn])
@@ -327,15 +339,14 @@ class BaoQingtianEncoder:
         if f.emperor is not None:
             ones.append(at["emperor"] + rel[f.emperor])
         if f.criminal is not None:
-            ones.append(at["criminal"] + CRIMINALS.index(f.criminal))
-        for i, office in enumerate(OFFICES):
-            holder = f.offices.get(office)
-            if holder is not None:
-                ones.append(at["offices"] + i * n + rel[holder])
-                ones.append(at["how"] + i * len(HOW) + HOW.index(f.how[office]))
+            ones.append(at["criminal"] + CRIMINAL_INDEX[f.criminal])
+        for office, holder in f.offices.items():
+            i = OFFICE_INDEX[office]
+            ones.append(at["offices"] + i * n + rel[holder])
+            ones.append(at["how"] + i * len(HOW) + HOW_INDEX[f.how[office]])
         if f.appointing is not None:
             office, by, holders, choices = f.appointing
-            ones.append(at["appointing"] + OFFICES.index(office))
+            ones.append(at["appointing"] + OFFICE_INDEX[office])
             ones.append(at["appointer"] + rel[by])
             ones += [at["holders"] + rel[s] for s in holders]
             ones += [at["choices"] + rel[s] for s in (range(n) if choices is None else choices)]
@@ -349,7 +360,7 @@ class BaoQingtianEncoder:
         width = n + len(FORMS) + 2
         for i, (round_no, seat, form, hit) in enumerate(f.guesses):
             first = at["guesses"] + i * width
-            ones += [first + rel[seat], first + n + FORMS.index(form)]
+            ones += [first + rel[seat], first + n + FORM_INDEX[form]]
             if hit:
                 ones.append(first + n + len(FORMS))
             spots.append(first + n + len(FORMS) + 1)
@@ -361,7 +372,7 @@ class BaoQingtianEncoder:
         if f.punishment is not None:
             ones.append(at["punishment"] + f.punishment)
         for step, number, count in f.sentence:
-            first = at["sentence"] + 3 * STEPS.index(step)
+            first = at["sentence"] + 3 * STEP_INDEX[step]
             ones.append(first)
             spots += [first + 1, first + 2]
             values += [number / MAX_NUMBER, count / MAX_COUNT]
@@ -377,12 +388,7 @@ class BaoQingtianEncoder:
             min(1.0, f.refills / 10),
             min(1.0, f.turns / (20 * n)),
         ]
-        first = at["table"]
-        spots += [first, first + 1]
-        values += [n / MAX_SEATS, self.cards_each / MOST_EACH]
-        if self.find_by_drawing:
-            ones.append(first + 2)
-        out = np.zeros(self.observation_size, dtype=np.float32)
+        out = self.base.copy()
         out[ones] = 1.0
         out[spots] = values
         return out

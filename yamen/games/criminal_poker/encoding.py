@@ -135,6 +135,8 @@ class CriminalPokerEncoder:
         self.offset, self.observation_size = offsets(self.layout)
         self.state_size = game.num_seats * self.observation_size
         self.action_feature_size = len(KINDS) + SEATS + len(self.cards) + len(TYPE_INDEX) + 1
+        self._weights: dict[tuple[int, ...], tuple[float, float, bool]] = {}
+        self.base = self._constant()
 
     # ------------------------------------------------------------------ the protocol
 
@@ -250,47 +252,48 @@ class CriminalPokerEncoder:
     # ------------------------------------------------------------------ the vector
 
     def _vector(self, f: Facts) -> np.ndarray:
-        """The observation from the facts: ones gathered as indices, other values as (index,
-        value) pairs, then set at once (numpy costs per call, not per element)."""
+        """The observation from the facts: the game's constant blocks copied, then ones
+        gathered as indices and other values as (index, value) pairs, set at once (numpy costs
+        per call, not per element)."""
         at = self.offset
-        cards = self.cards
-        width = len(cards)
+        width = len(self.cards)
         rel = REL[f.me]
-        ones: list[int] = []
+        ones = [at["hand"] + c for c in f.hidden]
         spots: list[int] = []
         values: list[float] = []
-        ones += [at["hand"] + c for c in f.hidden]
         seen = set(f.hidden)
-        first = at["shown"]
+        first, weights = at["shown"], at["shown_weight"]
         for seat, shown in enumerate(f.shown):
-            ones += [first + rel[seat] * width + c for c in shown]
+            if not shown:
+                continue
+            r = rel[seat]
+            ones += [first + r * width + c for c in shown]
             seen.update(shown)
-            weight = assess(cards[c] for c in shown)
-            spots += [at["shown_weight"] + 3 * rel[seat], at["shown_weight"] + 3 * rel[seat] + 1]
-            values += [weight.innocence / self.scale, weight.valid / HAND_MOST]
-            if weight.weapon:
-                ones.append(at["shown_weight"] + 3 * rel[seat] + 2)
-        ones += [at["in_game"] + c for c in self.of_deck]
+            innocence, valid, weapon = self._weigh(shown)
+            spots += [weights + 3 * r, weights + 3 * r + 1]
+            values += [innocence, valid]
+            if weapon:
+                ones.append(weights + 3 * r + 2)
         if f.deck is not None:
             ones += [at["deck"] + c for c in f.deck]
             seen.update(f.deck)
         ones += [at["unseen"] + c for c in self.of_deck if c not in seen]
         if f.answer is not None:
             kind, what = f.answer
-            if kind == "card":
-                ones.append(at["answer_card"] + what)
-            else:
-                ones.append(at["answer_seat"] + rel[what])
-        ones += [at["seats"] + rel[s] for s in range(self.players)]
+            ones.append(
+                at["answer_card"] + what if kind == "card" else at["answer_seat"] + rel[what]
+            )
         ones += [at["suspects"] + rel[s] for s in f.suspects]
         ones.append(at["investigator"] + rel[f.investigator])
+        first = at["hidden_counts"]
         for seat, count in enumerate(f.hidden_counts):
-            spots.append(at["hidden_counts"] + rel[seat])
-            values.append(count / HAND_MOST)
-        mine = assess(cards[c] for c in [*f.hidden, *f.shown[f.me]])
+            if count:
+                spots.append(first + rel[seat])
+                values.append(count / HAND_MOST)
+        innocence, valid, weapon = self._weigh([*f.hidden, *f.shown[f.me]])
         spots += [at["own_weight"], at["own_weight"] + 1]
-        values += [mine.innocence / self.scale, mine.valid / HAND_MOST]
-        if mine.weapon:
+        values += [innocence, valid]
+        if weapon:
             ones.append(at["own_weight"] + 2)
         ones += [at["pending"] + rel[s] for s in f.pending]
         ones += [at["answered"] + rel[s] for s in f.answered]
@@ -308,14 +311,34 @@ class CriminalPokerEncoder:
         if f.arrested is not None:
             ones += [at["arrested"] + rel[s] for s in f.arrested]
         ones.append(at["identity"] + ROLE_INDEX[f.identity])
-        ones.append(at["mode"] + self.mode)
-        for role, count in self.roles_in_play.items():
-            spots.append(at["roles_in_play"] + ROLE_INDEX[role])
-            values.append(count / SEATS)
-        spots += [at["deck_count"], at["players"]]
-        values += [f.deck_count / len(self.of_deck), self.players / SEATS]
         ones.append(at["phase"] + PHASE_INDEX[f.phase])
-        out = np.zeros(self.observation_size, dtype=np.float32)
+        spots.append(at["deck_count"])
+        values.append(f.deck_count / len(self.of_deck))
+        out = self.base.copy()
         out[ones] = 1.0
         out[spots] = values
+        return out
+
+    def _weigh(self, cards: Sequence[int]) -> tuple[float, float, bool]:
+        """Cards weighed as the culprit rules weigh them (innocence / scale, valid cards / 3,
+        the weapon among them); kept per set of cards, as few sets occur."""
+        key = tuple(sorted(cards))
+        found = self._weights.get(key)
+        if found is None:
+            judged = assess(self.cards[c] for c in key)
+            found = (judged.innocence / self.scale, judged.valid / HAND_MOST, judged.weapon)
+            self._weights[key] = found
+        return found
+
+    def _constant(self) -> np.ndarray:
+        """The blocks every observation of this game shares: the cards in the game, its
+        seats, its roles, its mode, its size."""
+        at = self.offset
+        out = np.zeros(self.observation_size, dtype=np.float32)
+        out[[at["in_game"] + c for c in self.of_deck]] = 1.0
+        out[at["seats"] : at["seats"] + self.players] = 1.0  # relative seats 0 .. players - 1
+        for role, count in self.roles_in_play.items():
+            out[at["roles_in_play"] + ROLE_INDEX[role]] = count / SEATS
+        out[at["mode"] + self.mode] = 1.0
+        out[at["players"]] = self.players / SEATS
         return out
