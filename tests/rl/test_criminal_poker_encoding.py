@@ -110,7 +110,8 @@ def test_the_own_cards_and_the_unseen_ones():
     assert unseen.sum() == len(state.deck) - 2  # every card of the game but the own two
     assert obs[at["in_game"] : at["in_game"] + width].sum() == 15  # 4 suspects: 6 physical
     assert obs[at["identity"] : at["identity"] + 5].sum() == 1
-    assert obs[at["investigator"] + SEATS - 1] == 1  # the sheriff, seat 0, one seat below
+    assert obs[at["investigator"] + 4] == 1  # the sheriff, seat 0: four seats above seat 1
+    assert obs[at["seats"] : at["seats"] + SEATS].tolist() == [1, 1, 1, 1, 1, 0]
 
 
 def test_an_actions_row_names_its_kind_seat_and_card():
@@ -124,3 +125,26 @@ def test_an_actions_row_names_its_kind_seat_and_card():
     assert rows[1, KINDS.index("vote")] == 1 and rows[1, len(KINDS) + 1] == 1  # seat 3 is 2 + 1
     weapon = len(KINDS) + SEATS + 17  # the last card of the list
     assert rows[2, KINDS.index("reveal")] == 1 and rows[2, weapon] == 1 and rows[2, -1] == 0
+
+
+def test_seats_past_the_table_stay_empty():
+    """Relative seats go round the table as it is: with 4 players, positions 4 and 5 of every
+    seat block are 0 for every seat (the padding is never written)."""
+    game = get_game("criminal_poker", {"mode": "detective", "players": 4})
+    encoder = encoder_for(game)
+    seat_blocks = ["answer_seat", "suspects", "investigator", "hidden_counts", "pending"]
+    seat_blocks += ["answered", "turn", "acted", "arrested"]
+    rng = random.Random(0)
+    for seed in range(20):
+        state = game.new_state(seed)
+        while True:
+            for seat in range(4):
+                obs = encoder.encode_seat(state, seat)
+                for name in seat_blocks:
+                    assert not obs[encoder.offset[name] + 4 : encoder.offset[name] + SEATS].any()
+                votes = obs[encoder.offset["votes"] :][: 3 * SEATS * SEATS].reshape(3, SEATS, SEATS)
+                assert not votes[:, 4:, :].any() and not votes[:, :, 4:].any()
+            if state.over:
+                break
+            seat = min(state.pending())
+            state.apply(seat, rng.choice(state.legal(seat)))

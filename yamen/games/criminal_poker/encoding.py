@@ -47,7 +47,6 @@ TURN_KINDS = ("skip", "kept", "revealed")  # skipped; drew and kept all hidden; 
 # action kinds: the four words by id, then the seat actions and reveal
 KINDS = (*(WORDS[a] for a in sorted(WORDS)), "next", "arrest", "vote", "reveal")
 SEAT_KIND = {NEXT_BASE: 4, ARREST_BASE: 5, VOTE_BASE: 6}
-REL = [[(s - me) % SEATS for s in range(SEATS)] for me in range(SEATS)]  # absolute -> relative
 
 
 def layout(cards: int) -> tuple[tuple[str, int], ...]:
@@ -126,7 +125,9 @@ class CriminalPokerEncoder:
         self.index = {card.id: i for i, card in enumerate(self.cards)}
         deck = catalog.deck(options["players"] - (options["mode"] == "sheriff"))
         self.of_deck = [self.index[card.id] for card in deck]  # game deck index -> list index
-        self.players = game.num_seats
+        self.players = n = game.num_seats
+        # absolute -> relative: round this table, so positions past the players stay empty
+        self.rel = [[(s - me) % n for s in range(n)] for me in range(n)]
         self.mode = MODES.index(options["mode"])
         self.roles_in_play = role_counts(options)
         most = max((card.innocence for card in self.cards), default=0)
@@ -167,7 +168,7 @@ class CriminalPokerEncoder:
             elif action < REVEAL_BASE:
                 base = action - action % SEAT_BLOCK
                 rows[row, SEAT_KIND[base]] = 1.0
-                rows[row, seat_at + REL[me][action - base]] = 1.0
+                rows[row, seat_at + self.rel[me][action - base]] = 1.0
             else:
                 rows[row, KINDS.index("reveal")] = 1.0
                 index = self.of_deck[action - REVEAL_BASE]
@@ -257,7 +258,7 @@ class CriminalPokerEncoder:
         per call, not per element)."""
         at = self.offset
         width = len(self.cards)
-        rel = REL[f.me]
+        rel = self.rel[f.me]
         ones = [at["hand"] + c for c in f.hidden]
         spots: list[int] = []
         values: list[float] = []
