@@ -312,8 +312,8 @@ class BaoQingtianEncoder:
         values: list[float] = []
         discarded = [0] * NUM_TYPES
         drew = [0] * NUM_TYPES
-        for out, got in f.own:
-            discarded[out] += 1
+        for gave, got in f.own:
+            discarded[gave] += 1
             drew[got] += 1
         for first, counts, scale in (
             (at["hand"], f.hand, MOST_EACH),
@@ -325,8 +325,8 @@ class BaoQingtianEncoder:
                     spots.append(first + t)
                     values.append(min(1.0, count / scale))
         first = at["own_turns"]
-        for i, (out, got) in enumerate(reversed(f.own[-OWN_TURNS:])):
-            ones += [first + 2 * i * NUM_TYPES + out, first + (2 * i + 1) * NUM_TYPES + got]
+        for i, (gave, got) in enumerate(reversed(f.own[-OWN_TURNS:])):
+            ones += [first + 2 * i * NUM_TYPES + gave, first + (2 * i + 1) * NUM_TYPES + got]
         ones.append(at["phase"] + PHASE_INDEX[f.phase])
         if f.seeking is not None:
             ones.append(at["seeking"] + SEEK_INDEX[f.seeking])

@@ -303,8 +303,8 @@ class CriminalPokerEncoder:
         for place, (seat, action, revealed) in enumerate(f.turns):
             spots.append(at["acted"] + rel[seat])
             values.append((place + 1) / SEATS)
-            kind = 0 if action == "skip" else 1 if revealed is None else 2
-            ones.append(at["turn_kind"] + rel[seat] * len(TURN_KINDS) + kind)
+            how = 0 if action == "skip" else 1 if revealed is None else 2
+            ones.append(at["turn_kind"] + rel[seat] * len(TURN_KINDS) + how)
         first = at["votes"]
         for round_no, targets in enumerate(f.votes):
             for voter, target in enumerate(targets):
