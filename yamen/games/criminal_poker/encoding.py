@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from yamen.engine import Game, State
+from yamen.games.criminal_poker import CriminalPoker
 from yamen.games.criminal_poker.actions import (
     ARREST_BASE,
     NEXT_BASE,
@@ -34,7 +35,7 @@ from yamen.games.criminal_poker.cards import EVIDENCE_TYPES, ROLES, Card
 from yamen.games.criminal_poker.culprit import assess
 from yamen.games.criminal_poker.phases import WINDOWS, Phase
 from yamen.games.criminal_poker.rules import VOTE_ROUNDS, CriminalPokerState
-from yamen.games.criminal_poker.setup import role_counts
+from yamen.games.criminal_poker.setup import role_counts, suspect_count
 
 SEATS = 6  # the most seats the game takes: every layout is padded to it
 HAND_MOST = 3  # two dealt, one drawn
@@ -119,11 +120,12 @@ class CriminalPokerEncoder:
     """The encoder a Criminal Poker game declares (``Game.encoder``)."""
 
     def __init__(self, game: Game):
+        assert isinstance(game, CriminalPoker)
         options = game.options
-        catalog = game.catalog  # type: ignore[attr-defined]
+        catalog = game.catalog
         self.cards: tuple[Card, ...] = catalog.evidence
         self.index = {card.id: i for i, card in enumerate(self.cards)}
-        deck = catalog.deck(options["players"] - (options["mode"] == "sheriff"))
+        deck = catalog.deck(suspect_count(options))
         self.of_deck = [self.index[card.id] for card in deck]  # game deck index -> list index
         self.players = n = game.num_seats
         # absolute -> relative: round this table, so positions past the players stay empty
