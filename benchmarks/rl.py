@@ -15,8 +15,9 @@ is one decision of one seat:
 
     python benchmarks/rl.py [--seconds 10] [--rounds 5] [--seed 0] [--json]
 
-The comparisons need ``pip install rlcard`` (pettingzoo's leduc_holdem runs on it); a row that
-cannot run is skipped with a note. The script prints figures only; it never asserts a time.
+The comparisons need ``pip install rlcard pygame`` (PettingZoo's classic games import both);
+a row that cannot run is skipped with a note. The script prints figures only; it never
+asserts a time.
 """
 
 from __future__ import annotations
@@ -115,7 +116,9 @@ def pettingzoo_leduc(seed: int) -> PlayGame:
     try:
         from pettingzoo.classic import leduc_holdem_v4
     except Exception as exc:  # pettingzoo missing, or its rlcard dependency
-        raise Skipped(f"PettingZoo's leduc_holdem cannot run ({exc}; pip install rlcard)") from exc
+        raise Skipped(
+            f"PettingZoo's leduc_holdem cannot run ({exc}; pip install rlcard pygame)"
+        ) from exc
     return aec_loop(leduc_holdem_v4.env(), seed)
 
 

@@ -4,8 +4,8 @@ environment (:func:`env`, :func:`raw_env`) and a Gymnasium single-seat environme
 
 Needs the ``rl`` extra (``pip install -e '.[rl]'``: pettingzoo, gymnasium, numpy). Importing
 this package registers each such game with PettingZoo's registry, where the installed
-PettingZoo has one, as ``yamen/<game>-v0`` (``pettingzoo.make("aec", "yamen/<game>-v0",
-variant=...)``).
+PettingZoo has one (1.27 has), as ``yamen/<game>-v0``:
+``pettingzoo.make("aec", "yamen/<game>-v0", variant=...)``.
 """
 
 from __future__ import annotations
@@ -33,16 +33,17 @@ def learnable_games() -> list[str]:
 
 
 def registered_ids() -> list[str]:
-    """Register every learnable game with PettingZoo's registry (where the installed version
-    has one; before 1.25 there is none and this registers nothing); the ids registered."""
+    """Register every learnable game with PettingZoo's registry, once (where the installed
+    version has one; where it has none this registers nothing); the ids."""
     try:
-        from pettingzoo import register
+        from pettingzoo import aec_registry, register
     except ImportError:
         return []
     ids = []
     for name in learnable_games():
         ids.append(f"yamen/{name}-v0")
-        register("aec", ids[-1], entry_point="yamen.rl.env:env", kwargs={"game": name})
+        if ids[-1] not in aec_registry:
+            register("aec", ids[-1], entry_point="yamen.rl.env:env", kwargs={"game": name})
     return ids
 
 
