@@ -13,6 +13,15 @@ from yamen.rl import learnable_games
 EXTRA: list[tuple[str, dict[str, Any]]] = [
     ("baohuang", {"variant": "japanese", "deals": 2}),  # tribute from the second deal on
     ("baohuang", {"variant": "shandong", "deals": 2, "grabbing": False}),
+    # every player count, special roles (padded to six seats: one layout for all)
+    ("criminal_poker", {"mode": "sheriff", "players": 4, "mastermind": True}),
+    ("criminal_poker", {"mode": "sheriff", "players": 6, "mastermind": True, "antisocial": True}),
+    ("criminal_poker", {"mode": "detective", "players": 3}),
+    ("criminal_poker", {"mode": "detective", "players": 5, "antisocial": True}),
+    # the seat count fixes the layout: the smallest table, a large one drawing for offices
+    ("bao_qingtian", {"players": 3}),
+    ("bao_qingtian", {"players": 12, "find_by_drawing": True}),
+    ("bao_qingtian", {"players": 50}),
 ]
 
 

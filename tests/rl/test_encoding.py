@@ -13,12 +13,16 @@ from yamen.engine import get_game
 from yamen.rl.encoding import Encoder, encoder_class, encoder_for, observe
 
 
-def random_states(game, seed: int, games: int = 2):
-    """States met in random games: every decision of ``games`` games."""
+def random_states(game, seed: int, games: int = 2, states: int = 0):
+    """States met in random games: every decision of ``games`` games, and of more games
+    until ``states`` states were met (some games are a dozen decisions long)."""
     rng = random.Random(seed)
-    for index in range(games):
+    index = met = 0
+    while index < games or met < states:
         state = game.new_state(seed + index)
+        index += 1
         while not state.over:
+            met += 1
             yield state
             seat = rng.choice(state.pending())
             state.apply(seat, rng.choice(state.legal(seat)))
@@ -33,7 +37,7 @@ def test_observations_are_read_from_the_view(name, options):
     encoder = encoder_for(game)
     assert isinstance(encoder, Encoder)
     checked = 0
-    for state in random_states(game, seed=3):
+    for state in random_states(game, seed=3, states=60):
         for seat in range(game.num_seats):
             from_view = encoder.encode(state.view(seat), seat)
             assert from_view.dtype == np.float32

@@ -10,6 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from tests.rl.cases import CASES, IDS
+from yamen.engine import get_game
 from yamen.rl import SingleAgentEnv
 
 
@@ -21,9 +22,11 @@ def test_gymnasium_env_checker(game, options):
 
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
-@pytest.mark.parametrize("seat", [0, 3])
+@pytest.mark.parametrize("seat", [0, -1])
 def test_an_episode_against_the_rules_bots_pays_the_learners_score(game, options, seat):
-    made = SingleAgentEnv(game, seat=seat, opponents="rules", **options)
+    seats = get_game(game, options).num_seats
+    made = SingleAgentEnv(game, seat=seat % seats, opponents="rules", **options)
+    seat = made.seat  # -1: the last seat
     obs, info = made.reset(seed=seat)
     rng = random.Random(seat)
     total, done, steps = 0.0, False, 0
@@ -55,3 +58,17 @@ def test_opponents_one_spec_per_other_seat():
     assert sorted(made.bots) == list(range(1, seats))
     with pytest.raises(ValueError):
         SingleAgentEnv(game, opponents=["random"], **options)
+
+
+def test_a_game_the_learner_never_acts_in_is_dealt_again():
+    """At a 50-seat Bao Qing-tian table most seats are never asked anything: reset deals again
+    until the learner owes a decision, the same games for the same seed."""
+    made = SingleAgentEnv("bao_qingtian", seat=1, opponents="random", players=50)
+    skipped = []
+    for seed in range(6):
+        obs, info = made.reset(seed=seed)
+        assert 1 in made.game_state.pending() and obs["action_mask"].any()
+        skipped.append(info["skipped"])
+    assert max(skipped) > 0
+    again = SingleAgentEnv("bao_qingtian", seat=1, opponents="random", players=50)
+    assert [again.reset(seed=seed)[1]["skipped"] for seed in range(6)] == skipped

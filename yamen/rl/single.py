@@ -11,6 +11,12 @@ learner's final score. An illegal action ends the episode at once with ``illegal
 (``info["illegal"]``), as PettingZoo's TerminateIllegalWrapper does, so that a learner that
 ignores the mask is told so rather than crashed. ``opponents`` is one bot spec for every other
 seat, or a list of specs, one per other seat in seat order (``yamen.bots.make_bot``).
+
+A game that the bots finish before the learner owes any decision (a Bao Qing-tian seat that is
+never asked: most games of a 50-seat table) holds nothing to learn, and ``reset`` must return a
+state to act in, so ``reset`` deals the next game (its seed drawn from the reset's seed) until
+the learner has a decision; ``info["skipped"]`` counts the games dealt again. Scores measured
+this way are of the games in which the learner acts.
 """
 
 from __future__ import annotations
@@ -67,10 +73,15 @@ class SingleAgentEnv(gymnasium.Env):
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
-        self.game_state = self.game.new_state(game_seed)
-        self._bot_rng = random.Random(f"yamen opponents {game_seed}")
-        self._bots_play()
-        return self._observation(), self._info()
+        skipped = 0
+        while True:  # a game the bots finish before the learner owes a decision: deal again
+            self.game_state = self.game.new_state(game_seed)
+            self._bot_rng = random.Random(f"yamen opponents {game_seed}")
+            self._bots_play()
+            if not self.game_state.over:
+                return self._observation(), {**self._info(), "skipped": skipped}
+            skipped += 1
+            game_seed = int(self.np_random.integers(2**63 - 1))
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         state = self.game_state

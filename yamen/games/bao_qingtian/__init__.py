@@ -28,6 +28,7 @@ class BaoQingtian(Game):
     seats = range(MIN_SEATS, MAX_SEATS + 1)
     declaration = DECLARATION
     bots = {"rules": "yamen.bots.bao_qingtian.rules:BaoQingtianRulesBot"}
+    encoder = "yamen.games.bao_qingtian.encoding:BaoQingtianEncoder"
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:

@@ -56,6 +56,7 @@ class CriminalPoker(Game):
     seats = range(3, 7)
     declaration = DECLARATION
     bots = {"rules": "yamen.bots.criminal_poker.rules:CriminalPokerRulesBot"}
+    encoder = "yamen.games.criminal_poker.encoding:CriminalPokerEncoder"
     __slots__ = ("catalog",)
     catalog: Catalog
 
