@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple
 
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, shown
-from yamen.options import Option, read_options
+from yamen.options import Option, Preset, read_options
 
 Action = int
 """Actions are small integers: cheap to generate, hash and use as an RL action index. Each game
@@ -232,8 +232,9 @@ class Game(ABC):
 
     Each game subclasses this once and declares its type as data (as OpenSpiel's GameType):
     ``title``, the seat counts it takes over all options (``seats``), its options
-    (``declaration``, see :mod:`yamen.options`) and its bots by name (``bots``: name ->
-    ``"module:Class"``, so that games never import the bots). An instance is made by
+    (``declaration``, see :mod:`yamen.options`) and named bundles of them (``presets``), and
+    its bots by name (``bots``: name -> ``"module:Class"``, so that games never import the
+    bots). An instance is made by
     :func:`get_game`: the options are checked once, there, and never change."""
 
     name: ClassVar[str]
@@ -241,6 +242,7 @@ class Game(ABC):
     seats: ClassVar[range]
     declaration: ClassVar[tuple[Option, ...]]
     bots: ClassVar[dict[str, str]] = {}  # "random" serves every game besides these
+    presets: ClassVar[tuple[Preset, ...]] = ()  # named bundles of options, the usual first
     # post-game analysis: a module's name (so that games never import it), in three parts a
     # server runs apart (yamen/server/analysis.py): decisions(record, seat) -> the seat's
     # (step, view, legal, played); value(view, legal, played, playouts, seed) -> one decision
@@ -300,11 +302,13 @@ class Game(ABC):
 
     @classmethod
     def type_json(cls) -> dict[str, Any]:
-        """The game's type as JSON, for a lobby: its title, seats and option declaration."""
+        """The game's type as JSON, for a lobby: its title, seats, option declaration and
+        presets."""
         return {
             "title": cls.title,
             "seats": {"min": cls.seats[0], "max": cls.seats[-1]},
             "declaration": [option.to_json() for option in cls.declaration],
+            "presets": [preset.to_json() for preset in cls.presets],
         }
 
     @classmethod

@@ -10,12 +10,15 @@ lobby renders its form from :meth:`Option.to_json`.
 An option may be declared more than once, each time for another value of an earlier option
 (``players`` by ``mode``): the declaration that applies gives the default and the range; when
 none applies, the first declaration of that name still checks the value.
+
+A game may also declare presets (:class:`Preset`): a name for a bundle of option values, the
+rules a table plays by ("168 standard"), offered first by the lobby and the CLI.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from yamen.errors import OptionsError, shown
@@ -40,6 +43,8 @@ class Option:
     # view such as a registry's keys is read when checked: a value registered later is allowed)
     nullable: bool = False  # null is allowed too (its meaning is in the label)
     applies: tuple[str, Any] | None = None  # (option, value): only when that option has it
+    # choice: English words for some values (a catalog's fallback; the CLI's words)
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
 
     def applies_to(self, options: dict[str, Any]) -> bool:
         return self.applies is None or options.get(self.applies[0]) == self.applies[1]
@@ -84,6 +89,9 @@ class Option:
             data["low"], data["high"] = self.low, self.high
         if self.kind == "choice":
             data["choices"] = list(self.choices)
+            data["choice_labels"] = {
+                c: self.choice_labels[c] for c in data["choices"] if c in self.choice_labels
+            }
         data["nullable"] = self.nullable
         applies = self.applies
         data["applies"] = None if applies is None else {"option": applies[0], "value": applies[1]}
@@ -110,6 +118,48 @@ def read_options(declaration: Sequence[Option], options: Any) -> dict[str, Any]:
         option.check(value)
         read[name] = value
     return read
+
+
+def refuse_where_not_applying(
+    declaration: Sequence[Option],
+    given: dict[str, Any],
+    read: dict[str, Any],
+    names: Collection[str],
+) -> None:
+    """Refuse an option of ``names`` given a value other than its default where none of its
+    declarations applies (tribute asked of rules without tribute): said, not silently
+    ignored. Its default is accepted anywhere, since records store every option."""
+    for name in names:
+        declared = [option for option in declaration if option.name == name]
+        if name not in given or given[name] == declared[0].default:
+            continue
+        if not any(option.applies_to(read) for option in declared):
+            other, value = declared[0].applies or ("", None)
+            message = f"{name} applies only where {other} is {shown(value)}"
+            raise OptionsError(message, "applies", option=name, other=other, value=value)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named bundle of option values: the rules a table plays by. Its options are the ones
+    it names over the declared defaults; a game declares its presets beside its options
+    (``Game.presets``), and a test reads each against the declaration."""
+
+    name: str  # an id, as bots are named; a catalog gives the words (<game>.preset.<name>)
+    label: str  # English words, for the CLI and as the catalog's fallback
+    options: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "options": dict(self.options)}
+
+
+def preset_options(presets: Sequence[Preset], name: str) -> dict[str, Any]:
+    """The options a preset names (a fresh dict); refuse an unknown name, listing the known."""
+    for preset in presets:
+        if preset.name == name:
+            return dict(preset.options)
+    known = ", ".join(preset.name for preset in presets) or "none"
+    raise OptionsError(f"unknown preset {shown(name)}; known: {known}", "preset", name=name)
 
 
 def is_whole(value: Any) -> bool:

@@ -14,14 +14,15 @@ from yamen.games.baohuang import text
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.sets import NUM_ACTIONS
-from yamen.games.baohuang.variants import VARIANTS
-from yamen.options import Option
+from yamen.games.baohuang.variants import TITLES, VARIANTS
+from yamen.options import Option, Preset, refuse_where_not_applying
 
 MAX_DEALS = 50  # a match is one game: a game of bots alone must end
 TARGET_DEAL_CAP = MAX_DEALS  # a match played to a target score still ends
 MAX_TARGET = 10_000  # points; far beyond what fifty deals score
 DECLARATION = (
-    Option("variant", "choice", "shandong", "Rules", choices=VARIANTS.keys()),  # live: see Option
+    # live: see Option
+    Option("variant", "choice", "shandong", "Rules", choices=VARIANTS.keys(), choice_labels=TITLES),
     Option("deals", "whole", 1, "Deals in the match", low=1, high=MAX_DEALS),
     Option(
         "target",
@@ -33,6 +34,13 @@ DECLARATION = (
         nullable=True,
     ),
     Option("grabbing", "bool", True, "Grabbing (搶莊)", applies=("variant", "shandong")),
+    # --- match: S3 ---
+    Option("tribute", "bool", True, "Tribute (上納)", applies=("variant", "japanese")),
+)
+REFUSED_WHERE_NOT_APPLYING = ("tribute",)  # asked of rules without it: said, not ignored
+PRESETS = (  # the rules tables play by, as named bundles of options (docs/rules/baohuang.md)
+    Preset("shandong_text", "Shandong text", {"variant": "shandong"}),
+    Preset("standard_168", "168 standard", {"variant": "japanese"}),
 )
 
 
@@ -41,6 +49,7 @@ class Baohuang(Game):
     title = "Baohuang 保皇"
     seats = range(5, 6)
     declaration = DECLARATION
+    presets = PRESETS
     bots = {
         "rules": "yamen.bots.baohuang.rules:BaohuangRulesBot",
         "search": "yamen.bots.baohuang.search:BaohuangSearchBot",
@@ -50,6 +59,7 @@ class Baohuang(Game):
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
+        refuse_where_not_applying(DECLARATION, given, options, REFUSED_WHERE_NOT_APPLYING)
         if options["target"] is not None and "deals" not in given:
             options["deals"] = TARGET_DEAL_CAP
         self._fix(num_seats=5, num_actions=NUM_ACTIONS)

@@ -334,7 +334,7 @@ class BaohuangState(State):
         dealt = explicit if explicit is not None else v.deal(self.rng, self.dealer)
         self._new_deal([counts_of(kinds) for kinds in dealt])
         self._emit("deal", deal=self.deal_no, redeal=redeal, sizes=list(self.sizes))
-        if v.tribute and self.deal_no > 1:
+        if self.deal_no > 1 and v.pays_tribute(self.options):
             self._pay_tribute()
         for seat in range(5):
             self._emit("hand", to=(seat,), cards=hand_cards(self.hands[seat]))

@@ -28,12 +28,13 @@ class Variant:
     """What a variant decides. Subclasses set the class attributes and the abstract
     methods; the rest is what the two seeds share."""
 
-    name: ClassVar[str]
+    name: ClassVar[str]  # the option's value in records and rooms: never renamed
+    title: ClassVar[str]  # as players know it (English; the catalogs say it in each language)
     lowest_strength: ClassVar[int]  # the weakest natural rank in the deck (0: the 3)
     jokers: ClassVar[tuple[int, ...]]  # the joker kinds in the deck, marked ones included
     single_with_jokers: ClassVar[bool]  # a single natural card may carry jokers
     yield_and_claim: ClassVar[bool]  # 讓牌 (a second circle for yielders) and 接風
-    tribute: ClassVar[bool]  # 上納 after every deal but the first
+    tribute: ClassVar[bool]  # 上納 after every deal but the first (option ``tribute``)
     shows_dealer: ClassVar[bool]  # the dealer decides the deal, so views show it
     guard_card: ClassVar[int | None]  # the card that makes its holder the partner, if fixed
     partner_role: ClassVar[str]  # the emperor's hidden partner: "royalist" or "guard"
@@ -57,6 +58,11 @@ class Variant:
     def first_phase(self, options: dict[str, Any]) -> Phase:
         """The phase a deal opens with, once dealt (and any tribute paid)."""
         raise NotImplementedError
+
+    def pays_tribute(self, options: dict[str, Any]) -> bool:
+        """Whether the last deal's losers pay tribute after dealing (from the second deal):
+        where the variant has tribute, unless the room turned it off (option ``tribute``)."""
+        return self.tribute and bool(options.get("tribute", True))
 
     def tell_kind(self, called: int | None) -> int:
         """Once the emperor is known: the card kind whose play unmasks a role (-1: none)."""
@@ -102,6 +108,7 @@ class Shandong(Variant):
     """Seed 002: 216 cards, one marked big joker dealt at random; call, yield, grab, force."""
 
     name = "shandong"
+    title = "216 cards: the emperor calls a card"
     lowest_strength = 0
     jokers = (SJ, SJ, SJ, SJ, BJ, BJ, BJ, BJ_MARKED)
     single_with_jokers = True
@@ -154,7 +161,8 @@ class Japanese(Variant):
     """Seed 003: 168 cards from the 6 up, a marked big joker (the emperor card) and a marked
     small joker (the guard card); dealt round from the dealer; tribute from the second deal."""
 
-    name = "japanese"
+    name = "japanese"  # the seed's language; players know it as the 168-card standard
+    title = "168 cards: marked jokers choose emperor and guard"
     lowest_strength = 3
     jokers = (SJ, SJ, SJ, SJ_MARKED, BJ, BJ, BJ, BJ_MARKED)
     single_with_jokers = False
@@ -197,3 +205,4 @@ class Japanese(Variant):
 
 SHANDONG, JAPANESE = Shandong(), Japanese()
 VARIANTS: dict[str, Variant] = {v.name: v for v in (SHANDONG, JAPANESE)}
+TITLES = {v.name: v.title for v in VARIANTS.values()}  # the CLI's and the lobby's fallback
