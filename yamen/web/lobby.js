@@ -1,8 +1,9 @@
 // The lobby's forms, drawn from what the server publishes (GET /api/games): a game's options
 // from its declaration (yamen/options.py: kind, default, range or choices, the option it
-// applies to), the room's settings, a seat's bot by kind, and refusals in the page's words.
-// It knows no game by name: labels come from the game's catalog (<game>.option.<name>,
-// <game>.choice.<name>.<value>), with the declaration's own label as the fallback.
+// applies to) and its presets (named bundles of options, offered first), the room's settings,
+// a seat's bot by kind, and refusals in the page's words. It knows no game by name: labels
+// come from the game's catalog (<game>.option.<name>, <game>.choice.<name>.<value>,
+// <game>.preset.<name>), with the declaration's own English as the fallback.
 
 import { t, tOr } from "./i18n.js";
 
@@ -13,8 +14,8 @@ function optionLabel(game, option) {
   return tOr(`${game}.option.${option.name}`, tOr(`option.${option.name}`, option.label));
 }
 
-function choiceLabel(game, name, value) {
-  return tOr(`${game}.choice.${name}.${value}`, String(value));
+function choiceLabel(game, option, value) {
+  return tOr(`${game}.choice.${option.name}.${value}`, (option.choice_labels || {})[value] || String(value));
 }
 
 // The declarations that apply, one per name, given the values chosen (in order: as the server
@@ -41,13 +42,67 @@ export const dealt = (game) => Boolean(game && game.declaration.some((option) =>
 
 export function optionFields(h, game, values = {}, prefix = "opt-") {
   const box = h("div", { class: "options" });
+  const fields = h("div", { class: "option-fields" });
+  const presets = presetPicker(h, game, prefix, (read) => {
+    base = read;
+    draw(read);
+  });
+  let base = values;
   const draw = (chosen) => {
     const { shown, read } = applying(game.declaration, chosen);
-    box.replaceChildren(...shown.map((option) => optionField(h, game.game, option, read, prefix, redraw)));
+    fields.replaceChildren(...shown.map((option) => optionField(h, game.game, option, read, prefix, redraw)));
+    if (presets) presets.show(read);
   };
-  const redraw = () => draw({ ...values, ...readValues(box) });
+  const redraw = () => draw({ ...base, ...readValues(box) });
+  // a field changed by hand (as it is typed): the preset shown follows (a choice redraws)
+  const follow = (e) => {
+    if (presets && e.target.dataset.option && e.target.dataset.kind !== "choice") presets.show(applying(game.declaration, { ...base, ...readValues(box) }).read);
+  };
+  box.addEventListener("input", follow);
+  box.addEventListener("change", follow);
+  if (presets) box.append(presets.el);
+  box.append(fields);
   draw(values);
   return box;
+}
+
+// The game's presets as a select (id `<prefix>preset`) with a line saying what the chosen one
+// changes; choosing one sets every field (its options over the declared defaults). The select
+// shows the preset the fields now match, or "custom" once a field differs. None: no presets.
+function presetPicker(h, game, prefix, choose) {
+  const presets = game.presets || [];
+  if (!presets.length) return null;
+  const id = `${prefix}preset`;
+  const filled = (preset) => applying(game.declaration, preset.options).read;
+  const custom = h("option", { value: "" }, t("preset_custom"));
+  const select = h("select", { id, class: "preset" }, presets.map((p) => h("option", { value: p.name }, presetLabel(game.game, p))), custom);
+  const summary = h("p", { class: "hint preset-summary", id: `${id}-summary` });
+  const show = (read) => {
+    const { shown } = applying(game.declaration, read);
+    const same = presets.find((p) => shown.every((o) => filled(p)[o.name] === read[o.name]));
+    select.value = same ? same.name : "";
+    summary.textContent = same ? presetSummary(game, same) : "";
+  };
+  select.addEventListener("change", () => {
+    const preset = presets.find((p) => p.name === select.value);
+    if (preset) choose(filled(preset));
+  });
+  const el = h("div", { class: "presets" }, h("label", { class: "option" }, h("span", {}, t("preset")), select), summary);
+  return { el, show };
+}
+
+function presetLabel(game, preset) {
+  return tOr(`${game}.preset.${preset.name}`, preset.label);
+}
+
+// What a preset changes from the declared defaults, in words ("Rules: 168 cards: …"); a
+// catalog may word it itself (<game>.preset.<name>.summary).
+export function presetSummary(game, preset) {
+  const written = tOr(`${game.game}.preset.${preset.name}.summary`, "");
+  if (written) return written;
+  const { shown, read } = applying(game.declaration, preset.options);
+  const differs = shown.filter((option) => read[option.name] !== option.default);
+  return differs.length ? optionSummary(game, read, differs) : t("preset_defaults");
 }
 
 function optionField(h, game, option, values, prefix, redraw) {
@@ -57,7 +112,7 @@ function optionField(h, game, option, values, prefix, redraw) {
   if (option.kind === "bool") {
     input = h("input", { id, type: "checkbox", checked: value === true });
   } else if (option.kind === "choice") {
-    input = h("select", { id, onchange: redraw }, option.choices.map((c) => h("option", { value: c, selected: c === value }, choiceLabel(game, option.name, c))));
+    input = h("select", { id, onchange: redraw }, option.choices.map((c) => h("option", { value: c, selected: c === value }, choiceLabel(game, option, c))));
   } else if (option.kind === "seat") {
     // the game narrows the range to its table: no more seats than players, where it says
     const high = Number.isInteger(values.players) ? Math.min(option.high, values.players - 1) : option.high;
@@ -209,15 +264,15 @@ export function defaultBot(games, game) {
 
 // The room's options in words, for everyone before the start ("Rules: Japanese rules · Deals:
 // 3"): what the host set, and what changes when they change it.
-export function optionSummary(game, options) {
-  const { shown } = applying(game.declaration, options);
+export function optionSummary(game, options, only = null) {
+  const shown = only || applying(game.declaration, options).shown;
   return shown.map((option) => {
     const value = options[option.name];
     let said;
     if (option.kind === "bool") said = t(value ? "option_on" : "option_off");
     else if (option.kind === "data") said = value == null ? tOr(`${game.game}.choice.${option.name}.standard`, t("preset_standard")) : t("from_file");
     else if (value == null) said = tOr(`${game.game}.choice.${option.name}.null`, t("option_none"));
-    else if (option.kind === "choice") said = choiceLabel(game.game, option.name, value);
+    else if (option.kind === "choice") said = choiceLabel(game.game, option, value);
     else if (option.kind === "seat") said = t("seat_n", { n: value });
     else said = String(value);
     return t("label_value", { label: optionLabel(game.game, option), value: said });
