@@ -17,13 +17,23 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from yamen import tournament
 from yamen.bots import bot_names, make_bot
+from yamen.cli_options import (
+    ModeFlag,
+    OptionFlag,
+    PlayersFlag,
+    PresetFlag,
+    VariantFlag,
+    describe,
+    err,
+    fail,
+    game_options,
+)
 from yamen.cli_replay import detail, replay_steps, result_table
 from yamen.engine import (
     Result,
@@ -47,58 +57,27 @@ app = typer.Typer(
 out = Console(highlight=False, markup=False)
 if not out.is_terminal:
     out.width = max(out.width, 160)  # piped: wide tables (a game's details) stay unwrapped
-err = Console(stderr=True, highlight=False)
-
-
-def fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
 
 
 def unknown_game(name: str) -> str:
     return f"unknown game {name}; known: {', '.join(game_names())}"
 
 
-def parse_options(pairs: list[str], shorthands: dict[str, Any]) -> dict[str, Any]:
-    """``key=value`` pairs; a value is read as JSON when it can be (``3``, ``false``, ``null``),
-    else taken as a string. ``shorthands`` are the common options given as flags
-    (``--variant``, ``--players``, ``--mode``); ``None`` means not given."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep or not key.strip():
-            raise typer.BadParameter(f"{pair} is not key=value", param_hint="--option")
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            value = text
-        options[key.strip()] = value
-    for key, value in shorthands.items():
-        if value is None:
-            continue
-        if options.get(key, value) != value:
-            raise typer.BadParameter(
-                f"the {key} is given twice, differently", param_hint=f"--{key}"
-            )
-        options[key] = value
-    return options
-
-
-# The game-option flags every command that starts games takes.
-VariantFlag = Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")]
-PlayersFlag = Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")]
-ModeFlag = Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")]
-OptionFlag = Annotated[
-    list[str] | None,
-    typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
-]
-
-
 @app.command()
-def games() -> None:
-    """List the registered games."""
-    for name in game_names():
-        out.print(f"{name}\t{game_type(name).title}")
+def games(
+    game: Annotated[
+        str | None, typer.Argument(metavar="[GAME]", help="A game: its options and presets.")
+    ] = None,
+) -> None:
+    """List the registered games; with a game, its options and presets."""
+    if game is None:
+        for name in game_names():
+            out.print(f"{name}\t{game_type(name).title}")
+        return
+    if game not in game_names():
+        raise typer.BadParameter(unknown_game(game))
+    for line in describe(game):
+        out.print(line)
 
 
 @app.command()
@@ -112,6 +91,7 @@ def simulate(
     players: PlayersFlag = None,
     mode: ModeFlag = None,
     option: OptionFlag = None,
+    preset: PresetFlag = None,
     records: Annotated[
         Path | None,
         typer.Option(file_okay=False, help="Write each game's record as DIR/<game>-<seed>.json."),
@@ -123,7 +103,8 @@ def simulate(
     """Play N games with uniformly random legal actions and summarise the results."""
     if game not in game_names():
         raise typer.BadParameter(unknown_game(game))
-    options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
+    flags = {"variant": variant, "players": players, "mode": mode}
+    options = game_options(game, preset, option or [], flags)
     try:
         configured = get_game(game, options)  # bad options fail here, before any work or file
     except YamenError as exc:
@@ -235,6 +216,7 @@ def tournament_command(
     players: PlayersFlag = None,
     mode: ModeFlag = None,
     option: OptionFlag = None,
+    preset: PresetFlag = None,
     workers: Annotated[
         int | None,
         typer.Option(min=1, help="Processes playing deals (default: one per CPU)."),
@@ -252,7 +234,8 @@ def tournament_command(
     95% confidence interval, win rate and an OpenSkill rating per bot."""
     if game not in game_names():
         raise typer.BadParameter(unknown_game(game))
-    options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
+    flags = {"variant": variant, "players": players, "mode": mode}
+    options = game_options(game, preset, option or [], flags)
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
         plan = tournament.plan(game, names, n, seed, options)
@@ -336,11 +319,13 @@ def play_command(
     players: PlayersFlag = None,
     mode: ModeFlag = None,
     option: OptionFlag = None,
+    preset: PresetFlag = None,
 ) -> None:
     """Play a game against bots in the terminal: numbered moves, or type the notation."""
     if game not in game_names():
         raise typer.BadParameter(unknown_game(game))
-    options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
+    flags = {"variant": variant, "players": players, "mode": mode}
+    options = game_options(game, preset, option or [], flags)
     seed = new_seed() if seed is None else seed
     if bots is None:
         bots = "rules" if "rules" in bot_names(game) else "random"

@@ -11,7 +11,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from yamen.cli import app, parse_options
+from yamen.cli import app
+from yamen.cli_options import parse_options
 from yamen.engine import game_names
 
 runner = CliRunner()
