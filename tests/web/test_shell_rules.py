@@ -47,7 +47,9 @@ def test_each_game_has_its_rules_in_four_languages_alike(game):
     for when in {json.dumps(s.get("when") or {}) for s in doc["en"]["sections"]}:
         for name, value in json.loads(when).items():
             assert name in declared, f"{game}: no option {name}"
-            assert set([value] if isinstance(value, str) else value) <= set(declared[name].choices)
+            option = declared[name]
+            allowed = option.choices if option.kind == "choice" else (True, False)
+            assert set(value if isinstance(value, list) else [value]) <= set(allowed)
     for name, value in doc.get("defaults", {}).items():
         assert declared[name].default == value
 
