@@ -14,7 +14,7 @@ from yamen.games.baohuang import text
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.sets import NUM_ACTIONS
-from yamen.games.baohuang.variants import VARIANTS
+from yamen.games.baohuang.variants import VARIANTS, variant_for
 from yamen.options import Option
 
 MAX_DEALS = 50  # a match is one game: a game of bots alone must end
@@ -33,7 +33,27 @@ DECLARATION = (
         nullable=True,
     ),
     Option("grabbing", "bool", True, "Grabbing (搶莊)", applies=("variant", "shandong")),
+    # --- house rules: S2 --- (before play; docs/rules/baohuang.md, "Options")
+    Option(
+        "royalist_declares",
+        "choice",
+        "open",
+        "The royalist may declare (明保), or stays hidden (暗保 only)",
+        choices=("open", "hidden"),
+        applies=("variant", "shandong"),
+    ),
+    Option("solo_declares", "bool", True, "A solo emperor may declare (明獨)"),
+    Option("cede", "bool", True, "The marked joker's holder may pass it on (讓莊)"),
+    Option(
+        "guard_by_fourth",
+        "bool",
+        False,
+        "The emperor calls a card; its 4th copy's holder is the guard",
+        applies=("variant", "japanese"),
+    ),
 )
+STRICT = ("royalist_declares", "guard_by_fourth")  # refused where they do not apply (see
+# refuse_inapplicable; grabbing is not: records of japanese games may carry grabbing: false)
 
 
 class Baohuang(Game):
@@ -52,10 +72,11 @@ class Baohuang(Game):
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
         if options["target"] is not None and "deals" not in given:
             options["deals"] = TARGET_DEAL_CAP
+        refuse_inapplicable(options, given, STRICT)
         self._fix(num_seats=5, num_actions=NUM_ACTIONS)
 
     def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> BaohuangState:
-        kinds = None if deal is None else parse_deal(deal, options["variant"])
+        kinds = None if deal is None else parse_deal(deal, options)
         return BaohuangState(options, seed, kinds)
 
     @classmethod
@@ -81,8 +102,26 @@ class Baohuang(Game):
         return text.event_text(event, me, view)
 
 
-def parse_deal(deal: Any, variant: str) -> list[list[int]]:
-    """An explicit first deal: five hands in card notation that together are exactly the deck."""
+def refuse_inapplicable(options: dict[str, Any], given: dict[str, Any], names: tuple) -> None:
+    """An option of ``names`` given a value other than its default where it does not apply
+    (``guard_by_fourth`` with variant shandong) is refused: it would silently do nothing. Its
+    default is accepted anywhere (a form may send every option)."""
+    for option in DECLARATION:
+        if option.name not in names or option.applies_to(options):
+            continue
+        if option.name in given and given[option.name] != option.default:
+            key, value = option.applies or ("", "")
+            raise OptionsError(
+                f"{option.name} applies to {key} {value} only, not {key} {options[key]}",
+                "not_applicable",
+                option=option.name,
+                variant=value,
+            )
+
+
+def parse_deal(deal: Any, options: dict[str, Any]) -> list[list[int]]:
+    """An explicit first deal: five hands in card notation that together are exactly the deck
+    (of the variant with its house rules: guard_by_fourth marks no small joker)."""
     if not isinstance(deal, list) or len(deal) != 5:
         raise OptionsError("an explicit deal is a list of five hands")
     hands = []
@@ -96,7 +135,7 @@ def parse_deal(deal: Any, variant: str) -> list[list[int]]:
         except NotationError as exc:
             raise OptionsError(f"explicit deal, hand {seat}: {exc}") from None
     given = Counter(k for hand in hands for k in hand)
-    wanted = Counter(VARIANTS[variant].deck())
+    wanted = Counter(variant_for(options).deck())
     if given != wanted:
         missing = [KIND_TEXT[k] for k in sorted((wanted - given).elements())]
         extra = [KIND_TEXT[k] for k in sorted((given - wanted).elements())]

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 WINDOWS = (Phase.GRAB, Phase.DECLARE)  # phases whose answers are sealed until all are in
 
+OptionValue = bool | int | str | None  # what Baohuang's declared options hold
 Score = int | str  # an exact score as JSON (engine.score_json): an int when whole, else "n/d"
 
 
@@ -81,6 +82,7 @@ class PublicView(TypedDict):
 
     game: str
     variant: str
+    options: dict[str, OptionValue]  # the game's options, house rules included (variants.variant_for)
     deal: int  # this deal's number, from 1
     deals: int  # how many the match plays at most
     phase: str  # a Phase's value
@@ -140,6 +142,7 @@ def seat_view(state: BaohuangState, seat: int | None) -> BaohuangView:
     seen: BaohuangView = {
         "game": state.game,
         "variant": state.variant.name,
+        "options": dict(state.options),
         "seat": seat,
         "deal": state.deal_no,
         "deals": state.options["deals"],
