@@ -7,16 +7,18 @@ with everything the seat knows and plays that out instead. Only the view is read
 - the unseen cards are the deck minus the own hand minus every card played this deal;
 - the marked big joker (BJ*), until played, stays with the seat the view names (its moves are
   public);
-- shandong (and japanese with ``guard_by_fourth``), a called card: the emperor called while holding 3 copies (4: solo), and the
-  royalist holds the remaining one. Copies are counted by colour for a called joker. The
-  royalist is the revealed or declared one, the seat itself, or a seat drawn with a chance in
-  proportion to its unknown cards; the emperor and royalist keep their copies less those they
-  played, and nobody else gets one. A solo is assumed only when it is known (own role, a
+- shandong (and japanese with ``guard_by_fourth``, the guard in the royalist's place), a
+  called card: the emperor called while holding 3 copies (4: solo), and the royalist holds
+  the remaining one. Copies are counted by colour for a called joker. The royalist is the
+  revealed or declared one, the seat itself, or a seat drawn with a chance in proportion to
+  its unknown cards (never a revealed rebel); the emperor and royalist keep their copies less
+  those they played, and nobody else gets one. A solo is assumed only when it is known (own role, a
   declaration, or all four copies played by the emperor);
-- japanese (the seed's): the guard holds the marked small joker (SJ*). Unplayed and not in the own hand, it
-  goes to a seat that is not a revealed commoner (a rebel), drawn in proportion to unknown
-  cards; on the emperor it makes a solo game. Cards received in tribute are in the own hand
-  already; where the seat's given tribute cards went is not tracked.
+- japanese (the seed's): the guard holds the marked small joker (SJ*). Unplayed and not in
+  the own hand, it goes to a seat that is not a revealed commoner (a rebel), drawn in
+  proportion to unknown cards; on the emperor it makes a solo game. Cards received in
+  tribute are in the own hand already; where the seat's given tribute cards went is not
+  tracked.
 
 Everything else is dealt uniformly at random, which is what the view says about it.
 """

@@ -82,7 +82,7 @@ class PublicView(TypedDict):
 
     game: str
     variant: str
-    options: dict[str, OptionValue]  # the game's options, house rules included (variants.variant_for)
+    options: dict[str, OptionValue]  # the game's, house rules too (variants.variant_for)
     deal: int  # this deal's number, from 1
     deals: int  # how many the match plays at most
     phase: str  # a Phase's value
