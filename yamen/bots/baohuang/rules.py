@@ -76,6 +76,8 @@ class BaohuangRulesBot:
 
 
 def decide(k: ViewPerspective, legal: list[int]) -> int:
+    if len(legal) == 1:
+        return legal[0]  # no choice (a house rule may leave only one: keep, yield, pass)
     phase = k.view["phase"]
     if phase == Phase.PLAY:
         return choose_play(k, legal)
