@@ -11,6 +11,7 @@ from tests.games.baohuang.helpers import act, answer_all, make_deal, new
 from tests.games.helpers import play_random
 from yamen.errors import IllegalAction, OptionsError
 from yamen.games.baohuang.kinds import KIND_TEXT, SJ_MARKED
+from yamen.games.baohuang.text import render
 from yamen.games.baohuang.variants import VARIANTS, GuardByFourth, variant_for
 from yamen.records import Record, Recorder, record_text, replay
 from yamen.selfplay import play_random as self_play
@@ -256,3 +257,10 @@ def test_random_play_under_every_combination_finishes():
         state = new(seed=i, **options)
         play_random(state, random.Random(i))
         assert state.result() is not None
+
+
+def test_the_text_names_the_house_rules_in_force():
+    assert "House rules" not in render(new().view(0))
+    page = render(new("japanese", guard_by_fourth=True, cede=False).view(0))
+    assert "House rules: no passing the emperor's seat on" in page
+    assert "the guard holds the called card's 4th copy" in page
