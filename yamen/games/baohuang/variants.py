@@ -175,7 +175,7 @@ class Japanese(Variant):
     yield_and_claim = False
     tribute = True
     shows_dealer = True
-    guard_card = SJ_MARKED
+    guard_card: ClassVar[int | None] = SJ_MARKED
     partner_role = "guard"
     other_role = "commoner"
 
