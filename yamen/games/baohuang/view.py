@@ -1,7 +1,8 @@
 """What one seat of a Baohuang game may see, as JSON-ready data.
 
 Hidden: the other hands, answers still sealed in a window, roles not yet public, and the
-tribute cards of other seats. Public beyond the table: who declared (it doubles the score),
+tribute cards of other seats. Public beyond the table: the game's options (its house rules,
+which the bots must follow), who declared (it doubles the score),
 where the marked big joker lies (it is dealt to a named seat and every move of it is
 announced) and who still answers the set on the table.
 
