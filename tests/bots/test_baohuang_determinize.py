@@ -18,16 +18,22 @@ from yamen.bots.baohuang.determinize import (
 )
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, SJ_MARKED
 from yamen.games.baohuang.rules import BaohuangState
-from yamen.games.baohuang.variants import VARIANTS
 
-SETUPS = [("shandong", True), ("shandong", False), ("japanese", True)]
+SETUPS = [
+    ("shandong", {"grabbing": True}),
+    ("shandong", {"grabbing": False}),
+    ("japanese", {}),
+    ("japanese", {"guard_by_fourth": True, "cede": False}),  # the guard by a called card
+]
 
 
-def play_positions(variant: str, grabbing: bool, seed: int, every: float = 0.04):
+def play_positions(variant: str, options: dict | bool, seed: int, every: float = 0.04):
     """States in the play phase met during a random game (two deals in japanese, so that
-    tribute happens), as independent copies."""
+    tribute happens), as independent copies. ``options``: the house rules (a bool: grabbing)."""
     deals = 2 if variant == "japanese" else 1
-    state = new(variant, seed=seed, deals=deals, grabbing=grabbing)
+    if isinstance(options, bool):
+        options = {"grabbing": options}
+    state = new(variant, seed=seed, deals=deals, **options)
     rng = random.Random(seed)
     found = []
     while not state.over:
@@ -39,9 +45,9 @@ def play_positions(variant: str, grabbing: bool, seed: int, every: float = 0.04)
 
 
 def positions(count: int = 8):
-    for variant, grabbing in SETUPS:
+    for variant, options in SETUPS:
         for seed in range(count):
-            yield from play_positions(variant, grabbing, seed)
+            yield from play_positions(variant, options, seed)
 
 
 def copies_of_called(state: BaohuangState, counts: list[int]) -> int:
@@ -57,10 +63,10 @@ def check_sample(truth: BaohuangState, seat: int, rng: random.Random) -> None:
     assert sample.sizes == truth.sizes == [sum(h) for h in hands]
     played = played_by_seat(view)
     in_play = Counter({k: sum(h[k] for h in hands) + sum(p[k] for p in played) for k in range(56)})
-    assert in_play == Counter(VARIANTS[truth.variant.name].deck())  # conserved, none twice
+    assert in_play == Counter(truth.variant.deck())  # conserved, none twice
     marked = view["marked_joker"]
     assert marked is None or hands[marked][BJ_MARKED] == 1
-    if truth.variant.name == "japanese":
+    if truth.variant.guard_card is not None:  # japanese, as the seed has it
         guard_card = [s for s in range(5) if hands[s][SJ_MARKED] or played[s][SJ_MARKED]]
         assert len(guard_card) == 1
         holder = guard_card[0]

@@ -4,7 +4,8 @@ Each choice is turned into the view the seat would have at the first lead had it
 choice (a *hypothetical view*: the same hand and public facts, with the emperor, the called
 card, the public roles and declarations as the choice makes them). Deals sampled from that
 view (:mod:`yamen.bots.baohuang.determinize`) are played out by the playout policy, and the
-mean score for the seat is the choice's value. Only the view is read.
+mean score for the seat is the choice's value. Only the view is read (its ``options`` too: the
+sampled states play by the room's house rules).
 
 What is not simulated is left out on purpose: after a grab nobody else declares (the rules
 say so); after a declaration the other answers of the same window are assumed to be passes

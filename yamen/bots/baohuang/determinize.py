@@ -7,16 +7,18 @@ with everything the seat knows and plays that out instead. Only the view is read
 - the unseen cards are the deck minus the own hand minus every card played this deal;
 - the marked big joker (BJ*), until played, stays with the seat the view names (its moves are
   public);
-- shandong, a called card: the emperor called while holding 3 copies (4: solo), and the
-  royalist holds the remaining one. Copies are counted by colour for a called joker. The
-  royalist is the revealed or declared one, the seat itself, or a seat drawn with a chance in
-  proportion to its unknown cards; the emperor and royalist keep their copies less those they
-  played, and nobody else gets one. A solo is assumed only when it is known (own role, a
+- shandong (and japanese with ``guard_by_fourth``, the guard in the royalist's place), a
+  called card: the emperor called while holding 3 copies (4: solo), and the royalist holds
+  the remaining one. Copies are counted by colour for a called joker. The royalist is the
+  revealed or declared one, the seat itself, or a seat drawn with a chance in proportion to
+  its unknown cards (never a revealed rebel); the emperor and royalist keep their copies less
+  those they played, and nobody else gets one. A solo is assumed only when it is known (own role, a
   declaration, or all four copies played by the emperor);
-- japanese: the guard holds the marked small joker (SJ*). Unplayed and not in the own hand, it
-  goes to a seat that is not a revealed commoner (a rebel), drawn in proportion to unknown
-  cards; on the emperor it makes a solo game. Cards received in tribute are in the own hand
-  already; where the seat's given tribute cards went is not tracked.
+- japanese (the seed's): the guard holds the marked small joker (SJ*). Unplayed and not in
+  the own hand, it goes to a seat that is not a revealed commoner (a rebel), drawn in
+  proportion to unknown cards; on the emperor it makes a solo game. Cards received in
+  tribute are in the own hand already; where the seat's given tribute cards went is not
+  tracked.
 
 Everything else is dealt uniformly at random, which is what the view says about it.
 """
@@ -30,7 +32,7 @@ from typing import NamedTuple
 from yamen.games.baohuang.hands import counts_of as kind_counts
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, KIND_TEXT, NUM_KINDS
 from yamen.games.baohuang.rules import BaohuangState
-from yamen.games.baohuang.variants import VARIANTS
+from yamen.games.baohuang.variants import variant_of_view
 from yamen.games.baohuang.view import SeatView
 
 KIND_OF_TEXT = {text: kind for kind, text in enumerate(KIND_TEXT)}
@@ -62,7 +64,7 @@ def played_by_seat(view: SeatView) -> list[list[int]]:
 def unseen_counts(view: SeatView) -> list[int]:
     """Kinds the seat cannot see: the deck less its hand less everything played."""
     unseen = [0] * NUM_KINDS
-    for kind in VARIANTS[view["variant"]].deck():
+    for kind in variant_of_view(view).deck():
         unseen[kind] += 1
     for k, n in enumerate(counts_of(view["hand"])):
         unseen[k] -= n
@@ -77,7 +79,7 @@ class _Sampler:
 
     def __init__(self, view: SeatView, rng: random.Random):
         self.view, self.rng = view, rng
-        self.variant = VARIANTS[view["variant"]]
+        self.variant = variant_of_view(view)
         self.me = view["seat"]
         self.unseen = unseen_counts(view)
         self.played = played_by_seat(view)
@@ -137,13 +139,15 @@ class _Sampler:
         if solo:
             self.pin(emperor, called, 4 - played_e - copies(self.hands[emperor]))
             return None
-        royalist = next((s for s, r in self.roles.items() if r == "royalist"), None)
-        if royalist is None and view["role"] == "royalist":
+        partner_role = self.variant.partner_role  # the royalist, or the guard_by_fourth guard
+        royalist = next((s for s, r in self.roles.items() if r == partner_role), None)
+        if royalist is None and view["role"] == partner_role:
             royalist = me
         if royalist is None:  # a copy already placed (the marked joker) names the royalist
             royalist = next((s for s in range(5) if s != emperor and copies(self.hands[s])), None)
         if royalist is None:
-            others = [s for s in range(5) if s not in (emperor, me)]
+            rebel = self.variant.other_role  # a seat that rebelled is no partner
+            others = [s for s in range(5) if s not in (emperor, me) and self.roles.get(s) != rebel]
             royalist = self.draw_seat(others)
         self.pin(emperor, called, 3 - played_e - copies(self.hands[emperor]))
         if royalist is None:
@@ -192,11 +196,11 @@ def build_state(view: SeatView, deal: Deal, fresh: bool = False, seed: int = 0) 
     called = view["called"]
     emperor = view["emperor"]
     assert emperor is not None, "a deal in play has an emperor"
-    options = {
+    options = {  # the game's own (house rules included), less what ends the match
+        **view.get("options", {}),
         "variant": view["variant"],
         "deals": 1 if fresh else view["deals"],
         "target": None,
-        "grabbing": True,
     }
     tribute = view.get("tribute")
     return BaohuangState.at_play(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from yamen.games.baohuang.kinds import BIG_SLOT, BJ, KIND_TEXT, SJ, SLOT_OF, SMALL_SLOT
 from yamen.games.baohuang.sets import NO_RANK, encode
-from yamen.games.baohuang.variants import VARIANTS
+from yamen.games.baohuang.variants import variant_of_view
 from yamen.games.baohuang.view import SeatView
 
 KIND_OF_TEXT = {text: kind for kind, text in enumerate(KIND_TEXT)}
@@ -138,7 +138,7 @@ class ViewPerspective(Perspective):
     def __init__(self, view: SeatView):
         self.view = view
         self.me = me = view["seat"]
-        self.variant = VARIANTS[view["variant"]]
+        self.variant = variant_of_view(view)
         self.single_with_jokers = self.variant.single_with_jokers
         self.role = view["role"]
         self.sizes = view["hand_sizes"]

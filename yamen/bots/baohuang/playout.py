@@ -99,7 +99,7 @@ class StatePerspective(Perspective):
         self.tell_slot = SLOT_OF[tk] if self.telling else -1
         emperor, partner, public = state.emperor, state.partner, state.public_roles
         self.hidden_partner = seat == partner and seat not in public
-        called = state.called  # None in japanese: its guard card is no joker's colour
+        called = state.called  # None in the seed's japanese: its guard card is no joker's colour
         self.joker_slot = -1
         if self.hidden_partner and called is not None:
             self.joker_slot = JOKER_SLOT.get(called, -1)

@@ -76,6 +76,8 @@ class BaohuangRulesBot:
 
 
 def decide(k: ViewPerspective, legal: list[int]) -> int:
+    if len(legal) == 1:
+        return legal[0]  # no choice (a house rule may leave only one: keep, yield, pass)
     phase = k.view["phase"]
     if phase == Phase.PLAY:
         return choose_play(k, legal)
@@ -86,6 +88,8 @@ def decide(k: ViewPerspective, legal: list[int]) -> int:
     if phase in (Phase.CALL, Phase.FORCE):
         return choose_call(k, legal, strength)
     if phase == Phase.EMPEROR_CARD:
+        if KEEP not in legal:  # guard_by_fourth: kept by calling a card (or not at all)
+            return choose_guard_call(k, legal, strength)
         needed = limits["solo"] if MARKED_SMALL in k.view["hand"] else limits["keep"]
         return KEEP if strength >= needed else HAND_ON
     if phase == Phase.DECLARE:
@@ -122,6 +126,19 @@ def choose_call(k: ViewPerspective, legal: list[int], strength: float) -> int:
     if YIELD in legal:
         return YIELD
     return max(calls, key=call_rank)
+
+
+def choose_guard_call(k: ViewPerspective, legal: list[int], strength: float) -> int:
+    """Japanese, guard_by_fourth: keep the emperor card by calling the strongest card held
+    three times (four, solo, only as the seed's solo threshold allows), else hand it on."""
+    calls = [a for a in legal if a >= CALL_BASE]
+    if not calls or (HAND_ON in legal and strength < JAPANESE["keep"]):
+        return HAND_ON if HAND_ON in legal else legal[0]
+    solo = [a for a in calls if copies(k, a - CALL_BASE) == 4]
+    partnered = [a for a in calls if a not in solo]
+    if partnered and (strength < JAPANESE["solo"] or not solo):
+        return max(partnered, key=call_rank)
+    return max(solo or calls, key=call_rank)
 
 
 def copies(k: ViewPerspective, kind: int) -> int:

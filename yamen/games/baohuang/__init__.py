@@ -14,7 +14,7 @@ from yamen.games.baohuang import text
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.sets import NUM_ACTIONS
-from yamen.games.baohuang.variants import TITLES, VARIANTS
+from yamen.games.baohuang.variants import TITLES, VARIANTS, variant_for
 from yamen.options import Option, Preset, refuse_where_not_applying
 
 MAX_DEALS = 50  # a match is one game: a game of bots alone must end
@@ -34,10 +34,29 @@ DECLARATION = (
         nullable=True,
     ),
     Option("grabbing", "bool", True, "Grabbing (搶莊)", applies=("variant", "shandong")),
-    # --- match: S3 ---
+    # house rules before play (docs/rules/baohuang.md, "Options and presets")
+    Option(
+        "royalist_declares",
+        "choice",
+        "open",
+        "The royalist may declare (明保), or stays hidden (暗保 only)",
+        choices=("open", "hidden"),
+        applies=("variant", "shandong"),
+    ),
+    Option("solo_declares", "bool", True, "A solo emperor may declare (明獨)"),
+    Option("cede", "bool", True, "The marked joker's holder may pass it on (讓莊)"),
+    Option(
+        "guard_by_fourth",
+        "bool",
+        False,
+        "The emperor calls a card; its 4th copy's holder is the guard",
+        applies=("variant", "japanese"),
+    ),
     Option("tribute", "bool", True, "Tribute (上納)", applies=("variant", "japanese")),
 )
-REFUSED_WHERE_NOT_APPLYING = ("tribute",)  # asked of rules without it: said, not ignored
+# asked of rules without them: said, not ignored (grabbing is not: records of japanese games
+# may carry grabbing: false)
+REFUSED_WHERE_NOT_APPLYING = ("tribute", "royalist_declares", "guard_by_fourth")
 PRESETS = (  # the rules tables play by, as named bundles of options (docs/rules/baohuang.md)
     Preset("shandong_text", "Shandong text", {"variant": "shandong"}),
     Preset("standard_168", "168 standard", {"variant": "japanese"}),
@@ -65,7 +84,7 @@ class Baohuang(Game):
         self._fix(num_seats=5, num_actions=NUM_ACTIONS)
 
     def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> BaohuangState:
-        kinds = None if deal is None else parse_deal(deal, options["variant"])
+        kinds = None if deal is None else parse_deal(deal, options)
         return BaohuangState(options, seed, kinds)
 
     @classmethod
@@ -91,8 +110,9 @@ class Baohuang(Game):
         return text.event_text(event, me, view)
 
 
-def parse_deal(deal: Any, variant: str) -> list[list[int]]:
-    """An explicit first deal: five hands in card notation that together are exactly the deck."""
+def parse_deal(deal: Any, options: dict[str, Any]) -> list[list[int]]:
+    """An explicit first deal: five hands in card notation that together are exactly the deck
+    (of the variant with its house rules: guard_by_fourth marks no small joker)."""
     if not isinstance(deal, list) or len(deal) != 5:
         raise OptionsError("an explicit deal is a list of five hands")
     hands = []
@@ -106,7 +126,7 @@ def parse_deal(deal: Any, variant: str) -> list[list[int]]:
         except NotationError as exc:
             raise OptionsError(f"explicit deal, hand {seat}: {exc}") from None
     given = Counter(k for hand in hands for k in hand)
-    wanted = Counter(VARIANTS[variant].deck())
+    wanted = Counter(variant_for(options).deck())
     if given != wanted:
         missing = [KIND_TEXT[k] for k in sorted((wanted - given).elements())]
         extra = [KIND_TEXT[k] for k in sorted((given - wanted).elements())]

@@ -2,11 +2,17 @@
 
     shandong: [grab window] -> call / yield -> [forcing | void deal] -> declarations
     japanese: emperor card kept or handed on -> declarations
+    japanese, guard_by_fourth: emperor card taken by a call, or handed on -> [void deal] ->
+        declarations
 
 Which route a deal takes is its variant's first phase. "Clockwise" in the shandong seed
 (yielding the marked joker, forcing, the grab priority) is seat i, i-1, i-2 ...; the japanese
 emperor card is handed on to i+1. Windows (the grab window, the declarations) ask several seats
 at once and keep the answers sealed until all are in, so that being asked reveals nothing.
+
+The house rules before play are the variant's (variants.variant_for): whether the holder may
+pass the marked joker on though it could take the seat (``cede``), who may declare, and
+whether the japanese emperor names its guard by a called card (``guard_by_fourth``).
 
 These are the state machine's phases before play (rules.BaohuangState dispatches to
 :func:`legal` and :func:`act`); they change the state they are given.
@@ -56,14 +62,25 @@ def legal(state: BaohuangState, seat: int) -> list[int]:
         assert emperor is not None, "the declaration window opens once there is an emperor"
         return state.variant.declare_answers(seat, emperor, state.partner, state.solo)
     if phase is Phase.CALL:
-        acts = [CALL_BASE + k for k in CALLABLE if copies(state, seat, k) >= 3] + [YIELD]
+        acts = calls(state, seat)
+        if state.variant.may_cede(bool(acts)):
+            acts.append(YIELD)
         if state.options["grabbing"]:
             acts.append(GRAB)
         return acts
     if phase is Phase.FORCE:
         return [CALL_BASE + k for k in CALLABLE if copies(state, seat, k) == 3]
-    # the emperor card: back at the first holder after a full round, it must be kept
-    return [KEEP] if state.handed_on == ROUND else [KEEP, HAND_ON]
+    # the emperor card: kept (guard_by_fourth: by a call), or handed on; back at the first
+    # holder after a full round, it must be kept (a holder with no call has voided the deal)
+    takes = calls(state, seat) if state.variant.calls_guard else [KEEP]
+    if state.handed_on == ROUND or not state.variant.may_cede(bool(takes)):
+        return takes
+    return [*takes, HAND_ON]
+
+
+def calls(state: BaohuangState, seat: int) -> list[int]:
+    """The calls open to a seat: a card it holds 3 or 4 identical copies of."""
+    return [CALL_BASE + k for k in CALLABLE if copies(state, seat, k) >= 3]
 
 
 def act(state: BaohuangState, seat: int, action: int) -> None:
@@ -169,14 +186,22 @@ def _call(state: BaohuangState, seat: int, kind: int) -> None:
 
 
 def _emperor_card(state: BaohuangState, seat: int, action: int) -> None:
-    """Kept: its holder is emperor and the guard card's holder the guard (itself: solo)."""
+    """Kept: its holder is emperor and the guard card's holder the guard (itself: solo).
+    guard_by_fourth: kept by calling a card, whose 4th copy's holder is the guard."""
+    if action >= CALL_BASE:
+        _call(state, seat, action - CALL_BASE)
+        return
     if action == HAND_ON:
         nxt = (seat + 1) % 5
         state._move(BJ_MARKED, seat, nxt)
         state.handed_on += 1
         state.holder = nxt
         state._emit("hand on emperor card", seat=seat, to_seat=nxt)
-        state._set_turn(nxt)
+        if state.handed_on == ROUND and not legal(state, nxt):
+            state._emit("void deal")  # back with its first holder, who has nothing to call
+            state._start_deal(redeal=True)
+        else:
+            state._set_turn(nxt)
         return
     guard = state._holder_of(SJ_MARKED)
     state.emperor = seat

@@ -33,7 +33,7 @@ from yamen.games.baohuang.sets import (
     rank_masks,
     shape_of,
 )
-from yamen.games.baohuang.variants import VARIANTS
+from yamen.games.baohuang.variants import variant_for
 from yamen.games.baohuang.view import BaohuangView, FinishedDeal, TributeCards, seat_view
 
 AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
@@ -80,7 +80,7 @@ class BaohuangState(State):
         """The fields of the whole match: the two constructors' common start."""
         self.options = options
         self.seed = seed
-        self.variant = v = VARIANTS[options["variant"]]
+        self.variant = v = variant_for(options)  # with its house rules
         self.single_with_jokers = v.single_with_jokers  # read on every decision
         self.yield_and_claim = v.yield_and_claim
         self.rng = make_rng(seed)

@@ -19,10 +19,17 @@ PHASES: dict[str, str] = {  # read by the view's "phase", a Phase's value
     Phase.GRAB: "grab window: does anyone grab the emperor's seat (搶莊)?",
     Phase.CALL: "the marked joker's holder calls a card, yields or grabs",
     Phase.FORCE: "forcing (逼莊): a seat holding three identical cards must call",
-    Phase.EMPEROR_CARD: "the emperor card: keep it, or hand it on",
+    Phase.EMPEROR_CARD: "the emperor card: keep it (or call a card for a guard), or hand it on",
     Phase.DECLARE: "declarations, all seats at once",
     Phase.PLAY: "play",
     Phase.OVER: "the game is over",
+}
+
+HOUSE_RULES = {  # (option, value) -> words: the house rules before play that differ from the seeds
+    ("royalist_declares", "hidden"): "the royalist stays hidden (暗保 only)",
+    ("solo_declares", False): "no solo declaration (明獨)",
+    ("cede", False): "no passing the emperor's seat on (讓莊) while one can take it",
+    ("guard_by_fourth", True): "the guard holds the called card's 4th copy",
 }
 
 
@@ -60,6 +67,9 @@ def _heading(view: BaohuangView) -> str:
         facts.append(f"dealer seat {view['dealer']}")
     if facts:
         lines.append("; ".join(facts))
+    house = [w for (name, value), w in HOUSE_RULES.items() if view["options"].get(name) == value]
+    if house:
+        lines.append("House rules: " + "; ".join(house))
     return "\n".join(lines)
 
 

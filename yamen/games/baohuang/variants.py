@@ -8,11 +8,18 @@ ask the same questions of the same objects, so that they cannot drift from the r
 
 A new variant (a rule preset) is one subclass, registered in :data:`VARIANTS` under the name
 the ``variant`` option gives it; the option's value stays that string in records and rooms.
+
+The house rules before play (options ``royalist_declares``, ``solo_declares``, ``cede``,
+``guard_by_fourth``: docs/rules/baohuang.md, "Options") are the same objects configured:
+:func:`variant_for` gives the variant of a game's options, with those rules set on it, and the
+state machine, the bots and the playouts all ask that one.
 """
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -39,6 +46,11 @@ class Variant:
     guard_card: ClassVar[int | None]  # the card that makes its holder the partner, if fixed
     partner_role: ClassVar[str]  # the emperor's hidden partner: "royalist" or "guard"
     other_role: ClassVar[str]  # a seat on neither side of the emperor
+    calls_guard: ClassVar[bool] = False  # japanese guard_by_fourth: the emperor calls a card
+    # House rules before play, set per game by variant_for(); the class values are the seeds'.
+    royalist_declares = True  # the royalist may declare (明保); False: 暗保 only
+    solo_declares = True  # a solo emperor may declare (明獨)
+    cede = True  # the marked joker's holder may pass it on (讓莊) though it could call or keep
 
     def __init__(self) -> None:
         naturals = [natural(s, u) for s in range(self.lowest_strength, 13) for u in range(4)]
@@ -91,8 +103,14 @@ class Variant:
         """Every seat is asked in the declaration window; only a seat that may say yes has it
         among its answers. The emperor may declare a solo game (明獨)."""
         if seat == emperor:
-            return [PASS, DECLARE] if solo else [PASS]
+            return [PASS, DECLARE] if solo and self.solo_declares else [PASS]
         return self.partner_answers(seat == partner)
+
+    def may_cede(self, can_take: bool) -> bool:
+        """Whether the marked big joker's holder may pass it on (讓莊, or hand on the emperor
+        card): always with ``cede``; without it only a holder that cannot take the seat (has
+        no card to call)."""
+        return self.cede or not can_take
 
     def role(self, seat: int, emperor: int | None, partner: int | None, alone: bool) -> str | None:
         """The role a seat knows it has (it sees its own cards); ``None`` before there is an
@@ -138,17 +156,13 @@ class Shandong(Variant):
         return called if called is not None and called < 52 else -1
 
     def partner_answers(self, is_partner: bool) -> list[int]:
-        return [PASS, DECLARE] if is_partner else [PASS]  # 明保
+        return [PASS, DECLARE] if is_partner and self.royalist_declares else [PASS]  # 明保
 
     def unmasked(
         self, seat: int, emperor: int, called: int | None, x: int, y: int, t: int
     ) -> str | None:
         """The royalist, by playing the called card (any joker of a called joker's colour)."""
-        if seat == emperor or called is None:
-            return None
-        if (t and called < 52) or (x and called == SJ) or (y and called == BJ):
-            return self.partner_role
-        return None
+        return unmasked_by_call(self.partner_role, seat, emperor, called, x, y, t)
 
     def score(
         self, places: list[int], teams: scoring.Teams, stakes: scoring.Stakes
@@ -169,7 +183,7 @@ class Japanese(Variant):
     yield_and_claim = False
     tribute = True
     shows_dealer = True
-    guard_card = SJ_MARKED
+    guard_card: ClassVar[int | None] = SJ_MARKED
     partner_role = "guard"
     other_role = "commoner"
 
@@ -203,6 +217,64 @@ class Japanese(Variant):
         return scoring.japanese(places, teams, stakes.solo_declared, stakes.rebellion)
 
 
+class GuardByFourth(Japanese):
+    """Japanese with ``guard_by_fourth`` (some 168-card platforms): no marked small joker; the
+    emperor card is taken by calling a card held 3 or 4 times (4: solo), and the holder of the
+    4th copy is the guard, unmasked by playing it, as the shandong royalist is."""
+
+    jokers = (SJ, SJ, SJ, SJ, BJ, BJ, BJ, BJ_MARKED)
+    guard_card = None
+    calls_guard = True
+
+    def tell_kind(self, called: int | None) -> int:
+        return called if called is not None and called < 52 else -1  # as shandong
+
+    def unmasked(
+        self, seat: int, emperor: int, called: int | None, x: int, y: int, t: int
+    ) -> str | None:
+        return unmasked_by_call(self.partner_role, seat, emperor, called, x, y, t)
+
+
+def unmasked_by_call(
+    role: str, seat: int, emperor: int, called: int | None, x: int, y: int, t: int
+) -> str | None:
+    """The partner shown by playing the called card (any joker of a called joker's colour)."""
+    if seat == emperor or called is None:
+        return None
+    if (t and called < 52) or (x and called == SJ) or (y and called == BJ):
+        return role
+    return None
+
+
 SHANDONG, JAPANESE = Shandong(), Japanese()
 VARIANTS: dict[str, Variant] = {v.name: v for v in (SHANDONG, JAPANESE)}
 TITLES = {v.name: v.title for v in VARIANTS.values()}  # the CLI's and the lobby's fallback
+HOUSE_DEFAULTS = {  # the house rules before play, at the seeds' values
+    "royalist_declares": "open",
+    "solo_declares": True,
+    "cede": True,
+    "guard_by_fourth": False,
+}
+
+
+def variant_for(options: Mapping[str, Any]) -> Variant:
+    """The variant ``options`` name, configured with their house rules before play (options
+    missing, as in a state built by search from an old view, are the seeds' rules)."""
+    house = tuple(options.get(name, value) for name, value in HOUSE_DEFAULTS.items())
+    return _configured(options["variant"], *house)
+
+
+def variant_of_view(view: Mapping[str, Any]) -> Variant:
+    """The configured variant a seat's view describes (its ``options``; bots read this)."""
+    return variant_for({**view.get("options", {}), "variant": view["variant"]})
+
+
+@functools.cache
+def _configured(name: str, royalist: str, solo: bool, cede: bool, fourth: bool) -> Variant:
+    if (royalist, solo, cede, fourth) == tuple(HOUSE_DEFAULTS.values()):
+        return VARIANTS[name]
+    base = type(VARIANTS[name])
+    variant = GuardByFourth() if fourth and issubclass(GuardByFourth, base) else base()
+    variant.royalist_declares = royalist == "open"
+    variant.solo_declares, variant.cede = solo, cede
+    return variant

@@ -1,7 +1,8 @@
 """What one seat of a Baohuang game may see, as JSON-ready data.
 
 Hidden: the other hands, answers still sealed in a window, roles not yet public, and the
-tribute cards of other seats. Public beyond the table: who declared (it doubles the score),
+tribute cards of other seats. Public beyond the table: the game's options (its house rules,
+which the bots must follow), who declared (it doubles the score),
 where the marked big joker lies (it is dealt to a named seat and every move of it is
 announced) and who still answers the set on the table.
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 WINDOWS = (Phase.GRAB, Phase.DECLARE)  # phases whose answers are sealed until all are in
 
+OptionValue = bool | int | str | None  # what Baohuang's declared options hold
 Score = int | str  # an exact score as JSON (engine.score_json): an int when whole, else "n/d"
 
 
@@ -81,6 +83,7 @@ class PublicView(TypedDict):
 
     game: str
     variant: str
+    options: dict[str, OptionValue]  # the game's, house rules too (variants.variant_for)
     deal: int  # this deal's number, from 1
     deals: int  # how many the match plays at most
     phase: str  # a Phase's value
@@ -140,6 +143,7 @@ def seat_view(state: BaohuangState, seat: int | None) -> BaohuangView:
     seen: BaohuangView = {
         "game": state.game,
         "variant": state.variant.name,
+        "options": dict(state.options),
         "seat": seat,
         "deal": state.deal_no,
         "deals": state.options["deals"],

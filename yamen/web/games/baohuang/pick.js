@@ -6,14 +6,14 @@
 // an explicit choice. The cards raised are the engine's own pick: exactly the cards played.
 
 import { cardButton, parts } from "../../cards.js";
-import { cardWords, labeller } from "./words.js";
+import { cardWords, labeller, markedGuard } from "./words.js";
 
 const TAKE_SUITS = "SHDC";
 const pick = { key: null, counts: new Map(), focus: null }; // group -> how many are picked
 
 // The telling card of the deal, if any: the called natural (Shandong), SJ* (japanese).
 export function tellCode(view) {
-  if (view.variant === "japanese") return "SJ*";
+  if (markedGuard(view)) return "SJ*";
   const called = view.called && parts(view.called);
   return called && !called.joker ? view.called.toUpperCase() : null;
 }
@@ -97,7 +97,7 @@ export function why(ctx, view, codes) {
 
 // Group labels: "9 ×4", the telling group named as what it is.
 function groupLabel(t, view, g, n) {
-  const name = g.key === "tell" ? t(view.variant === "japanese" ? "baohuang.guard_card" : "baohuang.called_card") : cardWords(t, g.key);
+  const name = g.key === "tell" ? t(markedGuard(view) ? "baohuang.guard_card" : "baohuang.called_card") : cardWords(t, g.key);
   const count = `${name} ×${g.cards.length}`;
   return n ? `${count} · ${t("baohuang.picked_n", { n })}` : count;
 }

@@ -4,12 +4,13 @@
 // change, so a royalist sees its role the moment the card is called.
 
 import { cardRow } from "../../cards.js";
-import { actionWords, labeller, roleWords } from "./words.js";
+import { actionWords, labeller, markedGuard, roleWords } from "./words.js";
 
 // The win condition's key for a role: by variant, a grab (搶莊) being its own stake.
 function winKey(view) {
   const role = view.role;
   if (view.variant !== "japanese" && role === "solo emperor" && view.grabbed) return "baohuang.win.shandong.grab";
+  if (role === "guard" && !markedGuard(view)) return "baohuang.win.japanese.guard_called";
   return `baohuang.win.${view.variant}.${role}`;
 }
 
@@ -20,6 +21,7 @@ function meaningKey(view, text) {
   if (word === "declare") return emperor ? `baohuang.means.declare_solo.${view.variant}` : "baohuang.means.declare";
   if (word === "pass" && view.phase === "declare") return view.role === "royalist" ? "baohuang.means.conceal" : null;
   if (word === "yield") return view.phase === "play" ? "baohuang.means.yield" : "baohuang.means.yield_emperor";
+  if (word === "call" && view.variant === "japanese") return "baohuang.means.call_guard";
   if (["call", "grab", "keep", "hand", "claim", "rebel"].includes(word)) return `baohuang.means.${word}`;
   return null;
 }
@@ -41,11 +43,11 @@ function meanings(ctx, view) {
 // The card that makes a partner: the called card (Shandong) or the marked small joker.
 function partnerCard(ctx, view) {
   const { h, t } = ctx;
-  if (view.variant === "japanese") {
+  if (markedGuard(view)) {
     return h("p", { class: "bh-called", id: "bh-called" }, h("span", {}, t("baohuang.guard_card")), cardRow(["SJ*"], labeller(t)), h("span", { class: "note" }, t("baohuang.guard_note")));
   }
   if (!view.called) return null;
-  return h("p", { class: "bh-called", id: "bh-called" }, h("span", {}, t("baohuang.called_card")), cardRow([view.called], labeller(t)), h("span", { class: "note" }, t("baohuang.called_note")));
+  return h("p", { class: "bh-called", id: "bh-called" }, h("span", {}, t("baohuang.called_card")), cardRow([view.called], labeller(t)), h("span", { class: "note" }, t(view.variant === "japanese" ? "baohuang.guard_called_note" : "baohuang.called_note")));
 }
 
 // Who is known to be who: the public roles and the declarations (a replay with everything

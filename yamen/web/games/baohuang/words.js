@@ -33,3 +33,7 @@ export function isPlay(text) {
 }
 
 export const roleWords = (ctx, role) => ctx.tOr(`baohuang.role.${role}`, role);
+
+// Whether the marked small joker makes the guard: the japanese rules, unless the room's
+// guard_by_fourth house rule has the emperor call a card instead (then as in Shandong).
+export const markedGuard = (view) => view.variant === "japanese" && !(view.options || {}).guard_by_fourth;
