@@ -192,12 +192,7 @@ def build_state(view: SeatView, deal: Deal, fresh: bool = False, seed: int = 0) 
     called = view["called"]
     emperor = view["emperor"]
     assert emperor is not None, "a deal in play has an emperor"
-    options = {
-        "variant": view["variant"],
-        "deals": 1 if fresh else view["deals"],
-        "target": None,
-        "grabbing": True,
-    }
+    options = {**view["options"], "deals": 1 if fresh else view["deals"], "target": None}
     tribute = view.get("tribute")
     return BaohuangState.at_play(
         options,

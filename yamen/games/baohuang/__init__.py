@@ -11,6 +11,7 @@ from yamen.cards import parse_cards
 from yamen.engine import Contest, Event, Game
 from yamen.errors import NotationError, OptionsError
 from yamen.games.baohuang import text
+from yamen.games.baohuang.house import EDITION, LEGACY_EDITION
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.sets import NUM_ACTIONS
@@ -33,6 +34,19 @@ DECLARATION = (
         nullable=True,
     ),
     Option("grabbing", "bool", True, "Grabbing (搶莊)", applies=("variant", "shandong")),
+    # --- house rules: S1 (play; the rules edition: house.py) ---
+    Option("hard_pass", "bool", False, "Hard pass: who passed sits the trick out"),
+    Option("lowest_last", "bool", False, "Going out on the lowest rank ranks last (憋六/憋三)"),
+    Option(
+        "edition",
+        "whole",
+        EDITION,
+        "Rules edition (set by Yamen; a record keeps its own)",
+        low=LEGACY_EDITION,
+        high=EDITION,
+        legacy=LEGACY_EDITION,
+        shown=False,
+    ),
 )
 
 

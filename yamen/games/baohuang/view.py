@@ -81,6 +81,9 @@ class PublicView(TypedDict):
 
     game: str
     variant: str
+    options: dict[
+        str, str | int | bool | None
+    ]  # the game's options: the rules, house rules included, are public
     deal: int  # this deal's number, from 1
     deals: int  # how many the match plays at most
     phase: str  # a Phase's value
@@ -140,6 +143,7 @@ def seat_view(state: BaohuangState, seat: int | None) -> BaohuangView:
     seen: BaohuangView = {
         "game": state.game,
         "variant": state.variant.name,
+        "options": dict(state.options),
         "seat": seat,
         "deal": state.deal_no,
         "deals": state.options["deals"],
