@@ -217,7 +217,7 @@ def test_replay_steps_prints_the_game_move_by_move(tmp_path, game):
     [
         (["-o", "variant=null"], "unknown variant null", "None"),
         (["-o", "variant=[1,2]"], "unknown variant [1, 2]", "None"),
-        (["-o", "nope=1"], "unknown option(s) nope; known: deals, grabbing", "['"),
+        (["-o", "nope=1"], "unknown option(s) nope; known: deals, edition, grabbing", "['"),
     ],
 )
 def test_errors_show_values_plainly(args, shown, hidden):
