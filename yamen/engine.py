@@ -261,8 +261,8 @@ class Game(ABC):
     num_actions: int
     """The size of the action space: every action id is below it (an RL mask's length)."""
 
-    def __init__(self, options: dict[str, Any] | None = None):
-        read = read_options(self.declaration, options)
+    def __init__(self, options: dict[str, Any] | None = None, stored: bool = False):
+        read = read_options(self.declaration, options, stored)
         self._configure(read, options or {})
         self._fix(_options=read)
 
@@ -381,10 +381,11 @@ def game_type(name: str) -> type[Game]:
     return getattr(importlib.import_module(module), attr)
 
 
-def get_game(name: str, options: dict[str, Any] | None = None) -> Game:
+def get_game(name: str, options: dict[str, Any] | None = None, stored: bool = False) -> Game:
     """The game ``name`` configured by ``options`` (defaults where none are given); raise
-    :class:`OptionsError` for an unknown game or bad options."""
-    return game_type(name)(options)
+    :class:`OptionsError` for an unknown game or bad options. ``stored``: the options of a
+    game already played (a record): an option it lacks takes its legacy value (options.py)."""
+    return game_type(name)(options, stored)
 
 
 def new_seed() -> int:

@@ -13,6 +13,13 @@ none applies, the first declaration of that name still checks the value.
 
 A game may also declare presets (:class:`Preset`): a name for a bundle of option values, the
 rules a table plays by ("168 standard"), offered first by the lobby and the CLI.
+
+An option added after games were recorded may declare a ``legacy`` value: what a stored game
+(a record, a game in the server's database) that lacks the option was played with. New games
+take the ``default``; ``read_options(..., stored=True)`` gives the legacy value instead, so
+that an old record replays as it was played while the records layer knows no game. An option
+with ``shown=False`` (a rules edition) is the game's, not a player's choice: forms leave it out,
+records carry it.
 """
 
 from __future__ import annotations
@@ -27,6 +34,9 @@ Kind = Literal["bool", "whole", "seat", "choice", "data"]
 """``bool``: true or false; ``whole``: a whole number from ``low`` to ``high``; ``seat``: a seat
 number (the game narrows the range to its table); ``choice``: one of ``choices``; ``data``: JSON
 data the game reads itself (a card list)."""
+
+NO_LEGACY: Any = type("NoLegacy", (), {"__repr__": lambda self: "NO_LEGACY"})()
+"""An option declared with no legacy value: a stored game lacking it takes the default."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,8 @@ class Option:
     applies: tuple[str, Any] | None = None  # (option, value): only when that option has it
     # choice: English words for some values (a catalog's fallback; the CLI's words)
     choice_labels: Mapping[str, str] = field(default_factory=dict)
+    legacy: Any = NO_LEGACY  # the value a stored game that lacks this option was played with
+    shown: bool = True  # False: not offered in a form (the game sets it; records carry it)
 
     def applies_to(self, options: dict[str, Any]) -> bool:
         return self.applies is None or options.get(self.applies[0]) == self.applies[1]
@@ -95,13 +107,18 @@ class Option:
         data["nullable"] = self.nullable
         applies = self.applies
         data["applies"] = None if applies is None else {"option": applies[0], "value": applies[1]}
+        data["shown"] = self.shown
         return data
 
 
-def read_options(declaration: Sequence[Option], options: Any) -> dict[str, Any]:
+def read_options(
+    declaration: Sequence[Option], options: Any, stored: bool = False
+) -> dict[str, Any]:
     """The options given, over the declared defaults, each checked against its declaration;
     an unknown name is refused (a typo must not silently fall back to a default). Names come
-    in declaration order, so an option's ``applies`` is read before the option itself."""
+    in declaration order, so an option's ``applies`` is read before the option itself.
+    ``stored``: the options of a game already played, whose missing options take their
+    ``legacy`` value where one is declared (the game was played before they existed)."""
     if options is not None and not isinstance(options, dict):
         raise OptionsError("options must be an object of name: value", "not_object")
     given = options or {}
@@ -114,7 +131,8 @@ def read_options(declaration: Sequence[Option], options: Any) -> dict[str, Any]:
     for name in names:
         declared = [option for option in declaration if option.name == name]
         option = next((o for o in declared if o.applies_to(read)), declared[0])
-        value = given.get(name, option.default)
+        absent = option.legacy if stored and option.legacy is not NO_LEGACY else option.default
+        value = given.get(name, absent)
         option.check(value)
         read[name] = value
     return read

@@ -127,7 +127,7 @@ def _configured(game: str, options: dict[str, Any]) -> Game:
     if game not in game_names():
         raise RecordError(f"unknown game {shown(game)}; known: {', '.join(game_names())}")
     try:
-        return get_game(game, options)
+        return get_game(game, options, stored=True)  # a record's options are a played game's
     except OptionsError as exc:
         raise RecordError(f"options: {exc}") from None
 

@@ -167,11 +167,12 @@ def test_keeps_its_jokers_when_only_jokers_would_beat():
 
 
 def test_claims_the_lead_after_its_partner_went_out():
-    state = shandong_play({0: EMPEROR, 1: "9H 9S"}, [15, 2, 66, 66, 67])
+    """Seat 0 is the next seat still in after its partner, seat 4: the one that may claim."""
+    state = shandong_play({0: EMPEROR, 4: "9H 9S"}, [15, 66, 66, 67, 2])
     act(state, 0, "3 3")
-    act(state, 1, "9H 9")  # out, and unmasked as the royalist
-    for seat in (2, 3, 4):
+    for seat in (1, 2, 3):
         act(state, seat, "pass")
+    act(state, 4, "9H 9")  # out, and unmasked as the royalist
     assert CLAIM in state.legal(0)
     assert bot_says(state, 0) == "claim"
 

@@ -44,6 +44,7 @@ def applying(declaration, values):
             rule is None or values[rule["option"]] == rule["value"]
         ):
             shown[option["name"]] = option
+    shown = {name: o for name, o in shown.items() if o["shown"]}  # not an edition
     return shown
 
 

@@ -29,7 +29,7 @@ export function applying(declaration, values) {
     const option = declaration.find((o) => o.name === name && (!o.applies || read[o.applies.option] === o.applies.value));
     const fallback = option || declaration.find((o) => o.name === name);
     read[name] = values[name] === undefined ? fallback.default : values[name];
-    if (option) shown.push(option);
+    if (option && option.shown !== false) shown.push(option); // a rules edition is the game's, not a choice
   }
   return { shown, read };
 }

@@ -30,10 +30,11 @@ def test_shandong_deal_marked_joker_holder_has_44_and_the_first_right():
     assert state.phase == "call"
 
 
-def test_japanese_deal_34_34_34_33_33_from_the_dealers_next_seat():
+def test_japanese_deal_34_34_34_33_33_from_the_seat_after_the_cutter():
+    """Seed 003: the dealer's next seat cuts, the first card goes to the seat after it."""
     state = new("japanese", seed=5)
     d = state.dealer
-    assert [state.sizes[(d + i) % 5] for i in range(1, 6)] == [34, 34, 34, 33, 33]
+    assert [state.sizes[(d + i) % 5] for i in range(2, 7)] == [34, 34, 34, 33, 33]
     assert sum(state.hands[s][SJ_MARKED] for s in range(5)) == 1
     assert state.pending() == (next(s for s in range(5) if state.hands[s][BJ_MARKED]),)
 
@@ -262,10 +263,11 @@ def test_a_beat_in_the_first_circle_cancels_the_second():
     assert state.pending() == (3,)
 
 
-def test_claim_after_a_seat_goes_out():
+def test_claim_after_a_seat_goes_out_edition_1_any_seat():
+    """Edition 1 (records before issue 16): any seat answering in the first circle claims."""
     # seat 0 (emperor) holds only BJ* and three 9H; the royalist (seat 3) the fourth 9H
     sizes = [4, 60, 60, 52, 40]
-    state = play_state(fixed={0: "BJ* 9H 9H 9H", 3: "9H"}, sizes=sizes)
+    state = play_state(fixed={0: "BJ* 9H 9H 9H", 3: "9H"}, sizes=sizes, edition=1)
     act(state, 0, "BJ 9H 9H 9H")
     assert state.out == [0]
     assert "claim" in [state.action_text(a) for a in state.legal(1)]

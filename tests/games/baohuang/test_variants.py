@@ -17,7 +17,7 @@ from yamen.games.baohuang.variants import JAPANESE, SHANDONG, VARIANTS, Shandong
 @pytest.mark.parametrize("variant", list(VARIANTS.values()), ids=list(VARIANTS))
 def test_a_deal_is_the_whole_deck_in_five_hands(variant):
     for seed in range(5):
-        hands = variant.deal(random.Random(seed), dealer=seed % 5)
+        hands = variant.deal(random.Random(seed), first=seed % 5)
         assert len(hands) == 5
         assert Counter(k for hand in hands for k in hand) == Counter(variant.deck())
         assert max(map(len, hands)) - min(map(len, hands)) <= 1

@@ -70,7 +70,7 @@ def mismatches(value: object, hint: object, where: str) -> list[str]:
 def test_every_view_of_a_match_has_its_declared_shape(variant, grabbing, seen):
     """Three deals (japanese tribute, the history), spectators and seats, every phase."""
     phases = set()
-    for seed in range(2):
+    for seed in range(3):  # random seats grab often: three matches see a call too
         state = new(variant, seed=seed, deals=3, grabbing=grabbing)
         rng = random.Random(seed)
         decisions = 0

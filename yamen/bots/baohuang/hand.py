@@ -13,6 +13,7 @@ is ``n`` naturals of strength ``r`` plus ``x`` small and ``y`` big jokers; ``t``
 
 from __future__ import annotations
 
+from yamen.games.baohuang.house import House
 from yamen.games.baohuang.kinds import BIG_SLOT, BJ, KIND_TEXT, SJ, SLOT_OF, SMALL_SLOT
 from yamen.games.baohuang.sets import NO_RANK, encode
 from yamen.games.baohuang.variants import variant_of_view
@@ -42,7 +43,8 @@ class Perspective:
     ``partner``: the emperor's known partner seen from either end (fellow rebels are only
     allies); ``telling`` and ``tell_slot``: my telling cards and their slot (-1: none);
     ``hidden_partner``: I am the emperor's partner and nobody else knows it yet;
-    ``joker_slot``: the slot of a called joker's colour, when I am the hidden partner."""
+    ``joker_slot``: the slot of a called joker's colour, when I am the hidden partner;
+    ``sink_rank``: the rank not to go out on (lowest_last, house.py; -1: none)."""
 
     __slots__ = (
         "_unseen",
@@ -53,6 +55,7 @@ class Perspective:
         "me",
         "partner",
         "single_with_jokers",
+        "sink_rank",
         "sizes",
         "tell_slot",
         "telling",
@@ -65,6 +68,7 @@ class Perspective:
     me: int
     partner: int | None
     single_with_jokers: bool
+    sink_rank: int
     sizes: list[int]
     tell_slot: int
     telling: int
@@ -140,6 +144,7 @@ class ViewPerspective(Perspective):
         self.me = me = view["seat"]
         self.variant = variant_of_view(view)
         self.single_with_jokers = self.variant.single_with_jokers
+        self.sink_rank = House.read(view["options"], self.variant.lowest_strength).sink_rank
         self.role = view["role"]
         self.sizes = view["hand_sizes"]
         hand = view["hand"]

@@ -124,7 +124,8 @@ def finishing_plan(k: Perspective) -> list[Shape] | None:
     c = k.counts
     groups = k.groups()
     unsafe = [r for r in groups if not k.safe(r, c[r], 0, 0)]
-    last = min(unsafe, key=lambda r: (k.can_carry_jokers(c[r]), r)) if unsafe else None
+    sink = k.sink_rank  # lowest_last: going out on it ranks last, so it goes before
+    last = min(unsafe, key=lambda r: (r == sink, k.can_carry_jokers(c[r]), r)) if unsafe else None
     needing = [r for r in unsafe if r != last]
     big, small = c[BIG_SLOT], c[SMALL_SLOT]
     if len(needing) > big or any(not k.can_carry_jokers(c[r]) for r in needing):

@@ -49,7 +49,10 @@ def settled(state: BaohuangState) -> bool:
     """Whether the deal's scores no longer depend on the play still to come: scores depend
     only on the emperor side's places (their sum, or the lone emperor's place; after a grab,
     whether the emperor went out first), so once the seats still in are all on one side,
-    nothing can change them."""
+    nothing can change them (unless a seat out is ranked last for going out on the lowest
+    rank: house.py)."""
+    if state.sunk:  # lowest_last: the places below depend on who else sinks
+        return False
     if state.grabbed:
         return bool(state.out)
     team = (state.emperor, state.partner)
@@ -59,8 +62,8 @@ def settled(state: BaohuangState) -> bool:
 
 def deal_scores(state: BaohuangState) -> list[Fraction]:
     """This deal's scores once :func:`settled` (the seats still in placed in seat order),
-    as the rules score them."""
-    return state.deal_scores(state.out + [s for s in range(5) if state.active[s]])
+    as the rules place and score them."""
+    return state.deal_scores(state.places_now())
 
 
 def choose(state: BaohuangState, seat: int, sides: Sides | None = None) -> int:
@@ -94,6 +97,7 @@ class StatePerspective(Perspective):
         self.counts = state.slots[seat]  # the policy restores any change it makes
         self.sizes = state.sizes
         self.single_with_jokers = state.single_with_jokers
+        self.sink_rank = state.house.sink_rank
         tk = state.tell_kind
         self.telling = state.hands[seat][tk] if tk >= 0 else 0
         self.tell_slot = SLOT_OF[tk] if self.telling else -1

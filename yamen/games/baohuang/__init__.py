@@ -11,6 +11,7 @@ from yamen.cards import parse_cards
 from yamen.engine import Contest, Event, Game
 from yamen.errors import NotationError, OptionsError
 from yamen.games.baohuang import text
+from yamen.games.baohuang.house import EDITION, LEGACY_EDITION
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.sets import NUM_ACTIONS
@@ -53,6 +54,19 @@ DECLARATION = (
         applies=("variant", "japanese"),
     ),
     Option("tribute", "bool", True, "Tribute (上納)", applies=("variant", "japanese")),
+    # house rules during play, and the rules edition (house.py)
+    Option("hard_pass", "bool", False, "Hard pass: who passed sits the trick out"),
+    Option("lowest_last", "bool", False, "Going out on the lowest rank ranks last (憋六/憋三)"),
+    Option(
+        "edition",
+        "whole",
+        EDITION,
+        "Rules edition (set by Yamen; a record keeps its own)",
+        low=LEGACY_EDITION,
+        high=EDITION,
+        legacy=LEGACY_EDITION,
+        shown=False,
+    ),
 )
 # asked of rules without them: said, not ignored (grabbing is not: records of japanese games
 # may carry grabbing: false)
@@ -60,6 +74,17 @@ REFUSED_WHERE_NOT_APPLYING = ("tribute", "royalist_declares", "guard_by_fourth")
 PRESETS = (  # the rules tables play by, as named bundles of options (docs/rules/baohuang.md)
     Preset("shandong_text", "Shandong text", {"variant": "shandong"}),
     Preset("standard_168", "168 standard", {"variant": "japanese"}),
+    Preset(
+        "bie_liu_168", "168 cards, sixes last (憋六)", {"variant": "japanese", "lowest_last": True}
+    ),
+    Preset(
+        "bie_san_216", "216 cards, threes last (憋三)", {"variant": "shandong", "lowest_last": True}
+    ),
+    Preset(
+        "hidden_royalist",
+        "216 cards, hidden royalist only (暗保)",
+        {"variant": "shandong", "royalist_declares": "hidden"},
+    ),
 )
 
 

@@ -21,6 +21,7 @@ from yamen.errors import NotationError
 from yamen.games.baohuang import actions, opening, refusal, tribute
 from yamen.games.baohuang.actions import CALL_BASE, CLAIM, PASS, WORDS, YIELD
 from yamen.games.baohuang.hands import counts_of, slots_of, take
+from yamen.games.baohuang.house import House
 from yamen.games.baohuang.kinds import BJ_MARKED, KIND_TEXT, SLOT_OF, hand_cards
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.scoring import Stakes, Teams
@@ -46,11 +47,11 @@ _SHARED = (  # immutable, or only ever replaced whole: shared by a clone
     "_events", "_legal_cache", "_pending", "options", "seed", "variant", "single_with_jokers",
     "yield_and_claim", "opening_events", "deal_no", "dealer", "phase", "emperor", "partner",
     "called", "tell_kind", "solo", "grabbed", "declared", "solo_declared", "holder",
-    "first_holder", "handed_on", "table", "owner", "stage", "claimant",
+    "first_holder", "handed_on", "table", "owner", "stage", "claimant", "house",
 )  # fmt: skip
 _LISTS = (  # lists changed in place: copied
     "sizes", "out", "active", "trick", "plays", "to_ask", "yielders", "rebels", "totals",
-    "history", "table_cards",
+    "history", "table_cards", "passed", "sunk",
 )  # fmt: skip
 _ROWS = ("hands", "slots", "masks", "still_in_after")  # a list per seat: copied two deep
 _DICTS = ("public_roles", "answers", "tribute")  # copied
@@ -83,6 +84,7 @@ class BaohuangState(State):
         self.variant = v = variant_for(options)  # with its house rules
         self.single_with_jokers = v.single_with_jokers  # read on every decision
         self.yield_and_claim = v.yield_and_claim
+        self.house = House.read(options, v.lowest_strength)  # house rules, rules edition
         self.rng = make_rng(seed)
         self.totals = list(totals) if totals is not None else [Fraction(0)] * 5
         self.history = list(history or [])  # one public summary per finished deal
@@ -117,6 +119,8 @@ class BaohuangState(State):
         self.trick: list[tuple[int, str, list[str] | None]] = []  # (seat, action, cards)
         self.plays: list[tuple[int, list[str]]] = []  # every set of this deal, face up
         self.to_ask: list[int] = []
+        self.passed = [False] * 5  # who passed since the trick's lead (the hard pass)
+        self.sunk: list[int] = []  # who went out on the lowest rank (lowest_last)
         self.yielders: list[int] = []
         self.stage = 1
         self.claimant: int | None = None
@@ -185,6 +189,8 @@ class BaohuangState(State):
         self.owner = NOBODY if owner is None else owner
         self.trick = list(trick or [])
         self.plays = list(plays or [])
+        self.sunk = self.house.sunk_of(self.out, self.plays)
+        self.passed = [any(m[0] == s and m[1] == "pass" for m in self.trick) for s in range(5)]
         self.to_ask = list(to_ask or [])
         self.yielders = list(yielders or [])
         self.stage = stage
@@ -206,6 +212,8 @@ class BaohuangState(State):
                 self.yielders.append(seat)
             elif action == CLAIM:
                 self.claimant = seat
+            else:
+                self.passed[seat] = True
             word = WORDS[action]
             self.trick.append((seat, word, None))
             self._events.append(Event(word, {"seat": seat}))
@@ -310,10 +318,19 @@ class BaohuangState(State):
         the first circle; claim (接風) in the first circle after a set that put its owner out,
         until someone claims. Yield and claim only where the variant has them."""
         if self.yield_and_claim and self.stage == 1:
-            if self.claimant is None and not self.active[self.owner]:
+            owner = self.owner
+            if (
+                self.claimant is None
+                and not self.active[owner]
+                and self.house.may_claim(self.to_ask[0], self.still_in_after[owner][0])
+            ):
                 return _PASS_YIELD_CLAIM
             return _PASS_YIELD
         return _PASS_ONLY
+
+    def places_now(self) -> list[int]:
+        """The places were the deal to end now (the seats still in in seat order)."""
+        return self.house.places(self.out, self.sunk, [s for s in range(5) if self.active[s]])
 
     def deal_scores(self, places: list[int]) -> list[Fraction]:
         """This deal's scores had the seats finished in the order ``places``."""
@@ -331,11 +348,11 @@ class BaohuangState(State):
             if self.deal_no > 1:
                 self.dealer = (self.dealer + 1) % 5
         v = self.variant
-        dealt = explicit if explicit is not None else v.deal(self.rng, self.dealer)
+        dealt = explicit or v.deal(self.rng, self.house.first_card(self.dealer))
         self._new_deal([counts_of(kinds) for kinds in dealt])
         self._emit("deal", deal=self.deal_no, redeal=redeal, sizes=list(self.sizes))
         if self.deal_no > 1 and v.pays_tribute(self.options):
-            self._pay_tribute()
+            tribute.pay(self)
         for seat in range(5):
             self._emit("hand", to=(seat,), cards=hand_cards(self.hands[seat]))
         self.holder = self.first_holder = self._holder_of(BJ_MARKED)
@@ -355,27 +372,6 @@ class BaohuangState(State):
             self.masks[giver] = rank_masks(self.slots[giver])
             self.masks[taker] = rank_masks(self.slots[taker])
 
-    def _pay_tribute(self) -> None:
-        """上納 (tribute.py): each seat is told what it gave and received, everyone how many."""
-        paid = tribute.payments(self.hands, self.history[-1], self.rng)
-        if paid is None:
-            return
-        gave: dict[int, list[str]] = {}
-        got: dict[int, list[str]] = {}
-        for kind, giver, taker in paid:
-            self._move(kind, giver, taker)
-            gave.setdefault(giver, []).append(KIND_TEXT[kind])
-            got.setdefault(taker, []).append(KIND_TEXT[kind])
-        for seat in range(5):
-            self.tribute[seat] = {"gave": gave.get(seat, []), "received": got.get(seat, [])}
-            if seat in gave or seat in got:
-                self._emit("tribute", to=(seat,), **self.tribute[seat])
-        self._emit(
-            "tribute paid",
-            gave={s: len(c) for s, c in gave.items()},
-            received={s: len(c) for s, c in got.items()},
-        )
-
     # ------------------------------------------------------------------ turns and windows
 
     def _set_turn(self, seat: int) -> None:
@@ -393,6 +389,7 @@ class BaohuangState(State):
         self.table = None
         self.owner = NOBODY
         self.trick = []
+        self.passed = [False] * 5
         self._set_turn(seat)
 
     def _play_set(self, seat: int, action: int) -> None:
@@ -413,15 +410,20 @@ class BaohuangState(State):
         if out:
             self.out.append(seat)
             self.active[seat] = False
+            if self.house.sinks(r, n):
+                self.sunk.append(seat)
             if len(self.out) == 4:
                 self._end_deal()
                 return
             self.still_in_after = [[s for s in AFTER[i] if self.active[s]] for i in range(5)]
-        self.to_ask = to_ask = self.still_in_after[seat][:]
+        self.to_ask = to_ask = self.house.to_ask(self.still_in_after[seat], self.passed)
         self.yielders = []
         self.stage = 1
         self.claimant = None
-        self._pending = (to_ask[0],)
+        if to_ask:
+            self._pending = (to_ask[0],)
+        else:
+            self._close_trick()  # the hard pass: everyone else has passed in this trick
 
     def _reveal_by_play(self, seat: int, x: int, y: int, t: int) -> None:
         """Playing a telling card makes a role public (which: Variant.unmasked)."""
@@ -457,8 +459,7 @@ class BaohuangState(State):
     # ------------------------------------------------------------------ end of a deal
 
     def _end_deal(self) -> None:
-        last = self.active.index(True)
-        places = self.out + [last]
+        places = self.places_now()
         scores = self.deal_scores(places)
         self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
         emperor = self.emperor

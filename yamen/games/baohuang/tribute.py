@@ -12,7 +12,10 @@ import random
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from yamen.games.baohuang.kinds import KIND_TEXT
+
 if TYPE_CHECKING:
+    from yamen.games.baohuang.rules import BaohuangState
     from yamen.games.baohuang.view import FinishedDeal
 
 EMPEROR_SHARE, SOLO_SHARE, SHARE = 2, 4, 1
@@ -43,3 +46,26 @@ def payments(
             kind, giver = pool.pop()
             paid.append((kind, giver, taker))
     return paid
+
+
+def pay(state: BaohuangState) -> None:
+    """Pay the tribute into ``state``: each seat is told what it gave and received, everyone
+    how many."""
+    paid = payments(state.hands, state.history[-1], state.rng)
+    if paid is None:
+        return
+    gave: dict[int, list[str]] = {}
+    got: dict[int, list[str]] = {}
+    for kind, giver, taker in paid:
+        state._move(kind, giver, taker)
+        gave.setdefault(giver, []).append(KIND_TEXT[kind])
+        got.setdefault(taker, []).append(KIND_TEXT[kind])
+    for seat in range(5):
+        state.tribute[seat] = {"gave": gave.get(seat, []), "received": got.get(seat, [])}
+        if seat in gave or seat in got:
+            state._emit("tribute", to=(seat,), **state.tribute[seat])
+    state._emit(
+        "tribute paid",
+        gave={s: len(c) for s, c in gave.items()},
+        received={s: len(c) for s, c in got.items()},
+    )

@@ -63,8 +63,9 @@ class Variant:
         """The full deck as kinds, marked jokers included, in a fixed order (a new list)."""
         return list(self._deck)
 
-    def deal(self, rng: random.Random, dealer: int) -> list[list[int]]:
-        """Each seat's cards (kinds) for a new deal, shuffled with ``rng``."""
+    def deal(self, rng: random.Random, first: int) -> list[list[int]]:
+        """Each seat's cards (kinds) for a new deal, shuffled with ``rng``; ``first``: the
+        seat a dealt round starts with (house.py: ``first_card``, by the rules edition)."""
         raise NotImplementedError
 
     def first_phase(self, options: dict[str, Any]) -> Phase:
@@ -137,7 +138,7 @@ class Shandong(Variant):
     partner_role = "royalist"
     other_role = "rebel"
 
-    def deal(self, rng: random.Random, dealer: int) -> list[list[int]]:
+    def deal(self, rng: random.Random, first: int) -> list[list[int]]:
         """The other 215 cards 43 to each seat; the marked big joker to a seat at random."""
         cards = self.deck()
         cards.remove(BJ_MARKED)
@@ -173,7 +174,7 @@ class Shandong(Variant):
 
 class Japanese(Variant):
     """Seed 003: 168 cards from the 6 up, a marked big joker (the emperor card) and a marked
-    small joker (the guard card); dealt round from the dealer; tribute from the second deal."""
+    small joker (the guard card); dealt round after the cut; tribute from the second deal."""
 
     name = "japanese"  # the seed's language; players know it as the 168-card standard
     title = "168 cards: marked jokers choose emperor and guard"
@@ -187,11 +188,11 @@ class Japanese(Variant):
     partner_role = "guard"
     other_role = "commoner"
 
-    def deal(self, rng: random.Random, dealer: int) -> list[list[int]]:
-        """One card at a time, from the dealer's next seat on (three seats get 34, two 33)."""
+    def deal(self, rng: random.Random, first: int) -> list[list[int]]:
+        """One card at a time, from ``first`` on (three seats get 34, two 33)."""
         cards = self.deck()
         rng.shuffle(cards)
-        return [cards[(i - dealer - 1) % SEATS :: SEATS] for i in range(SEATS)]
+        return [cards[(i - first) % SEATS :: SEATS] for i in range(SEATS)]
 
     def first_phase(self, options: dict[str, Any]) -> Phase:
         return Phase.EMPEROR_CARD

@@ -60,10 +60,10 @@ class CriminalPoker(Game):
     __slots__ = ("catalog",)
     catalog: Catalog
 
-    def __init__(self, options: dict[str, Any] | None = None):
+    def __init__(self, options: dict[str, Any] | None = None, stored: bool = False):
         if isinstance(options, dict) and "players" in options and options["players"] is None:
             options = {k: v for k, v in options.items() if k != "players"}  # null: by mode
-        super().__init__(options)
+        super().__init__(options, stored)
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
         players = options["players"]
