@@ -99,3 +99,37 @@ if __name__ == "__main__":  # a longer run: N seeds per combination
     many = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     total = sum(self_play(c, seed) for c in COMBOS for seed in range(1000, 1000 + many))
     print(f"{len(COMBOS) * many} games, {total} decisions, all legal and replayed")
+
+
+def every_combination() -> list[dict]:
+    """Every combination of every house rule the declaration has for each variant (the
+    bools, the choices and the rules edition; not the match's length)."""
+    from yamen.engine import game_type
+
+    found = []
+    for variant in ("shandong", "japanese"):
+        axes = {}
+        for option in game_type("baohuang").declaration:
+            if option.name in ("variant", "deals", "target") or not option.applies_to(
+                {"variant": variant}
+            ):
+                continue
+            if option.kind == "bool":
+                axes[option.name] = (False, True)
+            elif option.kind == "choice":
+                axes[option.name] = tuple(option.choices)
+            else:  # the edition
+                axes[option.name] = tuple(range(option.low, option.high + 1))
+        for values in itertools.product(*axes.values()):
+            found.append({"variant": variant, **dict(zip(axes, values, strict=True))})
+    return found
+
+
+def test_rules_and_random_bots_play_legally_under_every_combination_of_every_house_rule():
+    """The house rules before and during play and the edition together (two matches each):
+    the rules that S1 and S2 test apart are legal together too."""
+    combinations = every_combination()
+    assert len(combinations) >= 150  # both variants, every option crossed
+    for i, options in enumerate(combinations):
+        for seed in (2 * i, 2 * i + 1):
+            assert self_play(options, seed) > 0
