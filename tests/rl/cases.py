@@ -13,6 +13,30 @@ from yamen.rl import learnable_games
 EXTRA: list[tuple[str, dict[str, Any]]] = [
     ("baohuang", {"variant": "japanese", "deals": 2}),  # tribute from the second deal on
     ("baohuang", {"variant": "shandong", "deals": 2, "grabbing": False}),
+    # house rules (issue 16): every one away from the seeds' in one case per variant
+    (
+        "baohuang",
+        {
+            "variant": "shandong",
+            "hard_pass": True,
+            "lowest_last": True,
+            "royalist_declares": "hidden",
+            "solo_declares": False,
+            "cede": False,
+        },
+    ),
+    (
+        "baohuang",
+        {
+            "variant": "japanese",
+            "deals": 2,
+            "hard_pass": True,
+            "lowest_last": True,
+            "solo_declares": False,
+            "guard_by_fourth": True,
+            "tribute": False,
+        },
+    ),
     # every player count, special roles (padded to six seats: one layout for all)
     ("criminal_poker", {"mode": "sheriff", "players": 4, "mastermind": True}),
     ("criminal_poker", {"mode": "sheriff", "players": 6, "mastermind": True, "antisocial": True}),

@@ -97,3 +97,23 @@ def test_own_hand_and_unseen_cards_add_up_to_the_deck(variant):
 def test_an_actions_row_counts_the_cards_it_plays():
     row = action_row(encode(5, 3, 1, 2, 1))  # three 8s, one of them the called card, SJ, 2 BJ
     assert row[5] * 16 == 3 and row[13] * 4 == 1 and row[14] * 4 == 2 and row[15] * 4 == 1
+
+
+def test_the_house_rules_block_is_zero_on_the_seeds_rules_and_marks_each_house_rule():
+    """The ``house`` block: 0 where the seeds' rules are played (a policy learned there reads
+    the same vector), a 1 for each house rule the game's options set; and under
+    guard_by_fourth the unseen cards hold no marked small joker (it is not in that deck)."""
+    from yamen.engine import get_game
+    from yamen.games.baohuang.encoding import HOUSE_RULES, MARKED_SMALL, OFFSET, BaohuangEncoder
+    from yamen.rl.encoding import observe
+
+    for variant in ("shandong", "japanese"):
+        game = get_game("baohuang", {"variant": variant})
+        vector = observe(BaohuangEncoder(game), game.new_state(1), 0)
+        assert not vector[OFFSET["house"] :].any()
+    game = get_game("baohuang", {"variant": "japanese", "guard_by_fourth": True, "hard_pass": True})
+    encoder = BaohuangEncoder(game)
+    vector = observe(encoder, game.new_state(1), 0)
+    marked = {name for i, (name, _) in enumerate(HOUSE_RULES) if vector[OFFSET["house"] + i]}
+    assert marked == {"guard_by_fourth", "hard_pass"}
+    assert encoder.deck[MARKED_SMALL] == 0

@@ -29,7 +29,7 @@ from yamen.games.baohuang.kinds import BJ_MARKED, KIND_TEXT, NUM_SLOTS, SJ_MARKE
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.sets import decoded, is_play
-from yamen.games.baohuang.variants import VARIANTS
+from yamen.games.baohuang.variants import VARIANTS, variant_for
 from yamen.games.baohuang.view import WINDOWS, declared_seats, marked_joker_seat
 
 SEATS = 5
@@ -81,6 +81,7 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("phase", len(PHASES)),
     ("variant", len(VARIANT_NAMES)),
     ("match", 2 + SEATS + SEATS),  # deal / deals, deals / 50, totals / 100, dealer
+    ("house", 9),  # the house rules away from the seeds' (HOUSE_RULES): all 0 by default
 )
 CARD_ROWS = 10 + HISTORY_SETS  # hand, unseen, 5 played, table, 2 tribute, the history
 OFFSET: dict[str, int] = {}
@@ -89,6 +90,27 @@ for _name, _length in LAYOUT:
     OFFSET[_name] = _at
     _at += _length
 OBSERVATION_SIZE = _at
+
+# The house rules, each a 1 where the game's options leave the seeds' rules (public: the view
+# carries the options). Last in the layout and all 0 by default, so a policy learned on the
+# seeds' rules reads the same vector where they are played.
+HOUSE_RULES: tuple[tuple[str, Any], ...] = (  # (option, the value that sets the feature)
+    ("hard_pass", True),
+    ("lowest_last", True),
+    ("royalist_declares", "hidden"),
+    ("solo_declares", False),
+    ("cede", False),
+    ("guard_by_fourth", True),
+    ("tribute", False),
+    ("grabbing", False),
+    ("edition", 1),
+)
+
+
+def house_vector(options: Mapping[str, Any]) -> np.ndarray:
+    """The ``house`` block of a game with these options."""
+    return np.array([options.get(name) == value for name, value in HOUSE_RULES], np.float32)
+
 
 # Per action: the cards it plays (slots, then telling cards), its word, and a call's card.
 WORD_AT, CALL_AT, PLAY_AT, SUIT_AT = NUM_SLOTS + 1, NUM_SLOTS + 9, NUM_SLOTS + 10, NUM_SLOTS + 11
@@ -277,8 +299,9 @@ class BaohuangEncoder:
 
     def __init__(self, game: Game):
         deck = [0] * len(KIND_TEXT)
-        for kind in VARIANTS[game.options["variant"]].deck():
+        for kind in variant_for(game.options).deck():  # house rules may change it
             deck[kind] += 1
+        self.house = house_vector(game.options)
         self.deck = np.array(kind_counts(deck, -1), dtype=np.int64)
         self._played = PlayedCache()
         self._totals: tuple[object, list[float]] = (None, [])
@@ -397,6 +420,7 @@ class BaohuangEncoder:
         out[CARD_ROWS * BLOCK :] = 0.0
         out[ones] = 1.0
         out[at] = values
+        out[OFFSET["house"] :] = self.house
         return out
 
 
