@@ -117,3 +117,19 @@ def test_the_house_rules_block_is_zero_on_the_seeds_rules_and_marks_each_house_r
     marked = {name for i, (name, _) in enumerate(HOUSE_RULES) if vector[OFFSET["house"] + i]}
     assert marked == {"guard_by_fourth", "hard_pass"}
     assert encoder.deck[MARKED_SMALL] == 0
+
+
+def test_a_view_of_a_house_rules_game_is_encoded_with_its_own_rules():
+    """An encoder made for the seeds' rules (a learned bot's: its checkpoint's game) reads the
+    rules from the view it is given, as the encoder of that game does."""
+    from yamen.engine import get_game
+    from yamen.games.baohuang.encoding import OFFSET, BaohuangEncoder
+
+    house = get_game("baohuang", {"variant": "japanese", "guard_by_fourth": True, "cede": False})
+    state = house.new_state(3)
+    view = state.view(0)
+    plain = BaohuangEncoder(get_game("baohuang", {"variant": "japanese"}))
+    own = BaohuangEncoder(house)
+    assert (plain.encode(view, 0) == own.encode(view, 0)).all()
+    assert (own.encode(view, 0) == own.encode_seat(state, 0)).all()
+    assert plain.encode(view, 0)[OFFSET["house"] :].sum() == 2

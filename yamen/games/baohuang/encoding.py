@@ -112,6 +112,15 @@ def house_vector(options: Mapping[str, Any]) -> np.ndarray:
     return np.array([options.get(name) == value for name, value in HOUSE_RULES], np.float32)
 
 
+def rules_of(options: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The deck (a block of counts: house rules may change it) and the ``house`` block of a
+    game with these options."""
+    deck = [0] * len(KIND_TEXT)
+    for kind in variant_for(options).deck():
+        deck[kind] += 1
+    return np.array(kind_counts(deck, -1), dtype=np.int64), house_vector(options)
+
+
 # Per action: the cards it plays (slots, then telling cards), its word, and a call's card.
 WORD_AT, CALL_AT, PLAY_AT, SUIT_AT = NUM_SLOTS + 1, NUM_SLOTS + 9, NUM_SLOTS + 10, NUM_SLOTS + 11
 ACTION_FEATURE_SIZE = SUIT_AT + 4
@@ -298,11 +307,8 @@ class BaohuangEncoder:
     state_size = SEATS * OBSERVATION_SIZE
 
     def __init__(self, game: Game):
-        deck = [0] * len(KIND_TEXT)
-        for kind in variant_for(game.options).deck():  # house rules may change it
-            deck[kind] += 1
-        self.house = house_vector(game.options)
-        self.deck = np.array(kind_counts(deck, -1), dtype=np.int64)
+        self.deck, self.house = rules_of(game.options)  # the game's; a view's own may differ
+        self._rules: tuple[object, np.ndarray, np.ndarray] = (None, self.deck, self.house)
         self._played = PlayedCache()
         self._totals: tuple[object, list[float]] = (None, [])
         self._actions: dict[int, np.ndarray] = {}
@@ -311,13 +317,15 @@ class BaohuangEncoder:
         """The seat's observation from its view (the contract)."""
         assert view["seat"] == seat, "a seat's observation is read from its own view"
         facts = facts_of_view(view)
-        return self._vector(facts, PlayedCache().read(facts.plays, _called(facts.called)))
+        played = PlayedCache().read(facts.plays, _called(facts.called))
+        return self._vector(facts, played, view.get("options"))
 
     def encode_seat(self, state: State, seat: int) -> np.ndarray:
         """The same vector straight from the state (fast: no view, sets counted once)."""
         assert isinstance(state, BaohuangState)
         facts = facts_of_state(state, seat)
-        return self._vector(facts, self._played.read(facts.plays, _called(facts.called)))
+        played = self._played.read(facts.plays, _called(facts.called))
+        return self._vector(facts, played, state.options)
 
     def encode_state(self, state: State) -> np.ndarray:
         """Every seat's observation, seat 0 first: every hand and every role, for critics."""
@@ -342,16 +350,29 @@ class BaohuangEncoder:
             self._totals = (totals, [float(t) for t in totals])
         return self._totals[1]
 
-    def _vector(self, f: Facts, played: PlayedCache) -> np.ndarray:
+    def _read_rules(self, options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
+        """The deck and the house block of the game a view or state is of (its options, which
+        are public; the encoder's game where a view carries none). The last read is kept: a
+        state's options never change."""
+        if options is None:
+            return self.deck, self.house
+        if options is not self._rules[0]:
+            self._rules = (options, *rules_of(options))
+        return self._rules[1], self._rules[2]
+
+    def _vector(
+        self, f: Facts, played: PlayedCache, options: Mapping[str, Any] | None
+    ) -> np.ndarray:
         """The observation from the facts. Ones are gathered as indices and other values as
         (index, value) pairs, then set at once: numpy costs per call, not per element."""
+        deck, house = self._read_rules(options)
         me = f.me
         rel = REL[me]  # absolute seat -> relative
         order = ORDER[me]  # relative seat -> absolute
         called = _called(f.called)
         cards = np.zeros((CARD_ROWS, BLOCK), dtype=np.int64)
         cards[0] = kind_counts(f.hand, called, f.slots)
-        cards[1] = self.deck - played.total - cards[0]
+        cards[1] = deck - played.total - cards[0]
         cards[2:7] = played.sums[order]
         ones: list[int] = []
         at, values = [], []
@@ -420,7 +441,7 @@ class BaohuangEncoder:
         out[CARD_ROWS * BLOCK :] = 0.0
         out[ones] = 1.0
         out[at] = values
-        out[OFFSET["house"] :] = self.house
+        out[OFFSET["house"] :] = house
         return out
 
 
