@@ -486,5 +486,10 @@ def serve_command(
     )
 
 
+# `yamen train` is in its own module, which needs the train extra only when the command runs
+from yamen.cli_train import train_command  # noqa: E402  (it reads the flags defined above)
+
+app.command("train")(train_command)
+
 if __name__ == "__main__":
     app()
