@@ -14,13 +14,15 @@ weights to the actors with every job (yamen/rl/actors.py); the actors play in nu
 (yamen/rl/rollout.py). Every ``eval_seconds`` and at the end it saves a checkpoint that resumes
 (``checkpoint.pt``: weights, optimizer, counters), exports the weights for numpy
 (``learned.npz``, what the learned bot plays) and asks ``evaluate`` (the CLI's duplicate
-tournament against the teacher) for a point of the evaluation curve. Generic: it reads the game
+tournament against the teacher) for a point of the evaluation curve; the weights that scored
+best so far are kept as ``best.npz``. Generic: it reads the game
 through its encoder (``encoder_for``) and names none.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,7 +40,7 @@ from yamen.rl.model import HIDDEN, QModel
 from yamen.rl.qnet import Arrays
 from yamen.rl.rollout import Batch, merged
 
-CHECKPOINT, EXPORT = "checkpoint.pt", "learned.npz"
+CHECKPOINT, EXPORT, BEST = "checkpoint.pt", "learned.npz", "best.npz"
 MSE_WEIGHT = 0.05  # imitation: the regression beside the cross-entropy (points are large)
 
 
@@ -266,6 +268,8 @@ def checkpoint_all(
     learner.export(export, counters)
     if evaluate is not None:
         result = evaluate(export)
+        if all(result.mean > e["mean"] for e in counters.evals):
+            shutil.copyfile(export, config.out / BEST)  # the best evaluated weights so far
         counters.evals.append(
             {"frames": counters.frames, "seconds": counters.seconds, **dataclasses.asdict(result)}
         )

@@ -127,7 +127,6 @@ class Roller:
 
         decisions = Table(state).play(decide)
         scores = final_scores(state)
-        n = len(seats)
         size = self.encoder.action_feature_size
         return Batch(
             stacked(observations, self.encoder.observation_size),
