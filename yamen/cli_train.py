@@ -61,6 +61,9 @@ def train_command(
         typer.Option("--out", file_okay=False, help="Folder for checkpoints, weights, chart."),
     ],
     minutes: Annotated[float, typer.Option(min=0.01, help="Wall time of this run.")] = 10.0,
+    frames: Annotated[
+        int | None, typer.Option(min=1, help="Stop this run after this many frames learned.")
+    ] = None,
     imitate_minutes: Annotated[
         float | None,
         typer.Option(
@@ -125,10 +128,11 @@ def train_command(
         options,
         out_dir,
         minutes,
-        minutes / 4 if imitate_minutes is None else imitate_minutes,
-        actors,
-        ray,
-        teacher,
+        frames=frames,
+        imitate_minutes=minutes / 4 if imitate_minutes is None else imitate_minutes,
+        actors=actors,
+        ray=ray,
+        teacher=teacher,
         eval_seconds=eval_minutes * 60,
         seed=seed,
         resume=resume,

@@ -114,10 +114,10 @@ class RayActors:
         if not ray.is_initialized():
             ray.init(address=None if address == "local" else address, log_to_driver=False)
         remote = ray.remote(num_cpus=1, runtime_env={"env_vars": ONE_THREAD})(RayRoller)
-        self.actors = [remote.remote(game, options, seed + i) for i in range(size)]  # type: ignore[attr-defined]
+        self.actors: list[Any] = [remote.remote(game, options, seed + i) for i in range(size)]
         self.size, self.where = size, f"{size} Ray actor{'s' if size > 1 else ''} ({address})"
         self.busy: dict[Any, Any] = {}  # result ref -> actor
-        self.weights: tuple[int, Any] | None = None  # the weights last put in Ray's store
+        self.weights: tuple[Arrays, Any] | None = None  # the weights last put in Ray's store
 
     def idle(self) -> int:
         return self.size - len(self.busy)
@@ -126,8 +126,8 @@ class RayActors:
         actor = next(a for a in self.actors if a not in self.busy.values())
         arrays = None
         if job.arrays is not None:
-            if self.weights is None or self.weights[0] != id(job.arrays):
-                self.weights = (id(job.arrays), self.ray.put(job.arrays))  # once per version
+            if self.weights is None or self.weights[0] is not job.arrays:
+                self.weights = (job.arrays, self.ray.put(job.arrays))  # once per version
             arrays = self.weights[1]
         ref = actor.play.remote(job.kind, arrays, job.epsilon, job.games, job.seed)
         self.busy[ref] = actor

@@ -50,6 +50,7 @@ class TrainConfig:
     options: dict[str, Any]
     out: Path
     minutes: float  # this run's wall time, imitation included
+    frames: int | None = None  # or this run's frames, whichever comes first
     imitate_minutes: float = 0.0  # of all runs together: the first minutes imitate the teacher
     actors: int = 1
     ray: str | None = None  # a Ray address ("auto", "local", host:port): Ray actors
@@ -214,7 +215,9 @@ def train(
     start = last_tick = last_eval = time.monotonic()
     run_frames, loss, buffer = 0, float("nan"), []
     try:
-        while (now := time.monotonic()) - start < config.minutes * 60:
+        while time.monotonic() - start < config.minutes * 60:
+            if config.frames is not None and run_frames >= config.frames:
+                break
             imitation = counters.imitation_seconds < config.imitate_minutes * 60
             while actors.idle():
                 kind = f"imitate:{config.teacher}" if imitation else "selfplay"

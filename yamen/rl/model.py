@@ -57,6 +57,7 @@ class QModel(nn.Module):
             "b0": np32(self.obs_in.bias),
         }
         for i, layer in enumerate(self.rest, 1):
+            assert isinstance(layer, nn.Linear)
             out[f"w{i}"], out[f"b{i}"] = np32(layer.weight.T), np32(layer.bias)
         return out
 

@@ -43,7 +43,8 @@ class QNet:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the network as a compressed ``.npz`` (float32, ``meta`` as JSON)."""
-        np.savez_compressed(path, meta=np.array(json.dumps(dict(self.meta))), **self.arrays)
+        arrays: dict[str, Any] = {**self.arrays, "meta": np.array(json.dumps(dict(self.meta)))}
+        np.savez_compressed(path, **arrays)
 
 
 def q_values(arrays: Arrays, observation: np.ndarray, features: np.ndarray) -> np.ndarray:

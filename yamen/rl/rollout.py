@@ -107,7 +107,11 @@ class Roller:
         state = self.game.new_state(self.rng.getrandbits(63))
         bots = [make_bot(self.game.name, teacher) for _ in range(state.num_seats)]
         encoder, rng = self.encoder, self.rng
-        seats, observations, features, rows, chosen = [], [], [], [], []
+        seats: list[int] = []
+        observations: list[np.ndarray] = []
+        features: list[np.ndarray] = []
+        rows: list[np.ndarray] = []
+        chosen: list[int] = []
         width = 0
 
         def decide(seat: int) -> int:
