@@ -54,6 +54,14 @@ def test_a_tiny_run_imitates_checkpoints_and_resumes_into_self_play(tmp_path):
     assert play_bots(state, bots, random.Random(0)) > 0
 
 
+def test_ray_actors_train_alike(tmp_path):
+    """The same run with a Ray of its own (skipped where the ray extra is absent)."""
+    pytest.importorskip("ray", reason="Ray actors need the ray extra: pip install -e '.[ray]'")
+    counters = train(tmp_path, "--imitate-minutes", "0", "--ray", "local", "--eval-deals", "0")
+    assert counters["frames"] >= 300 and counters["imitation_frames"] == 0
+    assert not counters["evals"] and (tmp_path / "learned.npz").exists()
+
+
 def test_resuming_with_other_options_is_refused(tmp_path):
     train(tmp_path, "--imitate-minutes", "60")
     args = ["train", "baohuang", "--variant", "shandong", "--out", str(tmp_path), "--resume"]

@@ -111,8 +111,12 @@ class RayActors:
         import ray
 
         self.ray = ray
-        if not ray.is_initialized():
-            ray.init(address=None if address == "local" else address, log_to_driver=False)
+        self.started = not ray.is_initialized()  # then close() shuts it down
+        if self.started:
+            if address == "local":  # a Ray of its own, without the dashboard's processes
+                ray.init(include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
         remote = ray.remote(num_cpus=1, runtime_env={"env_vars": ONE_THREAD})(RayRoller)
         self.actors: list[Any] = [remote.remote(game, options, seed + i) for i in range(size)]
         self.size, self.where = size, f"{size} Ray actor{'s' if size > 1 else ''} ({address})"
@@ -145,6 +149,8 @@ class RayActors:
     def close(self) -> None:
         for actor in self.actors:
             self.ray.kill(actor)
+        if self.started:
+            self.ray.shutdown()
 
 
 class RayRoller(Roller):
