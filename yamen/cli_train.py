@@ -175,8 +175,16 @@ def summary_text(counters, out_dir: Path) -> str:
         f"games {counters.games:,}, updates {counters.updates:,}, "
         f"{counters.seconds / 60:.1f} min in all"
     ]
+    run = counters.runs[-1]
+    lines.append(
+        f"this run: {run['frames_per_second']:,.0f} frames/s on {run['device']} "
+        f"({run['frames']:,} frames in {run['seconds']:.0f} s; actors: {run['actors']})"
+    )
     for device, (frames, seconds) in counters.devices.items():
-        lines.append(f"{device}: {frames / max(seconds, 1e-9):,.0f} frames/s over {seconds:.0f} s")
+        lines.append(
+            f"all runs on {device}: {frames / max(seconds, 1e-9):,.0f} frames/s "
+            f"over {seconds:.0f} s"
+        )
     if counters.evals:
         lines.append("last evaluation: " + json.dumps(counters.evals[-1]))
     lines.append(f"written to {out_dir.resolve()}: checkpoint.pt, learned.npz, evaluation.png")

@@ -78,6 +78,7 @@ class Counters:
     seconds: float = 0.0
     imitation_seconds: float = 0.0
     devices: dict[str, list[float]] = field(default_factory=dict)  # device -> [frames, s]
+    runs: list[dict[str, Any]] = field(default_factory=list)  # each run: where, frames/s
     evals: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -256,9 +257,19 @@ def train(
                 last_eval = time.monotonic()
     finally:
         actors.close()
+    seconds = time.monotonic() - start
     device_total = counters.devices.setdefault(here, [0.0, 0.0])
     device_total[0] += run_frames
-    device_total[1] += time.monotonic() - start
+    device_total[1] += seconds
+    counters.runs.append(
+        {
+            "device": here,
+            "actors": where,
+            "frames": run_frames,
+            "seconds": seconds,
+            "frames_per_second": run_frames / max(seconds, 1e-9),
+        }
+    )
     checkpoint_all(learner, counters, config, evaluate)
     return counters
 
