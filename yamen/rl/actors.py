@@ -5,8 +5,10 @@ yields), either local processes on this machine (the default) or Ray actors on a
 machine), to go past one machine.
 
 Both offer the same two calls: :meth:`submit` hands a job (what to play, and the weights to play
-with: the learner broadcasts its latest weights with every job, so an actor is never more than
-one job behind) to an idle actor, and :meth:`finished` returns the batches that came back.
+with: the learner broadcasts its latest weights with every job) to an actor, and
+:meth:`finished` returns the batches that came back. Each actor has ``DEPTH`` jobs queued, so
+it starts its next job while the learner takes in its last one (a job of two games lasts about
+as long as a learning step); it plays at most two jobs behind the learner's weights.
 Actors run numpy only, one thread each (BLAS threads would fight over the cores the actors
 share).
 """
@@ -23,6 +25,7 @@ from typing import Any, Protocol
 from yamen.rl.qnet import Arrays
 from yamen.rl.rollout import Batch, Roller
 
+DEPTH = 2  # jobs queued per actor: it starts the next while the learner takes in the last
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
@@ -75,7 +78,7 @@ class LocalActors:
         self.pending: list[Any] = []
 
     def idle(self) -> int:
-        return self.size - len(self.pending)
+        return DEPTH * self.size - len(self.pending)
 
     def submit(self, job: Job) -> None:
         self.pending.append(self.pool.apply_async(_play, (job,)))
@@ -124,10 +127,11 @@ class RayActors:
         self.weights: tuple[Arrays, Any] | None = None  # the weights last put in Ray's store
 
     def idle(self) -> int:
-        return self.size - len(self.busy)
+        return DEPTH * self.size - len(self.busy)
 
     def submit(self, job: Job) -> None:
-        actor = next(a for a in self.actors if a not in self.busy.values())
+        queued = list(self.busy.values())
+        actor = min(self.actors, key=queued.count)  # the least loaded; Ray queues its calls
         arrays = None
         if job.arrays is not None:
             if self.weights is None or self.weights[0] is not job.arrays:
