@@ -289,5 +289,6 @@ def checkpoint_all(
         )
         from yamen.rl.chart import plot_curve
 
-        plot_curve(counters.evals, config.out / "evaluation.png", config.game, config.teacher)
+        label = " ".join([config.game, *map(str, learner.meta["match"].values())])
+        plot_curve(counters.evals, config.out / "evaluation.png", label, config.teacher)
     learner.save(config.out / CHECKPOINT, counters, config)
