@@ -17,14 +17,25 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from yamen import tournament
 from yamen.bots import bot_names, make_bot
+from yamen.cli_common import (
+    ModeFlag,
+    OptionFlag,
+    PlayersFlag,
+    VariantFlag,
+    err,
+    fail,
+    out,
+    parse_options,
+    unknown_game,
+)
 from yamen.cli_replay import detail, replay_steps, result_table
+from yamen.cli_train import train_command
 from yamen.engine import (
     Result,
     State,
@@ -44,54 +55,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-out = Console(highlight=False, markup=False)
-if not out.is_terminal:
-    out.width = max(out.width, 160)  # piped: wide tables (a game's details) stay unwrapped
-err = Console(stderr=True, highlight=False)
-
-
-def fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
-
-
-def unknown_game(name: str) -> str:
-    return f"unknown game {name}; known: {', '.join(game_names())}"
-
-
-def parse_options(pairs: list[str], shorthands: dict[str, Any]) -> dict[str, Any]:
-    """``key=value`` pairs; a value is read as JSON when it can be (``3``, ``false``, ``null``),
-    else taken as a string. ``shorthands`` are the common options given as flags
-    (``--variant``, ``--players``, ``--mode``); ``None`` means not given."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep or not key.strip():
-            raise typer.BadParameter(f"{pair} is not key=value", param_hint="--option")
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            value = text
-        options[key.strip()] = value
-    for key, value in shorthands.items():
-        if value is None:
-            continue
-        if options.get(key, value) != value:
-            raise typer.BadParameter(
-                f"the {key} is given twice, differently", param_hint=f"--{key}"
-            )
-        options[key] = value
-    return options
-
-
-# The game-option flags every command that starts games takes.
-VariantFlag = Annotated[str | None, typer.Option(help="Shorthand for --option variant=V.")]
-PlayersFlag = Annotated[int | None, typer.Option(help="Shorthand for --option players=N.")]
-ModeFlag = Annotated[str | None, typer.Option(help="Shorthand for --option mode=M.")]
-OptionFlag = Annotated[
-    list[str] | None,
-    typer.Option("--option", "-o", help="A game option as key=value (repeatable)."),
-]
 
 
 @app.command()
@@ -486,9 +449,7 @@ def serve_command(
     )
 
 
-# `yamen train` is in its own module, which needs the train extra only when the command runs
-from yamen.cli_train import train_command  # noqa: E402  (it reads the flags defined above)
-
+# `yamen train` is in its own module; it needs the train extra only when the command runs
 app.command("train")(train_command)
 
 if __name__ == "__main__":

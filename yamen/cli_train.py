@@ -19,7 +19,7 @@ from rich.text import Text
 
 from yamen import tournament
 from yamen.bots import bot_names
-from yamen.cli import (
+from yamen.cli_common import (
     ModeFlag,
     OptionFlag,
     PlayersFlag,
