@@ -33,8 +33,11 @@ from yamen.cli_options import (
     err,
     fail,
     game_options,
+    out,
+    unknown_game,
 )
 from yamen.cli_replay import detail, replay_steps, result_table
+from yamen.cli_train import train_command
 from yamen.engine import (
     Result,
     State,
@@ -54,13 +57,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-out = Console(highlight=False, markup=False)
-if not out.is_terminal:
-    out.width = max(out.width, 160)  # piped: wide tables (a game's details) stay unwrapped
-
-
-def unknown_game(name: str) -> str:
-    return f"unknown game {name}; known: {', '.join(game_names())}"
 
 
 @app.command()
@@ -477,6 +473,9 @@ def serve_command(
         log_level=log_level,
     )
 
+
+# `yamen train` is in its own module; it needs the train extra only when the command runs
+app.command("train")(train_command)
 
 if __name__ == "__main__":
     app()

@@ -1,5 +1,8 @@
-"""How the ``yamen`` commands read a game's options: ``key=value`` pairs, the shorthand flags,
-a named preset under them, and a game's options and presets in words for ``yamen games``.
+"""What the ``yamen`` commands share: the consoles (results on stdout, progress and errors on
+stderr), the error exit, and how they read a game's options: ``key=value`` pairs, the
+shorthand flags, a named preset under them, and a game's options and presets in words for
+``yamen games``. Its own module, so that a command kept in a module of its own
+(yamen/cli_train.py) imports it, not yamen/cli.py.
 
 A preset (``--preset NAME``, declared by the game: :class:`yamen.options.Preset`) gives the
 options it names; ``--option`` and the shorthand flags given with it override them, and the
@@ -15,11 +18,18 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from yamen.engine import game_type
+from yamen.engine import game_names, game_type
 from yamen.errors import OptionsError
 from yamen.options import Option, preset_options
 
+out = Console(highlight=False, markup=False)
+if not out.is_terminal:
+    out.width = max(out.width, 160)  # piped: wide tables (a game's details) stay unwrapped
 err = Console(stderr=True, highlight=False)
+
+
+def unknown_game(name: str) -> str:
+    return f"unknown game {name}; known: {', '.join(game_names())}"
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:

@@ -31,7 +31,7 @@ MAY_IMPORT = {
     "core": {"core"},
     "games": {"core"},
     "bots": {"core", "games"},
-    "fronts": {"core", "bots", "fronts", "server"},
+    "fronts": {"core", "bots", "fronts", "server", "rl"},  # rl: `yamen train`
     "server": {"core", "bots"},
     "rl": {"core", "bots"},
 }

@@ -48,7 +48,9 @@ class RandomBot:
 
 
 # game -> bot name -> "module:Class", as each game declares its bots (``Game.bots``: games
-# name their bots as data and never import them); "random" is available for every game.
+# name their bots as data and never import them); "random" is available for every game. An
+# entry may add default arguments as a spec does, "module:Class:key=value" (one generic class
+# serving a game with the game's own data: the learned bot and the checkpoint it ships).
 REGISTRY: dict[str, dict[str, str]] = {name: dict(game_type(name).bots) for name in game_names()}
 
 
@@ -76,11 +78,18 @@ def bot_class(game: str, name: str) -> type:
     if name == "random":
         return RandomBot
     try:
-        module, attr = REGISTRY[game][name].split(":")
+        module, attr, _ = _entry(REGISTRY[game][name])
     except KeyError:
         known = ", ".join(bot_names(game))
         raise OptionsError(f"no bot {name!r} for {game}; known: {known}") from None
     return getattr(importlib.import_module(module), attr)
+
+
+def _entry(entry: str) -> tuple[str, str, dict[str, Any]]:
+    """A registry entry: module, class, default arguments."""
+    module, rest = entry.split(":", 1)
+    attr, defaults = parse_spec(rest)
+    return module, attr, defaults
 
 
 def thinks(game: str, name: str) -> bool:
@@ -95,7 +104,7 @@ def make_bot(game: str, spec: str) -> Bot:
     if name == "random" and not params:
         return RandomBot()
     try:
-        module, attr = REGISTRY[game][name].split(":")
+        module, attr, defaults = _entry(REGISTRY[game][name])
     except KeyError:
         if name == "random":
             raise OptionsError(f"bot spec {spec!r}: the random bot takes no arguments") from None
@@ -106,7 +115,7 @@ def make_bot(game: str, spec: str) -> Bot:
     if wrong:
         raise OptionsError(f"bot spec {spec!r}: {'; '.join(wrong)}")
     try:
-        return cls(**params)
+        return cls(**{**defaults, **params})
     except TypeError:  # an unknown keyword, or a value of the wrong kind
         raise OptionsError(f"bot spec {spec!r}: {_bad_arguments(name, cls, params)}") from None
 

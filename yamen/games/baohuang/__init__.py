@@ -97,6 +97,8 @@ class Baohuang(Game):
     bots = {
         "rules": "yamen.bots.baohuang.rules:BaohuangRulesBot",
         "search": "yamen.bots.baohuang.search:BaohuangSearchBot",
+        # Deep Monte-Carlo (yamen train), with the checkpoints shipped beside the other bots
+        "learned": "yamen.rl.policy:LearnedBot:package=yamen.bots.baohuang",
     }
     analyst = "yamen.bots.baohuang.analysis"
     encoder = "yamen.games.baohuang.encoding:BaohuangEncoder"

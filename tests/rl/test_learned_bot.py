@@ -1,0 +1,88 @@
+"""The learned bot (numpy only: these tests need no PyTorch): it plays the checkpoint shipped for
+the variant it is dealt, only legal moves, and decides from its view alone."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.paths import ROOT
+from tests.rl.test_baohuang_encoding import swapped_deals
+from yamen.bots import make_bot, play_bots
+from yamen.engine import get_game
+from yamen.errors import OptionsError
+from yamen.rl import qnet
+from yamen.rl.policy import LearnedBot, shipped
+
+VARIANTS = ["shandong", "japanese"]
+
+
+def test_baohuang_ships_a_small_checkpoint_per_variant():
+    files = shipped("yamen.bots.baohuang")
+    variants = sorted(qnet.load(path).meta["match"]["variant"] for path in files)
+    assert variants == sorted(VARIANTS)
+    assert all(path.stat().st_size < 1_000_000 for path in files)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_learned_bot_plays_only_legal_moves_with_its_variants_checkpoint(variant):
+    for seed in range(3):
+        state = get_game("baohuang", {"variant": variant}).new_state(seed)
+        rng = random.Random(seed)
+        bots = [make_bot("baohuang", rng.choice(["learned", "rules", "random"])) for _ in range(5)]
+        bots[seed] = make_bot("baohuang", "learned")
+        assert play_bots(state, bots, rng) > 0  # bot_move raises on an illegal move
+        net, _ = bots[seed].network(state.view(0))
+        assert net.meta["match"] == {"variant": variant}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(3))
+def test_the_decision_is_the_same_when_only_hidden_cards_differ(variant, seed):
+    """Two games that differ only in a card swapped between two other seats: wherever the
+    seat's views agree, the bot scores every legal action alike and makes the same choice."""
+    game = get_game("baohuang", {"variant": variant})
+    rng = random.Random(seed)
+    me = seed % 5
+    hands, other, _ = swapped_deals(game, seed, me, rng)
+    one, two = game.new_state(seed, deal=hands), game.new_state(seed, deal=other)
+    bot = make_bot("baohuang", "learned")
+    assert isinstance(bot, LearnedBot)
+    compared = 0
+    while not one.over:
+        if me in one.pending() and one.view(me) == two.view(me) and len(one.legal(me)) > 1:
+            legal = one.legal(me)
+            assert np.array_equal(bot.scores(one.view(me), legal), bot.scores(two.view(me), legal))
+            assert bot.choose(one.view(me), legal, rng) == bot.choose(two.view(me), legal, rng)
+            compared += 1
+        seat = rng.choice(one.pending())
+        both = sorted(set(one.legal(seat)) & set(two.legal(seat)))
+        if not both:
+            break
+        action = rng.choice(both)
+        one.apply(seat, action)
+        two.apply(seat, action)
+    assert compared >= 2
+
+
+def test_a_bad_path_is_a_clear_error(tmp_path):
+    with pytest.raises(OptionsError, match="cannot read"):
+        make_bot("baohuang", f"learned:path={tmp_path / 'none.npz'}")
+
+
+def test_playing_imports_no_torch():
+    """A fresh interpreter plays a game of learned bots without PyTorch ever imported."""
+    code = (
+        "import random, sys\n"
+        "from yamen.bots import make_bot, play_bots\n"
+        "from yamen.engine import get_game\n"
+        "state = get_game('baohuang', {}).new_state(1)\n"
+        "play_bots(state, [make_bot('baohuang', 'learned') for _ in range(5)], random.Random(1))\n"
+        "assert 'torch' not in sys.modules, 'torch was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,96 @@
+"""A learned policy as a bot: it scores each legal action with a Q(s, a) network exported by
+the trainer (yamen/rl/dmc.py) and plays the best, in numpy only (no PyTorch at play time).
+
+Like every bot it reads only what it is handed: the seat's view and legal actions. The view
+names its game and seat (``view["game"]``, ``view["seat"]``); the observation is
+``encode(view, seat)`` and the actions' rows ``action_features(view, legal)``, so the bot can
+see no more than the view shows (tests/rl check it decides alike on states that differ only in
+hidden cards). Ties go to the first legal action: a decision is a function of (view, legal).
+
+``path``: a ``.npz`` exported by ``yamen train``. Without one the bot plays the checkpoint a
+game ships: a game registers the bot with ``package=<module>`` as a default argument
+(``Game.bots``), and the bot takes the first ``learned*.npz`` in that package whose training
+options agree with the view on every option the view shows (the variant, the mode).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from yamen.engine import Action, get_game
+from yamen.errors import OptionsError
+from yamen.rl import qnet
+from yamen.rl.encoding import Encoder, encoder_for
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded(path: str, mtime: int) -> tuple[qnet.QNet, Encoder]:
+    """A checkpoint and its game's encoder, read once per file version (a tournament makes a
+    fresh bot for every game)."""
+    net = qnet.load(path)
+    game = get_game(net.meta["game"], net.meta["options"])
+    return net, encoder_for(game)
+
+
+def loaded(path: str | os.PathLike[str]) -> tuple[qnet.QNet, Encoder]:
+    try:
+        return _loaded(str(path), os.stat(path).st_mtime_ns)
+    except (OSError, ValueError, KeyError) as exc:
+        raise OptionsError(f"learned bot: cannot read {path}: {exc}") from None
+
+
+def shipped(package: str) -> list[Path]:
+    """The checkpoints a package ships (``learned*.npz``), by name."""
+    folder = resources.files(package)
+    return sorted(Path(str(f)) for f in folder.iterdir() if f.name.startswith("learned"))
+
+
+def fits(meta: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """Whether a checkpoint was trained on the view's game and on the options it shows."""
+    if meta.get("game") != view.get("game"):
+        return False
+    return all(view.get(key, value) == value for key, value in meta.get("match", {}).items())
+
+
+class LearnedBot:
+    """The best legal action by a learned Q(s, a) (the module says the rules)."""
+
+    name = "learned"
+
+    def __init__(self, path: str | None = None, package: str | None = None):
+        if path is None and package is None:
+            raise OptionsError("the learned bot needs path=FILE.npz (yamen train exports one)")
+        self.path = None if path is None else Path(path)
+        self.package = package
+        if self.path is not None:
+            loaded(self.path)  # a bad file fails when the bot is made, not mid-game
+
+    def network(self, view: Mapping[str, Any]) -> tuple[qnet.QNet, Encoder]:
+        """The checkpoint to play this view with."""
+        if self.path is not None:
+            return loaded(self.path)
+        assert self.package is not None
+        for path in shipped(self.package):
+            net, encoder = loaded(path)
+            if fits(net.meta, view):
+                return net, encoder
+        raise OptionsError(f"learned bot: {self.package} ships no checkpoint for this game")
+
+    def scores(self, view: Mapping[str, Any], legal: list[Action]) -> np.ndarray:
+        """Q of each legal action, in the order given."""
+        net, encoder = self.network(view)
+        observation = encoder.encode(view, view["seat"])
+        return net.q_values(observation, encoder.action_features(view, legal))
+
+    def choose(self, view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return legal[int(np.argmax(self.scores(view, legal)))]

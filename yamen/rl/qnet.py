@@ -1,0 +1,66 @@
+"""The Q(s, a) network in numpy: what a learned bot plays with, and what actors act with, so
+that playing needs no PyTorch (yamen/rl/model.py is the same network in PyTorch, for learning).
+
+The network is an MLP over ``[observation ‖ action features]``, ReLU between layers, one
+output: the expected final score of the seat that takes the action. Its first layer is kept as
+two matrices, one for the observation and one for the action's features, because
+``[o ‖ a] @ W == o @ W_obs + a @ W_act``: a decision multiplies the observation once and only
+the short action rows once per legal action, which keeps a decision well under a millisecond.
+
+Weights travel as a plain dict of float32 arrays (``w0_obs``, ``w0_act``, ``b0``, then ``w1``,
+``b1``, ... up to the output layer) and are stored as a ``.npz`` with ``meta``: a JSON string
+naming the game, its options and the sizes, so a checkpoint says what it was trained on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Arrays = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class QNet:
+    """A loaded network: the arrays and what they were trained on."""
+
+    arrays: Arrays
+    meta: Mapping[str, Any]
+
+    @property
+    def layers(self) -> int:
+        """The number of linear layers, the first (split) one included."""
+        return 1 + sum(1 for key in self.arrays if key.startswith("w") and key != "w0_obs")
+
+    def q_values(self, observation: np.ndarray, features: np.ndarray) -> np.ndarray:
+        """Q of each action (one per row of ``features``) in the state ``observation``."""
+        return q_values(self.arrays, observation, features)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the network as a compressed ``.npz`` (float32, ``meta`` as JSON)."""
+        arrays: dict[str, Any] = {**self.arrays, "meta": np.array(json.dumps(dict(self.meta)))}
+        np.savez_compressed(path, **arrays)
+
+
+def q_values(arrays: Arrays, observation: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """The forward pass: one observation, many actions (``features``: one row each)."""
+    hidden = observation @ arrays["w0_obs"] + features @ arrays["w0_act"] + arrays["b0"]
+    layer = 1
+    while f"w{layer}" in arrays:
+        np.maximum(hidden, 0.0, out=hidden)
+        hidden = hidden @ arrays[f"w{layer}"] + arrays[f"b{layer}"]
+        layer += 1
+    return hidden[:, 0]
+
+
+def load(path: str | os.PathLike[str]) -> QNet:
+    """A network saved by :meth:`QNet.save` (or exported by the trainer)."""
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        arrays = {key: data[key].astype(np.float32) for key in data.files if key != "meta"}
+    return QNet(arrays, meta)
