@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from tests.rl.helpers import play_alike
 from yamen.engine import get_game
 from yamen.games.bao_qingtian import actions as act
 from yamen.games.bao_qingtian.cards import CODE, COMMONER, CRIMINALS, EMPEROR, NUM_TYPES
@@ -59,19 +60,15 @@ def test_other_seats_hands_change_nothing(players, seed):
     other, changed = swapped(deal, me, rng)
     one, two = game.new_state(seed, deal=deal), game.new_state(seed, deal=other)
     assert not np.array_equal(encoder.encode_seat(one, changed), encoder.encode_seat(two, changed))
-    compared = 0
-    while not one.over:
-        if one.view(me) == two.view(me):
-            assert np.array_equal(encoder.encode_seat(one, me), encoder.encode_seat(two, me))
-            assert np.array_equal(encoder.encode(one.view(me), me), encoder.encode_seat(two, me))
-            compared += 1
-        seat = min(one.pending())
-        both = sorted(set(one.legal(seat)) & set(two.legal(seat)))
-        if not both:
-            break
-        action = rng.choice(both)
-        one.apply(seat, action)
-        two.apply(seat, action)
+
+    def same(one, two) -> bool:
+        if one.view(me) != two.view(me):
+            return False
+        assert np.array_equal(encoder.encode_seat(one, me), encoder.encode_seat(two, me))
+        assert np.array_equal(encoder.encode(one.view(me), me), encoder.encode_seat(two, me))
+        return True
+
+    compared = play_alike(one, two, rng, same, lowest_first=True)
     assert compared >= 8
 
 

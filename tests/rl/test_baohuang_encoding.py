@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from tests.rl.helpers import play_alike, swapped_deals
 from yamen.engine import get_game
 from yamen.games.baohuang.encoding import (
     BLOCK,
@@ -21,25 +22,6 @@ from yamen.games.baohuang.sets import encode
 from yamen.rl.encoding import encoder_for
 
 VARIANTS = ["shandong", "japanese"]
-
-
-def swapped_deals(game, seed: int, me: int, rng: random.Random):
-    """The deal of ``seed`` as an explicit deal, and the same deal with one card swapped
-    between two seats other than ``me`` (neither card marked: where the marked jokers lie is
-    public)."""
-    start = game.new_state(seed)
-    hands = [list(start.view(seat)["hand"]) for seat in range(5)]
-    a, b = rng.sample([s for s in range(5) if s != me], 2)
-    picks = [(i, j) for i, x in enumerate(hands[a]) for j, y in enumerate(hands[b])]
-    rng.shuffle(picks)
-    i, j = next(
-        (i, j)
-        for i, j in picks
-        if hands[a][i] != hands[b][j] and "*" not in hands[a][i] + hands[b][j]
-    )
-    other = [hand[:] for hand in hands]
-    other[a][i], other[b][j] = hands[b][j], hands[a][i]
-    return hands, other, a
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -57,18 +39,15 @@ def test_other_seats_hidden_cards_change_nothing(variant, seed):
     hands, other, changed = swapped_deals(game, seed, me, rng)
     one, two = game.new_state(seed, deal=hands), game.new_state(seed, deal=other)
     assert not np.array_equal(encoder.encode_seat(one, changed), encoder.encode_seat(two, changed))
-    compared = 0
-    while not one.over:
-        if one.view(me) == two.view(me):
-            assert np.array_equal(encoder.encode_seat(one, me), encoder.encode_seat(two, me))
-            compared += 1
-        seat = rng.choice(one.pending())
-        both = sorted(set(one.legal(seat)) & set(two.legal(seat)))  # the seats swapped: some
-        if not both:
-            break
-        action = rng.choice(both)
-        one.apply(seat, action)
-        two.apply(seat, action)
+
+    def same(one, two) -> bool:
+        if one.view(me) != two.view(me):
+            return False
+        assert np.array_equal(encoder.encode_seat(one, me), encoder.encode_seat(two, me))
+        assert np.array_equal(encoder.encode(one.view(me), me), encoder.encode_seat(two, me))
+        return True
+
+    compared = play_alike(one, two, rng, same)
     assert compared >= 5
 
 

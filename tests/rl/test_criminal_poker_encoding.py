@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from tests.rl.helpers import play_alike
 from yamen.engine import get_game
 from yamen.games.criminal_poker.actions import DRAW, REVEAL_BASE, VOTE_BASE
 from yamen.games.criminal_poker.encoding import KINDS, SEATS, layout
@@ -72,19 +73,15 @@ def test_what_the_seat_cannot_see_changes_nothing(options, seed):
     one, two = game.new_state(seed, deal=deal), game.new_state(seed, deal=other)
     assert one.roles != two.roles
     assert not np.array_equal(encoder.encode_seat(one, changed), encoder.encode_seat(two, changed))
-    compared = 0
-    while not one.over:
-        if one.view(me) == two.view(me):
-            assert np.array_equal(encoder.encode_seat(one, me), encoder.encode_seat(two, me))
-            assert np.array_equal(encoder.encode(one.view(me), me), encoder.encode_seat(two, me))
-            compared += 1
-        seat = min(one.pending())
-        both = sorted(set(one.legal(seat)) & set(two.legal(seat)))
-        if not both:
-            break
-        action = rng.choice(both)
-        one.apply(seat, action)
-        two.apply(seat, action)
+
+    def same(one, two) -> bool:
+        if one.view(me) != two.view(me):
+            return False
+        assert np.array_equal(encoder.encode_seat(one, me), encoder.encode_seat(two, me))
+        assert np.array_equal(encoder.encode(one.view(me), me), encoder.encode_seat(two, me))
+        return True
+
+    compared = play_alike(one, two, rng, same, lowest_first=True)
     assert compared >= 5
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.paths import ROOT
-from tests.rl.test_baohuang_encoding import swapped_deals
+from tests.rl.helpers import play_alike, swapped_deals
 from yamen.bots import make_bot, play_bots
 from yamen.engine import get_game
 from yamen.errors import OptionsError
@@ -52,20 +52,16 @@ def test_the_decision_is_the_same_when_only_hidden_cards_differ(variant, seed):
     one, two = game.new_state(seed, deal=hands), game.new_state(seed, deal=other)
     bot = make_bot("baohuang", "learned")
     assert isinstance(bot, LearnedBot)
-    compared = 0
-    while not one.over:
-        if me in one.pending() and one.view(me) == two.view(me) and len(one.legal(me)) > 1:
-            legal = one.legal(me)
-            assert np.array_equal(bot.scores(one.view(me), legal), bot.scores(two.view(me), legal))
-            assert bot.choose(one.view(me), legal, rng) == bot.choose(two.view(me), legal, rng)
-            compared += 1
-        seat = rng.choice(one.pending())
-        both = sorted(set(one.legal(seat)) & set(two.legal(seat)))
-        if not both:
-            break
-        action = rng.choice(both)
-        one.apply(seat, action)
-        two.apply(seat, action)
+
+    def same(one, two) -> bool:
+        if me not in one.pending() or one.view(me) != two.view(me) or len(one.legal(me)) < 2:
+            return False
+        legal = one.legal(me)
+        assert np.array_equal(bot.scores(one.view(me), legal), bot.scores(two.view(me), legal))
+        assert bot.choose(one.view(me), legal, rng) == bot.choose(two.view(me), legal, rng)
+        return True
+
+    compared = play_alike(one, two, rng, same)
     assert compared >= 2
 
 
