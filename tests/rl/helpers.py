@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import numpy as np
+
 from yamen.engine import State
 
 
@@ -50,3 +52,18 @@ def play_alike(
         one.apply(seat, action)
         two.apply(seat, action)
     return compared
+
+
+def same_observation(encoder, me: int) -> Callable[[State, State], bool]:
+    """A check for :func:`play_alike`: where the seat's views agree, so do its observations,
+    from the state (the fast path) and from the view."""
+
+    def same(one: State, two: State) -> bool:
+        if one.view(me) != two.view(me):
+            return False
+        seen = encoder.encode_seat(two, me)
+        assert np.array_equal(encoder.encode_seat(one, me), seen)
+        assert np.array_equal(encoder.encode(one.view(me), me), seen)
+        return True
+
+    return same

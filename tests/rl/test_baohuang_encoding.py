@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from tests.rl.helpers import play_alike, swapped_deals
+from tests.rl.helpers import play_alike, same_observation, swapped_deals
 from yamen.engine import get_game
 from yamen.games.baohuang.encoding import (
     BLOCK,
@@ -40,14 +40,7 @@ def test_other_seats_hidden_cards_change_nothing(variant, seed):
     one, two = game.new_state(seed, deal=hands), game.new_state(seed, deal=other)
     assert not np.array_equal(encoder.encode_seat(one, changed), encoder.encode_seat(two, changed))
 
-    def same(one, two) -> bool:
-        if one.view(me) != two.view(me):
-            return False
-        assert np.array_equal(encoder.encode_seat(one, me), encoder.encode_seat(two, me))
-        assert np.array_equal(encoder.encode(one.view(me), me), encoder.encode_seat(two, me))
-        return True
-
-    compared = play_alike(one, two, rng, same)
+    compared = play_alike(one, two, rng, same_observation(encoder, me))
     assert compared >= 5
 
 
