@@ -12,6 +12,7 @@ import httpx
 
 from tests.paths import WEB
 from tests.web.helpers import DESKTOP, PHONE, artifacts, create_room, needs_chromium, person
+from yamen.bots import bot_names
 
 pytestmark = needs_chromium
 
@@ -50,7 +51,8 @@ def test_one_click_fills_the_seats_with_bots_named_in_the_language(web_server, b
     # another kind for seat 2: chosen from the game's bots, in the page's words
     choice = page.locator(".seats li[data-seat='2'] select.bot-choice")
     offered = choice.evaluate("el => [...el.options].map(o => [o.value, o.text])")
-    assert offered == [[k, HANT[f"bot.kind.{k}"]] for k in ("random", "rules", "search")]
+    assert offered == [[k, HANT[f"bot.kind.{k}"]] for k in bot_names("baohuang")]
+    assert {"random", "rules", "search", "learned"} <= {k for k, _ in offered}
     choice.select_option("search")
     page.wait_for_function(
         "k => document.querySelector(\".seats li[data-seat='2'] .bot-kind\").textContent === k",

@@ -261,9 +261,11 @@ async def watch(
         async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
             await room.attach(client)
     except TimeoutError:
+        told = guard.done() and not guard.cancelled()  # the watchdog fired first: said, counted
         guard.cancel()
-        client.end("unavailable", "the room did not answer in time: connect again")
-        metrics.stalled_connections.labels("closed").inc()
+        if not told:
+            client.end("unavailable", "the room did not answer in time: connect again")
+            metrics.stalled_connections.labels("closed").inc()
         metrics.connections.dec()
         if player_id is not None:
             rooms.sockets.drop(player_id, client)
