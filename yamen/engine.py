@@ -254,6 +254,10 @@ class Game(ABC):
     # built from the configured game (the module sits beside the rules and may import numpy,
     # which nothing imports until an RL environment asks); None: no RL environment yet
     encoder: ClassVar[str | None] = None
+    # fast ways to play a state on to its end as one of the bots would in every seat, for
+    # learners' rollouts (yamen/rl/improve.py): bot name -> "module:function", the function
+    # taking a state (it may change it) and returning the game's final scores
+    playouts: ClassVar[dict[str, str]] = {}
 
     __slots__ = ("_options", "num_actions", "num_seats")
     _options: dict[str, Any]

@@ -122,7 +122,7 @@ class Learner:
         self.model = QModel(encoder.observation_size, encoder.action_feature_size, config.hidden)
         self.model.to(self.device)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.lr)
-        self.meta = export_meta(config, game.options)
+        self.meta = export_meta(config.game, game.options, config.teacher)
         self._arrays: Arrays | None = None
 
     def arrays(self) -> Arrays:
@@ -183,19 +183,19 @@ class Learner:
         self.model.qnet({**self.meta, "frames": counters.frames}).save(path)
 
 
-def export_meta(config: TrainConfig, options: dict[str, Any]) -> dict[str, Any]:
+def export_meta(game: str, options: dict[str, Any], teacher: str) -> dict[str, Any]:
     """What a checkpoint says it was trained on; ``match``: the options that fix the game's
     kind (its top-level choices: a variant, a mode), which a view shows and a bot checks."""
     choices = [
         o.name
-        for o in game_type(config.game).declaration
+        for o in game_type(game).declaration
         if o.kind == "choice" and o.applies is None
     ]
     return {
-        "game": config.game,
+        "game": game,
         "options": options,
         "match": {name: options[name] for name in choices if name in options},
-        "teacher": config.teacher,
+        "teacher": teacher,
     }
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from yamen.bots import Bot, make_bot
 from yamen.engine import Action, get_game
 from yamen.errors import OptionsError
 from yamen.rl import qnet
@@ -70,6 +71,7 @@ class LearnedBot:
             raise OptionsError("the learned bot needs path=FILE.npz (yamen train exports one)")
         self.path = None if path is None else Path(path)
         self.package = package
+        self.bases: dict[str, Bot] = {}  # an improvement checkpoint's base bot, once made
         if self.path is not None:
             loaded(self.path)  # a bad file fails when the bot is made, not mid-game
 
@@ -93,4 +95,17 @@ class LearnedBot:
     def choose(self, view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        return legal[int(np.argmax(self.scores(view, legal)))]
+        net, _ = self.network(view)
+        scores = self.scores(view, legal)
+        best = int(np.argmax(scores))
+        base = net.meta.get("base")
+        if base is None:
+            return legal[best]
+        # an improvement over a base bot (yamen/rl/improve.py): its move, unless another is
+        # better by more than the margin the checkpoint was fitted with
+        if base not in self.bases:
+            self.bases[base] = make_bot(view["game"], base)
+        move = self.bases[base].choose(view, legal, rng)
+        if scores[best] - scores[legal.index(move)] > net.meta.get("margin", 0.0):
+            return legal[best]
+        return move

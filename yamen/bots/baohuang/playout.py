@@ -14,10 +14,12 @@ it may yield or claim (``answer_words``) and the deal's scores (``deal_scores``)
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 from yamen.bots.baohuang.hand import JOKER_SLOT, Perspective, known_friends, partner_of
 from yamen.bots.baohuang.play import ToAnswer, answer_beatable, cannot_beat, lead
+from yamen.bots.baohuang.rules import BaohuangRulesBot
 from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
 from yamen.games.baohuang.kinds import SLOT_OF
 from yamen.games.baohuang.phases import Phase
@@ -43,6 +45,26 @@ def play_out(state: BaohuangState) -> None:
             outs = len(state.out)
             if settled(state):
                 return
+
+
+def rules_scores(state: BaohuangState) -> list[Fraction]:
+    """The final scores of the game in ``state`` played on to its end by the rules bot in
+    every seat, in place: the game's fast playout for learners (``Game.playouts``,
+    yamen/rl/improve.py). The bot decides through views until the match's last deal is in
+    play, then :func:`play_out` plays as it would (tests/rl check that both agree)."""
+    bot, rng = BaohuangRulesBot(), random.Random(0)  # the rules bot draws nothing
+    while not state.over:
+        if state.phase is Phase.PLAY and state.deal_no >= state.options["deals"]:
+            play_out(state)
+            if not state.over:  # settled: the places of the seats still in change nothing
+                return [a + b for a, b in zip(state.totals, deal_scores(state), strict=True)]
+            break
+        seat = state.pending()[0]
+        legal = state.legal(seat)
+        state.apply(seat, legal[0] if len(legal) == 1 else bot.choose(state.view(seat), legal, rng))
+    result = state.result()
+    assert result is not None, "a game played to its end has a result"
+    return list(result.scores)
 
 
 def settled(state: BaohuangState) -> bool:

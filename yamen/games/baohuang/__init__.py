@@ -102,6 +102,7 @@ class Baohuang(Game):
     }
     analyst = "yamen.bots.baohuang.analysis"
     encoder = "yamen.games.baohuang.encoding:BaohuangEncoder"
+    playouts = {"rules": "yamen.bots.baohuang.playout:rules_scores"}
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:

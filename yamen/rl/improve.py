@@ -1,0 +1,263 @@
+"""Policy improvement over a base bot, learned from rollouts: a Q network that knows where the
+base bot (``rules``) leaves points on the table, and a bot that plays the base bot's move
+unless the network is sure another is better.
+
+The rule (one step of policy iteration). Let ``Q_b(s, a)`` be the expected final score of the
+seat that plays ``a`` in ``s`` when every seat, itself included, plays as the base bot ``b``
+afterwards. The policy that picks ``argmax_a Q_b(s, a)`` at every decision scores at least
+what ``b`` scores against the same others (the policy improvement theorem), and more wherever
+``b``'s move is not the best by its own measure.
+
+How the labels are made (:func:`label_game`, numpy only, an actor's work):
+
+- every seat plays the base bot (each handed its own view); at a share of the decisions that
+  offer a choice, the deciding seat's *candidates* are the base bot's move and up to
+  ``candidates - 1`` other legal actions drawn uniformly;
+- each candidate is applied to a copy of the **real** state and the game is played to its end
+  by the base bot in every seat; the deciding seat's final score is that candidate's return.
+  The base bot is deterministic, so each return is exact for the real deal; a game may
+  declare a faster way to play a state out as one of its bots (``Game.playouts``: bot name ->
+  ``"module:function"``, the function taking a state and returning the final scores of the
+  game played on from it), which must agree with playing its bot through views (tests/rl);
+- what the network is given is the seat's observation and the candidates' features, nothing
+  else, so what it learns is the return averaged over everything the seat cannot see: ``Q_b``
+  of the seat's information, not of the real deal.
+
+The loss (:func:`advantage_loss`): per decision, the squared error of each candidate's Q
+*minus the base move's* against its return minus the base move's return. Who holds which card
+moves every return of a decision alike, so the differences are far less noisy than the
+returns, and the network's free per-decision offset does not matter.
+
+The bot (:class:`yamen.rl.policy.LearnedBot` with a checkpoint whose ``meta`` names a
+``base``): the base bot's move ``m``, then the legal action of highest Q; it plays that action
+only when its Q exceeds ``Q(m)`` by more than ``margin`` points (the network's errors are
+otherwise as large as the gains), else ``m``. It still reads only (view, legal).
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from yamen.bots import Bot, make_bot
+from yamen.engine import Game, State, get_game
+from yamen.rl.actors import ONE_THREAD
+from yamen.rl.encoding import Encoder, encoder_for, observe
+
+Playout = Callable[[State], list[Any]]  # a state played on to its end -> its final scores
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Decisions with their candidates' exact returns. Decision i has ``observations[i]``; its
+    candidates are the rows of ``features`` (and ``returns``) whose ``rows`` entry is i, and
+    ``base[i]`` is the row of the base bot's move."""
+
+    observations: np.ndarray  # (n, observation_size) float32
+    features: np.ndarray  # (m, action_feature_size) float32
+    rows: np.ndarray  # (m,) int64
+    returns: np.ndarray  # (m,) float32: the deciding seat's final score after that candidate
+    base: np.ndarray  # (n,) int64
+    games: int
+
+    @property
+    def decisions(self) -> int:
+        return len(self.base)
+
+    def save(self, path: Any) -> None:
+        np.savez(path, **{k: getattr(self, k) for k in FIELDS}, games=self.games)
+
+
+FIELDS = ("observations", "features", "rows", "returns", "base")
+
+
+def load_labels(path: Any) -> Labels:
+    with np.load(path, allow_pickle=False) as data:
+        return Labels(*(data[k] for k in FIELDS), games=int(data["games"]))
+
+
+def joined(parts: list[Labels]) -> Labels:
+    """One set of labels from several, decisions and rows renumbered."""
+    decisions = np.cumsum([0] + [p.decisions for p in parts])
+    widths = np.cumsum([0] + [len(p.features) for p in parts])
+    return Labels(
+        np.concatenate([p.observations for p in parts]),
+        np.concatenate([p.features for p in parts]),
+        np.concatenate([p.rows + decisions[i] for i, p in enumerate(parts)]),
+        np.concatenate([p.returns for p in parts]),
+        np.concatenate([p.base + widths[i] for i, p in enumerate(parts)]),
+        sum(p.games for p in parts),
+    )
+
+
+def playout_for(game: Game, base: str) -> Playout:
+    """How to play a state to its end as ``base`` in every seat: the game's own fast way where
+    it declares one (``Game.playouts``), else the bot itself, seat by seat, through views."""
+    declared = getattr(game, "playouts", {}).get(base)
+    if declared is not None:
+        module, attr = declared.split(":")
+        function: Playout = getattr(importlib.import_module(module), attr)
+        return function
+    bots = [make_bot(game.name, base) for _ in range(game.num_seats)]
+    return lambda state: play_through(state, bots, random.Random(0))
+
+
+def play_through(state: State, bots: list[Bot], rng: random.Random) -> list[Any]:
+    """Play ``state`` to its end with one bot per seat, each handed its own view."""
+    while not state.over:
+        seat = state.pending()[0]
+        legal = state.legal(seat)
+        action = legal[0] if len(legal) == 1 else bots[seat].choose(state.view(seat), legal, rng)
+        state.apply(seat, action)
+    result = state.result()
+    assert result is not None, "a game played to its end has a result"
+    return list(result.scores)
+
+
+class Labeller:
+    """An actor's part: plays games with the base bot and labels a share of their decisions."""
+
+    def __init__(self, game: str, options: dict[str, Any], base: str = "rules"):
+        self.game = get_game(game, options)
+        self.encoder: Encoder = encoder_for(self.game)
+        self.base = base
+        self.playout = playout_for(self.game, base)
+
+    def label_game(self, seed: int, share: float, candidates: int) -> Labels:
+        """One game (the module says how); ``share``: the chance a decision is labelled."""
+        rng = random.Random(seed)
+        state = self.game.new_state(rng.getrandbits(63))
+        bots = [make_bot(self.game.name, self.base) for _ in range(state.num_seats)]
+        encoder = self.encoder
+        observations: list[np.ndarray] = []
+        features: list[np.ndarray] = []
+        returns: list[float] = []
+        rows: list[int] = []
+        base: list[int] = []
+        while not state.over:
+            seat = state.pending()[0]
+            legal = state.legal(seat)
+            if len(legal) == 1:
+                state.apply(seat, legal[0])
+                continue
+            view = state.view(seat)
+            move = bots[seat].choose(view, legal, rng)
+            if rng.random() < share:
+                others = [a for a in legal if a != move]
+                tried = [move, *rng.sample(others, min(candidates - 1, len(others)))]
+                base.append(len(returns))
+                for action in tried:
+                    copy = state.clone()
+                    copy.apply(seat, action)
+                    returns.append(float(self.playout(copy)[seat]))
+                    rows.append(len(observations))
+                observations.append(observe(encoder, state, seat))
+                features.append(encoder.action_features(view, tried))
+            state.apply(seat, move)
+        size = encoder.action_feature_size
+        return Labels(
+            np.array(observations, np.float32).reshape(-1, encoder.observation_size),
+            np.concatenate(features) if features else np.zeros((0, size), np.float32),
+            np.array(rows, np.int64),
+            np.array(returns, np.float32),
+            np.array(base, np.int64),
+            1,
+        )
+
+
+def label_games(
+    game: str, options: dict[str, Any], base: str, seeds: list[int], share: float, candidates: int
+) -> Labels:
+    """Several games' labels (a worker process's task)."""
+    labeller = Labeller(game, options, base)
+    return joined([labeller.label_game(seed, share, candidates) for seed in seeds])
+
+
+@dataclass(frozen=True)
+class LabelJob:
+    """What a worker labels: ``games`` games from ``seed`` on, written to ``path``."""
+
+    game: str
+    options: dict[str, Any]
+    base: str
+    seed: int
+    games: int
+    share: float
+    candidates: int
+    path: str
+
+
+def run_label_job(job: LabelJob) -> tuple[str, int, int]:
+    """Label a job's games and save them (written whole, then renamed: a shard is never read
+    half-written); (path, games, decisions)."""
+    os.environ.update(ONE_THREAD)
+    seeds = [job.seed * 1_000_003 + i for i in range(job.games)]
+    labels = label_games(job.game, job.options, job.base, seeds, job.share, job.candidates)
+    partial = job.path + ".part.npz"
+    labels.save(partial)
+    os.replace(partial, job.path)
+    return job.path, labels.games, labels.decisions
+
+
+def shards(folder: Path) -> list[Path]:
+    return sorted(folder.glob("labels-*.npz"))
+
+
+def generate(
+    game: str,
+    options: dict[str, Any],
+    base: str,
+    folder: Path,
+    seconds: float,
+    workers: int,
+    share: float = 0.3,
+    candidates: int = 8,
+    games_per_shard: int = 20,
+    report: Callable[[int, int, float], None] | None = None,
+) -> tuple[int, int]:
+    """Label games in ``workers`` processes for about ``seconds``, one shard per job in
+    ``folder`` (``labels-<n>.npz``; a folder that has some goes on from the next number, so
+    a resumed run adds to them); (games, decisions) labelled this time."""
+    folder.mkdir(parents=True, exist_ok=True)
+    first = 1 + max((int(p.stem.split("-")[1]) for p in shards(folder)), default=-1)
+    jobs = (
+        LabelJob(
+            game,
+            options,
+            base,
+            n,
+            games_per_shard,
+            share,
+            candidates,
+            str(folder / f"labels-{n:05d}.npz"),
+        )
+        for n in itertools.count(first)
+    )
+    games = decisions = 0
+    start = time.monotonic()
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers) as pool:
+        pending = [pool.apply_async(run_label_job, (next(jobs),)) for _ in range(workers)]
+        while pending:
+            done = [p for p in pending if p.ready()]
+            for p in done:
+                _, g, d = p.get()
+                games, decisions = games + g, decisions + d
+                pending.remove(p)
+                if time.monotonic() - start < seconds:
+                    pending.append(pool.apply_async(run_label_job, (next(jobs),)))
+            if report is not None:
+                report(games, decisions, time.monotonic() - start)
+            if pending:
+                pending[0].wait(0.25)
+    return games, decisions

@@ -1,0 +1,165 @@
+"""Fitting the improvement network on labelled rollouts (yamen/rl/improve.py says the rule and
+how the labels are made), and choosing its margin.
+
+The loss is the squared error of advantages: per decision, each candidate's Q minus the base
+move's Q against its return minus the base move's return. The last ``holdout`` of the shards
+(whole games) are kept apart: they choose the epoch to keep and the margin, by the **gain** the
+bot would have had on them. At a held-out decision the bot plays the candidate of highest Q if it
+beats the base move's Q by more than the margin, else the base move; the gain is that
+candidate's exact return minus the base move's, averaged over the decisions. It is measured on
+the candidates only (the bot weighs every legal action), but it is unbiased for them: the
+returns are of the real deals, and none of those games was learned from.
+
+Needs the ``train`` extra (PyTorch).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from yamen.rl.improve import Labels, joined, load_labels
+from yamen.rl.model import HIDDEN, QModel
+from yamen.rl.qnet import QNet
+
+MARGINS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # points: the margins tried on the holdout
+
+
+@dataclass(frozen=True)
+class Fit:
+    """What fitting gave: the network, the margin chosen and how it did on the holdout."""
+
+    model: QModel
+    margin: float
+    gain: float  # points per held-out decision, at that margin
+    deviations: float  # the share of held-out decisions where the bot leaves the base move
+    epoch: int
+    decisions: int  # learned from
+    holdout: int  # decisions held out
+    losses: list[tuple[float, float]]  # per epoch: (training loss, holdout loss)
+
+
+class Tensors:
+    """Labels on the device, as the loss reads them."""
+
+    def __init__(self, labels: Labels, device: torch.device):
+        def tensor(a: np.ndarray) -> torch.Tensor:
+            return torch.from_numpy(a).to(device)
+
+        self.observations = tensor(labels.observations)
+        self.features = tensor(labels.features)
+        self.rows = tensor(labels.rows)
+        self.returns = tensor(labels.returns)
+        self.base = tensor(labels.base)
+        self.base_of_row = self.base[self.rows]  # the row of each row's decision's base move
+
+    def advantages(self, model: QModel) -> tuple[torch.Tensor, torch.Tensor]:
+        """(predicted, true) advantage over the base move, per row."""
+        q = model(self.observations, self.features, self.rows)
+        return q - q[self.base_of_row], self.returns - self.returns[self.base_of_row]
+
+
+def advantage_loss(model: QModel, t: Tensors) -> torch.Tensor:
+    predicted, true = t.advantages(model)
+    return torch.mean((predicted - true) ** 2)
+
+
+def gains(predicted: np.ndarray, true: np.ndarray, rows: np.ndarray, n: int, margin: float):
+    """(gain per decision, share of decisions left) of the bot at ``margin``: per decision, the
+    candidate of highest predicted advantage, played when it is above the margin."""
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, rows, predicted)
+    top = (predicted == best[rows]) & (predicted > margin)
+    chosen = np.zeros(n)
+    left = np.zeros(n, dtype=bool)
+    # one row per decision: the first of its best (np.unique keeps the first index)
+    first_rows, at = np.unique(rows[top], return_index=True)
+    chosen[first_rows] = true[np.flatnonzero(top)[at]]
+    left[first_rows] = True
+    return float(chosen.mean()), float(left.mean())
+
+
+def fit(
+    parts: list[Labels],
+    holdout: float = 0.05,
+    epochs: int = 20,
+    batch_decisions: int = 1024,
+    lr: float = 3e-4,
+    hidden: Sequence[int] = HIDDEN,
+    init: QNet | None = None,
+    seed: int = 0,
+    report: Callable[[str], None] | None = None,
+) -> Fit:
+    """Fit a network on labelled decisions (the module says how)."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    cut = max(1, round(len(parts) * holdout))
+    train, held = joined(parts[:-cut]), joined(parts[-cut:])
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = QModel(train.observations.shape[1], train.features.shape[1], hidden).to(device)
+    if init is not None:
+        model.load_arrays(init.arrays)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    test = Tensors(held, device)
+    best: tuple[float, float, float, int, dict[str, Any]] | None = None
+    losses = []
+    for epoch in range(1, epochs + 1):
+        model.train()
+        order = rng.permutation(train.decisions)
+        total = 0.0
+        for start in range(0, len(order), batch_decisions):
+            batch = Tensors(subset(train, order[start : start + batch_decisions]), device)
+            loss = advantage_loss(model, batch)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += float(loss.detach()) * len(batch.base)
+        model.eval()
+        with torch.no_grad():
+            predicted, true = (x.cpu().numpy() for x in test.advantages(model))
+            held_loss = float(np.mean((predicted - true) ** 2))
+        losses.append((total / train.decisions, held_loss))
+        tried = []
+        for margin in MARGINS:
+            gain, left = gains(predicted, true, held.rows, held.decisions, margin)
+            tried.append(f"{margin}: {gain:+.3f} ({left:.0%})")
+            if best is None or gain > best[0]:
+                state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+                best = (gain, margin, left, epoch, state)
+        if report is not None:
+            report(
+                f"epoch {epoch}: loss {losses[-1][0]:.3f}, holdout {held_loss:.3f}, "
+                f"gain by margin {', '.join(tried)}"
+            )
+    assert best is not None
+    gain, margin, left, epoch, state = best
+    model.load_state_dict(state)
+    return Fit(model, margin, gain, left, epoch, train.decisions, held.decisions, losses)
+
+
+def subset(labels: Labels, decisions: np.ndarray) -> Labels:
+    """The labels of some decisions, renumbered in the order given."""
+    keep = np.zeros(labels.decisions, dtype=bool)
+    keep[decisions] = True
+    row_keep = keep[labels.rows]
+    renumber = np.cumsum(keep) - 1
+    new_index = np.cumsum(row_keep) - 1
+    return Labels(
+        labels.observations[keep],
+        labels.features[row_keep],
+        renumber[labels.rows[row_keep]],
+        labels.returns[row_keep],
+        new_index[labels.base[keep]],
+        labels.games,
+    )
+
+
+def read(folder: Path) -> list[Labels]:
+    from yamen.rl.improve import shards
+
+    return [load_labels(p) for p in shards(folder)]
