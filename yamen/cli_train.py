@@ -98,6 +98,14 @@ def train_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Carry on from the checkpoint in --out.")
     ] = False,
+    improve: Annotated[
+        str | None,
+        typer.Option(
+            metavar="BOT",
+            help="Instead of Deep Monte-Carlo: label --minutes of games by rollouts of this "
+            "bot (added to those in --out), then fit a network that improves on it.",
+        ),
+    ] = None,
     variant: VariantFlag = None,
     players: PlayersFlag = None,
     mode: ModeFlag = None,
@@ -117,12 +125,17 @@ def train_command(
     options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
     try:
         options = get_game(game, options).options
-        tournament.plan(game, [teacher], 1, 0, options)  # a bad teacher fails here
+        tournament.plan(game, [teacher, improve or teacher], 1, 0, options)  # bad bots fail here
     except YamenError as exc:
         raise fail(str(exc), 2) from None
     if "learned" not in bot_names(game):
         err.print(f"{game} registers no learned bot: training without evaluations")
         eval_deals = 0
+    if improve is not None:
+        evaluate = (
+            evaluator(game, options, improve, eval_deals, eval_workers) if eval_deals else None
+        )
+        return improve_command(game, options, improve, out_dir, minutes, actors, seed, evaluate)
     config = dmc.TrainConfig(
         game,
         options,
@@ -167,6 +180,32 @@ def train_command(
         except YamenError as exc:
             raise fail(str(exc), 2) from None
     out.print(Text(summary_text(counters, out_dir)), soft_wrap=True)
+
+
+def improve_command(game, options, base, out_dir: Path, minutes, workers, seed, evaluate) -> None:
+    """``--improve BOT``: label, fit, export, evaluate (yamen/rl/improve.py says how)."""
+    from yamen.rl import improve_fit
+
+    with err.status("labelling") as status:
+        try:
+            result = improve_fit.train(
+                game, options, base, out_dir, minutes, workers, seed=seed, report=status.update
+            )
+        except (YamenError, ValueError) as exc:
+            raise fail(str(exc), 2) from None
+    lines = [
+        f"fitted on {result.decisions:,} decisions ({result.holdout:,} held out), epoch "
+        f"{result.epoch} kept; margin {result.margin} points: on the held-out decisions it "
+        f"leaves {base} {result.deviations:.1%} of the time, gaining {result.gain:+.4f} a decision",
+        f"written to {(out_dir / improve_fit.EXPORT).resolve()}",
+    ]
+    if evaluate is not None:
+        e = evaluate(out_dir / improve_fit.EXPORT)
+        interval = "" if e.low is None else f" [{e.low:+.2f}, {e.high:+.2f}]"
+        lines.append(
+            f"the learned bot against {base}: {e.mean:+.3f}{interval} points a deal, {e.deals} deals"
+        )
+    out.print(Text("\n".join(lines)), soft_wrap=True)
 
 
 def summary_text(counters, out_dir: Path) -> str:

@@ -185,12 +185,14 @@ def label_games(
 
 @dataclass(frozen=True)
 class LabelJob:
-    """What a worker labels: ``games`` games from ``seed`` on, written to ``path``."""
+    """What a worker labels: ``games`` games (seeded by the run's seed and the shard's
+    number), written to ``path``."""
 
     game: str
     options: dict[str, Any]
     base: str
     seed: int
+    shard: int
     games: int
     share: float
     candidates: int
@@ -201,7 +203,7 @@ def run_label_job(job: LabelJob) -> tuple[str, int, int]:
     """Label a job's games and save them (written whole, then renamed: a shard is never read
     half-written); (path, games, decisions)."""
     os.environ.update(ONE_THREAD)
-    seeds = [job.seed * 1_000_003 + i for i in range(job.games)]
+    seeds = [job.seed * 1_000_003 + job.shard * 1_009 + i for i in range(job.games)]
     labels = label_games(job.game, job.options, job.base, seeds, job.share, job.candidates)
     partial = job.path + ".part.npz"
     labels.save(partial)
@@ -223,9 +225,12 @@ def generate(
     share: float = 0.3,
     candidates: int = 8,
     games_per_shard: int = 20,
+    seed: int = 0,
+    at_least: int = 2,
     report: Callable[[int, int, float], None] | None = None,
 ) -> tuple[int, int]:
-    """Label games in ``workers`` processes for about ``seconds``, one shard per job in
+    """Label games in ``workers`` processes for about ``seconds`` (and ``at_least`` shards:
+    one is held out when fitting), one shard per job in
     ``folder`` (``labels-<n>.npz``; a folder that has some goes on from the next number, so
     a resumed run adds to them); (games, decisions) labelled this time."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -235,6 +240,7 @@ def generate(
             game,
             options,
             base,
+            seed,
             n,
             games_per_shard,
             share,
@@ -246,15 +252,16 @@ def generate(
     games = decisions = 0
     start = time.monotonic()
     context = multiprocessing.get_context("spawn")
+    shards_done = 0
     with context.Pool(workers) as pool:
         pending = [pool.apply_async(run_label_job, (next(jobs),)) for _ in range(workers)]
         while pending:
             done = [p for p in pending if p.ready()]
             for p in done:
                 _, g, d = p.get()
-                games, decisions = games + g, decisions + d
+                games, decisions, shards_done = games + g, decisions + d, shards_done + 1
                 pending.remove(p)
-                if time.monotonic() - start < seconds:
+                if time.monotonic() - start < seconds or shards_done + len(pending) < at_least:
                     pending.append(pool.apply_async(run_label_job, (next(jobs),)))
             if report is not None:
                 report(games, decisions, time.monotonic() - start)
