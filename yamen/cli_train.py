@@ -106,6 +106,15 @@ def train_command(
             "bot (added to those in --out), then fit a network that improves on it.",
         ),
     ] = None,
+    propose: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="With --improve: a learned checkpoint (.npz) whose best-scored actions are "
+            "among the candidates rolled out (default: candidates drawn uniformly).",
+        ),
+    ] = None,
     variant: VariantFlag = None,
     players: PlayersFlag = None,
     mode: ModeFlag = None,
@@ -135,7 +144,11 @@ def train_command(
         evaluate = (
             evaluator(game, options, improve, eval_deals, eval_workers) if eval_deals else None
         )
-        return improve_command(game, options, improve, out_dir, minutes, actors, seed, evaluate)
+        from yamen.rl.improve import Labelling
+
+        proposer = None if propose is None else str(propose)
+        what = Labelling(game, options, improve, proposer, seed=seed)
+        return improve_command(what, out_dir, minutes, actors, evaluate)
     config = dmc.TrainConfig(
         game,
         options,
@@ -182,15 +195,14 @@ def train_command(
     out.print(Text(summary_text(counters, out_dir)), soft_wrap=True)
 
 
-def improve_command(game, options, base, out_dir: Path, minutes, workers, seed, evaluate) -> None:
+def improve_command(what, out_dir: Path, minutes: float, workers: int, evaluate) -> None:
     """``--improve BOT``: label, fit, export, evaluate (yamen/rl/improve.py says how)."""
     from yamen.rl import improve_fit
 
+    base = what.base
     with err.status("labelling") as status:
         try:
-            result = improve_fit.train(
-                game, options, base, out_dir, minutes, workers, seed=seed, report=status.update
-            )
+            result = improve_fit.train(what, out_dir, minutes, workers, report=status.update)
         except (YamenError, ValueError) as exc:
             raise fail(str(exc), 2) from None
     lines = [
@@ -203,7 +215,8 @@ def improve_command(game, options, base, out_dir: Path, minutes, workers, seed, 
         e = evaluate(out_dir / improve_fit.EXPORT)
         interval = "" if e.low is None else f" [{e.low:+.2f}, {e.high:+.2f}]"
         lines.append(
-            f"the learned bot against {base}: {e.mean:+.3f}{interval} points a deal, {e.deals} deals"
+            f"the learned bot against {base}: {e.mean:+.3f}{interval} points a deal "
+            f"({e.deals} deals)"
         )
     out.print(Text("\n".join(lines)), soft_wrap=True)
 

@@ -50,7 +50,8 @@ from typing import Any
 import numpy as np
 
 from yamen.bots import Bot, make_bot
-from yamen.engine import Game, State, get_game
+from yamen.engine import Action, Game, State, get_game
+from yamen.rl import qnet
 from yamen.rl.actors import ONE_THREAD
 from yamen.rl.encoding import Encoder, encoder_for, observe
 
@@ -127,11 +128,31 @@ def play_through(state: State, bots: list[Bot], rng: random.Random) -> list[Any]
 class Labeller:
     """An actor's part: plays games with the base bot and labels a share of their decisions."""
 
-    def __init__(self, game: str, options: dict[str, Any], base: str = "rules"):
+    def __init__(
+        self, game: str, options: dict[str, Any], base: str = "rules", proposer: str | None = None
+    ):
         self.game = get_game(game, options)
         self.encoder: Encoder = encoder_for(self.game)
         self.base = base
         self.playout = playout_for(self.game, base)
+        self.proposer = None if proposer is None else qnet.load(proposer)
+
+    def candidates(
+        self, move: Action, legal: list[Action], view: Any, observation: np.ndarray, k: int, rng
+    ) -> list[Action]:
+        """The base move, then up to ``k - 1`` others: drawn uniformly, or, with a proposer,
+        half of them the others it scores highest (the plausible alternatives, where a better
+        move than the base bot's is likeliest) and the rest drawn uniformly (so the network
+        also learns what the implausible ones are worth)."""
+        others = [a for a in legal if a != move]
+        if len(others) <= k - 1:
+            return [move, *others]
+        chosen: list[Action] = []
+        if self.proposer is not None:
+            q = self.proposer.q_values(observation, self.encoder.action_features(view, others))
+            chosen = [others[i] for i in np.argsort(-q, kind="stable")[: (k - 1) // 2]]
+            others = [a for a in others if a not in chosen]
+        return [move, *chosen, *rng.sample(others, k - 1 - len(chosen))]
 
     def label_game(self, seed: int, share: float, candidates: int) -> Labels:
         """One game (the module says how); ``share``: the chance a decision is labelled."""
@@ -153,15 +174,15 @@ class Labeller:
             view = state.view(seat)
             move = bots[seat].choose(view, legal, rng)
             if rng.random() < share:
-                others = [a for a in legal if a != move]
-                tried = [move, *rng.sample(others, min(candidates - 1, len(others)))]
+                observation = observe(encoder, state, seat)
+                tried = self.candidates(move, legal, view, observation, candidates, rng)
                 base.append(len(returns))
                 for action in tried:
                     copy = state.clone()
                     copy.apply(seat, action)
                     returns.append(float(self.playout(copy)[seat]))
                     rows.append(len(observations))
-                observations.append(observe(encoder, state, seat))
+                observations.append(observation)
                 features.append(encoder.action_features(view, tried))
             state.apply(seat, move)
         size = encoder.action_feature_size
@@ -175,40 +196,32 @@ class Labeller:
         )
 
 
-def label_games(
-    game: str, options: dict[str, Any], base: str, seeds: list[int], share: float, candidates: int
-) -> Labels:
-    """Several games' labels (a worker process's task)."""
-    labeller = Labeller(game, options, base)
-    return joined([labeller.label_game(seed, share, candidates) for seed in seeds])
-
-
 @dataclass(frozen=True)
-class LabelJob:
-    """What a worker labels: ``games`` games (seeded by the run's seed and the shard's
-    number), written to ``path``."""
+class Labelling:
+    """What to label: ``games_per_shard`` games per job, each job's games seeded by ``seed``
+    and the job's shard number; candidates drawn as :meth:`Labeller.candidates` says."""
 
     game: str
     options: dict[str, Any]
-    base: str
-    seed: int
-    shard: int
-    games: int
-    share: float
-    candidates: int
-    path: str
+    base: str = "rules"
+    proposer: str | None = None  # a learned checkpoint (.npz) that proposes candidates
+    share: float = 0.3
+    candidates: int = 8
+    games_per_shard: int = 20
+    seed: int = 0
 
 
-def run_label_job(job: LabelJob) -> tuple[str, int, int]:
-    """Label a job's games and save them (written whole, then renamed: a shard is never read
-    half-written); (path, games, decisions)."""
+def run_label_job(what: Labelling, shard: int, path: str) -> tuple[int, int]:
+    """Label one shard's games and save them (written whole, then renamed: a shard is never
+    read half-written); (games, decisions)."""
     os.environ.update(ONE_THREAD)
-    seeds = [job.seed * 1_000_003 + job.shard * 1_009 + i for i in range(job.games)]
-    labels = label_games(job.game, job.options, job.base, seeds, job.share, job.candidates)
-    partial = job.path + ".part.npz"
+    seeds = [what.seed * 1_000_003 + shard * 1_009 + i for i in range(what.games_per_shard)]
+    labeller = Labeller(what.game, what.options, what.base, what.proposer)
+    labels = joined([labeller.label_game(s, what.share, what.candidates) for s in seeds])
+    partial = path + ".part.npz"
     labels.save(partial)
-    os.replace(partial, job.path)
-    return job.path, labels.games, labels.decisions
+    os.replace(partial, path)
+    return labels.games, labels.decisions
 
 
 def shards(folder: Path) -> list[Path]:
@@ -216,53 +229,35 @@ def shards(folder: Path) -> list[Path]:
 
 
 def generate(
-    game: str,
-    options: dict[str, Any],
-    base: str,
+    what: Labelling,
     folder: Path,
     seconds: float,
     workers: int,
-    share: float = 0.3,
-    candidates: int = 8,
-    games_per_shard: int = 20,
-    seed: int = 0,
     at_least: int = 2,
     report: Callable[[int, int, float], None] | None = None,
 ) -> tuple[int, int]:
     """Label games in ``workers`` processes for about ``seconds`` (and ``at_least`` shards:
-    one is held out when fitting), one shard per job in
-    ``folder`` (``labels-<n>.npz``; a folder that has some goes on from the next number, so
-    a resumed run adds to them); (games, decisions) labelled this time."""
+    fitting holds one out), one shard per job in ``folder`` (``labels-<n>.npz``; where some
+    are there already it goes on from the next number, so a second run adds to the first's);
+    (games, decisions) labelled this time."""
     folder.mkdir(parents=True, exist_ok=True)
-    first = 1 + max((int(p.stem.split("-")[1]) for p in shards(folder)), default=-1)
-    jobs = (
-        LabelJob(
-            game,
-            options,
-            base,
-            seed,
-            n,
-            games_per_shard,
-            share,
-            candidates,
-            str(folder / f"labels-{n:05d}.npz"),
-        )
-        for n in itertools.count(first)
-    )
-    games = decisions = 0
+    numbers = itertools.count(1 + max((int(p.stem[7:]) for p in shards(folder)), default=-1))
+    games = decisions = done = 0
     start = time.monotonic()
-    context = multiprocessing.get_context("spawn")
-    shards_done = 0
-    with context.Pool(workers) as pool:
-        pending = [pool.apply_async(run_label_job, (next(jobs),)) for _ in range(workers)]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+
+        def submit() -> Any:
+            n = next(numbers)
+            return pool.apply_async(run_label_job, (what, n, str(folder / f"labels-{n:05d}.npz")))
+
+        pending = [submit() for _ in range(workers)]
         while pending:
-            done = [p for p in pending if p.ready()]
-            for p in done:
-                _, g, d = p.get()
-                games, decisions, shards_done = games + g, decisions + d, shards_done + 1
-                pending.remove(p)
-                if time.monotonic() - start < seconds or shards_done + len(pending) < at_least:
-                    pending.append(pool.apply_async(run_label_job, (next(jobs),)))
+            for job in [j for j in pending if j.ready()]:
+                g, d = job.get()
+                games, decisions, done = games + g, decisions + d, done + 1
+                pending.remove(job)
+                if time.monotonic() - start < seconds or done + len(pending) < at_least:
+                    pending.append(submit())
             if report is not None:
                 report(games, decisions, time.monotonic() - start)
             if pending:

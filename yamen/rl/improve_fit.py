@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from yamen.rl.improve import Labels, joined, load_labels, shards
+from yamen.rl.improve import Labelling, Labels, generate, joined, load_labels, shards
 from yamen.rl.model import HIDDEN, QModel
 from yamen.rl.qnet import QNet
 
@@ -168,35 +168,31 @@ LABELS, EXPORT = "labels", "learned.npz"
 
 
 def train(
-    game: str,
-    options: dict[str, Any],
-    base: str,
+    what: Labelling,
     out: Path,
     minutes: float,
     workers: int = 1,
     epochs: int = 12,
-    seed: int = 0,
     report: Callable[[str], None] | None = None,
 ) -> Fit:
     """Label games for ``minutes`` in ``workers`` processes (adding to the labels already in
     ``out/labels``, so a second run goes on from the first), fit on every label there, and
     export the network with its base and margin as ``out/learned.npz``: the learned bot plays
-    it as an improvement of ``base``."""
+    it as an improvement of the base bot."""
     from yamen.rl.dmc import export_meta
-    from yamen.rl.improve import generate
 
     def progress(games: int, decisions: int, seconds: float) -> None:
         if report is not None:
             report(f"labelling: {games:,} games, {decisions:,} decisions, {seconds:.0f} s")
 
-    generate(game, options, base, out / LABELS, minutes * 60, workers, seed=seed, report=progress)
+    generate(what, out / LABELS, minutes * 60, workers, report=progress)
     parts = read(out / LABELS)
     if len(parts) < 2:
         raise ValueError("too few labelled games to fit and hold some out: label for longer")
-    result = fit(parts, epochs=epochs, seed=seed, report=report)
+    result = fit(parts, epochs=epochs, seed=what.seed, report=report)
     meta = {
-        **export_meta(game, options, base),
-        "base": base,
+        **export_meta(what.game, what.options, what.base),
+        "base": what.base,
         "margin": result.margin,
         "holdout_gain": result.gain,
         "decisions": result.decisions,
