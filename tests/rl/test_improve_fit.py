@@ -42,6 +42,7 @@ def test_a_subset_keeps_each_decision_whole():
         np.array([0, 0, 1, 1, 1, 2, 2]),
         np.array([1, 2, 3, 4, 5, 6, 7], dtype=np.float32),
         np.array([1, 2, 5]),
+        np.array([True, True, False, True, True, True, False]),
         1,
     )
     part = subset(labels, np.array([2, 0]))
@@ -49,6 +50,7 @@ def test_a_subset_keeps_each_decision_whole():
     assert part.rows.tolist() == [0, 0, 1, 1]
     assert part.returns.tolist() == [1, 2, 6, 7]
     assert part.returns[part.base].tolist() == [2, 6]  # each decision's base move kept
+    assert part.proposed.tolist() == [True, True, True, False]
 
 
 def test_train_improve_labels_adds_fits_and_exports(tmp_path):

@@ -187,9 +187,7 @@ def export_meta(game: str, options: dict[str, Any], teacher: str) -> dict[str, A
     """What a checkpoint says it was trained on; ``match``: the options that fix the game's
     kind (its top-level choices: a variant, a mode), which a view shows and a bot checks."""
     choices = [
-        o.name
-        for o in game_type(game).declaration
-        if o.kind == "choice" and o.applies is None
+        o.name for o in game_type(game).declaration if o.kind == "choice" and o.applies is None
     ]
     return {
         "game": game,

@@ -69,6 +69,7 @@ class Labels:
     rows: np.ndarray  # (m,) int64
     returns: np.ndarray  # (m,) float32: the deciding seat's final score after that candidate
     base: np.ndarray  # (n,) int64
+    proposed: np.ndarray  # (m,) bool: a row the learned bot weighs at play (Labeller.candidates)
     games: int
 
     @property
@@ -79,7 +80,7 @@ class Labels:
         np.savez(path, **{k: getattr(self, k) for k in FIELDS}, games=self.games)
 
 
-FIELDS = ("observations", "features", "rows", "returns", "base")
+FIELDS = ("observations", "features", "rows", "returns", "base", "proposed")
 
 
 def load_labels(path: Any) -> Labels:
@@ -97,6 +98,7 @@ def joined(parts: list[Labels]) -> Labels:
         np.concatenate([p.rows + decisions[i] for i, p in enumerate(parts)]),
         np.concatenate([p.returns for p in parts]),
         np.concatenate([p.base + widths[i] for i, p in enumerate(parts)]),
+        np.concatenate([p.proposed for p in parts]),
         sum(p.games for p in parts),
     )
 
@@ -125,6 +127,12 @@ def play_through(state: State, bots: list[Bot], rng: random.Random) -> list[Any]
     return list(result.scores)
 
 
+def proposals(candidates: int) -> int:
+    """How many of a decision's candidates a proposer picks (the rest are drawn): half the
+    others, and as many as the learned bot weighs beside the base move at play."""
+    return (candidates - 1) // 2
+
+
 class Labeller:
     """An actor's part: plays games with the base bot and labels a share of their decisions."""
 
@@ -139,20 +147,24 @@ class Labeller:
 
     def candidates(
         self, move: Action, legal: list[Action], view: Any, observation: np.ndarray, k: int, rng
-    ) -> list[Action]:
-        """The base move, then up to ``k - 1`` others: drawn uniformly, or, with a proposer,
-        half of them the others it scores highest (the plausible alternatives, where a better
-        move than the base bot's is likeliest) and the rest drawn uniformly (so the network
-        also learns what the implausible ones are worth)."""
+    ) -> tuple[list[Action], list[bool]]:
+        """The base move, then up to ``k - 1`` others, and which of them the learned bot would
+        weigh at play. Without a proposer the others are drawn uniformly and the bot weighs
+        every legal action. With one, ``proposals(k)`` of them are the others it scores
+        highest (the plausible alternatives, where a better move than the base bot's is
+        likeliest, and the only ones the bot weighs) and the rest are drawn uniformly (so the
+        network also learns what the implausible ones are worth)."""
         others = [a for a in legal if a != move]
-        if len(others) <= k - 1:
-            return [move, *others]
-        chosen: list[Action] = []
-        if self.proposer is not None:
-            q = self.proposer.q_values(observation, self.encoder.action_features(view, others))
-            chosen = [others[i] for i in np.argsort(-q, kind="stable")[: (k - 1) // 2]]
-            others = [a for a in others if a not in chosen]
-        return [move, *chosen, *rng.sample(others, k - 1 - len(chosen))]
+        if self.proposer is None:
+            tried = [move, *rng.sample(others, min(k - 1, len(others)))]
+            return tried, [True] * len(tried)
+        features = self.encoder.action_features(view, others)
+        chosen = [
+            others[i] for i in qnet.best_rows(self.proposer, observation, features, proposals(k))
+        ]
+        rest = [a for a in others if a not in chosen]
+        drawn = rng.sample(rest, min(k - 1 - len(chosen), len(rest)))
+        return [move, *chosen, *drawn], [True] * (1 + len(chosen)) + [False] * len(drawn)
 
     def label_game(self, seed: int, share: float, candidates: int) -> Labels:
         """One game (the module says how); ``share``: the chance a decision is labelled."""
@@ -165,6 +177,7 @@ class Labeller:
         returns: list[float] = []
         rows: list[int] = []
         base: list[int] = []
+        proposed: list[bool] = []
         while not state.over:
             seat = state.pending()[0]
             legal = state.legal(seat)
@@ -175,7 +188,8 @@ class Labeller:
             move = bots[seat].choose(view, legal, rng)
             if rng.random() < share:
                 observation = observe(encoder, state, seat)
-                tried = self.candidates(move, legal, view, observation, candidates, rng)
+                tried, weighed = self.candidates(move, legal, view, observation, candidates, rng)
+                proposed += weighed
                 base.append(len(returns))
                 for action in tried:
                     copy = state.clone()
@@ -192,6 +206,7 @@ class Labeller:
             np.array(rows, np.int64),
             np.array(returns, np.float32),
             np.array(base, np.int64),
+            np.array(proposed, bool),
             1,
         )
 

@@ -15,6 +15,7 @@ Needs the ``train`` extra (PyTorch).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +24,17 @@ from typing import Any
 import numpy as np
 import torch
 
-from yamen.rl.improve import Labelling, Labels, generate, joined, load_labels, shards
+from yamen.rl.improve import (
+    Labelling,
+    Labels,
+    generate,
+    joined,
+    load_labels,
+    proposals,
+    shards,
+)
 from yamen.rl.model import HIDDEN, QModel
-from yamen.rl.qnet import QNet
+from yamen.rl.qnet import QNet, load
 
 MARGINS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # points: the margins tried on the holdout
 
@@ -64,14 +73,17 @@ class Tensors:
         return q - q[self.base_of_row], self.returns - self.returns[self.base_of_row]
 
 
-def advantage_loss(model: QModel, t: Tensors) -> torch.Tensor:
+def advantage_loss(model: QModel, t: Tensors, clip: float | None = None) -> torch.Tensor:
     predicted, true = t.advantages(model)
+    if clip is not None:
+        true = true.clamp(-clip, clip)
     return torch.mean((predicted - true) ** 2)
 
 
 def gains(predicted: np.ndarray, true: np.ndarray, rows: np.ndarray, n: int, margin: float):
     """(gain per decision, share of decisions left) of the bot at ``margin``: per decision, the
-    candidate of highest predicted advantage, played when it is above the margin."""
+    candidate of highest predicted advantage, played when it is above the margin (a row the
+    bot would not weigh has ``-inf`` predicted)."""
     best = np.full(n, -np.inf)
     np.maximum.at(best, rows, predicted)
     top = (predicted == best[rows]) & (predicted > margin)
@@ -93,6 +105,7 @@ def fit(
     hidden: Sequence[int] = HIDDEN,
     init: QNet | None = None,
     seed: int = 0,
+    clip: float | None = None,
     report: Callable[[str], None] | None = None,
 ) -> Fit:
     """Fit a network on labelled decisions (the module says how)."""
@@ -114,7 +127,7 @@ def fit(
         total = 0.0
         for start in range(0, len(order), batch_decisions):
             batch = Tensors(subset(train, order[start : start + batch_decisions]), device)
-            loss = advantage_loss(model, batch)
+            loss = advantage_loss(model, batch, clip)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -123,6 +136,7 @@ def fit(
         with torch.no_grad():
             predicted, true = (x.cpu().numpy() for x in test.advantages(model))
             held_loss = float(np.mean((predicted - true) ** 2))
+            predicted[~held.proposed] = -np.inf  # rows the bot would not weigh at play
         losses.append((total / train.decisions, held_loss))
         tried = []
         for margin in MARGINS:
@@ -155,6 +169,7 @@ def subset(labels: Labels, decisions: np.ndarray) -> Labels:
         renumber[labels.rows[row_keep]],
         labels.returns[row_keep],
         new_index[labels.base[keep]],
+        labels.proposed[row_keep],
         labels.games,
     )
 
@@ -194,8 +209,10 @@ def train(
         **export_meta(what.game, what.options, what.base),
         "base": what.base,
         "margin": result.margin,
+        "proposals": proposals(what.candidates),
         "holdout_gain": result.gain,
         "decisions": result.decisions,
     }
-    result.model.qnet(meta).save(out / EXPORT)
+    proposer = None if what.proposer is None else load(what.proposer)
+    dataclasses.replace(result.model.qnet(meta), proposer=proposer).save(out / EXPORT)
     return result

@@ -95,17 +95,28 @@ class LearnedBot:
     def choose(self, view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        net, _ = self.network(view)
-        scores = self.scores(view, legal)
-        best = int(np.argmax(scores))
+        net, encoder = self.network(view)
         base = net.meta.get("base")
         if base is None:
-            return legal[best]
-        # an improvement over a base bot (yamen/rl/improve.py): its move, unless another is
-        # better by more than the margin the checkpoint was fitted with
+            return legal[int(np.argmax(self.scores(view, legal)))]
+        return self.improve(net, encoder, base, view, legal, rng)
+
+    def improve(self, net, encoder, base: str, view, legal: list[Action], rng) -> Action:
+        """An improvement of a base bot (yamen/rl/improve.py): its move, unless an action the
+        checkpoint weighs (every legal one, or its proposer's best few) scores better by more
+        than the margin it was fitted with."""
         if base not in self.bases:
             self.bases[base] = make_bot(view["game"], base)
         move = self.bases[base].choose(view, legal, rng)
-        if scores[best] - scores[legal.index(move)] > net.meta.get("margin", 0.0):
-            return legal[best]
+        observation = encoder.encode(view, view["seat"])
+        weighed = legal
+        if net.proposer is not None:
+            others = [a for a in legal if a != move]
+            features = encoder.action_features(view, others)
+            best = qnet.best_rows(net.proposer, observation, features, net.meta["proposals"])
+            weighed = [move, *(others[i] for i in best)]
+        q = net.q_values(observation, encoder.action_features(view, weighed))
+        best = int(np.argmax(q))
+        if q[best] - q[weighed.index(move)] > net.meta.get("margin", 0.0):
+            return weighed[best]
         return move

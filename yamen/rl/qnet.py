@@ -25,12 +25,18 @@ import numpy as np
 Arrays = dict[str, np.ndarray]
 
 
+PROPOSER = "proposer_"  # the prefix of a proposer network's arrays stored beside a network's
+
+
 @dataclass(frozen=True)
 class QNet:
-    """A loaded network: the arrays and what they were trained on."""
+    """A loaded network: the arrays and what they were trained on; ``proposer``: a second
+    network stored in the same file (an improvement of a base bot keeps the network that
+    proposes its candidates, yamen/rl/improve.py)."""
 
     arrays: Arrays
     meta: Mapping[str, Any]
+    proposer: QNet | None = None
 
     @property
     def layers(self) -> int:
@@ -44,6 +50,8 @@ class QNet:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the network as a compressed ``.npz`` (float32, ``meta`` as JSON)."""
         arrays: dict[str, Any] = {**self.arrays, "meta": np.array(json.dumps(dict(self.meta)))}
+        if self.proposer is not None:
+            arrays.update({PROPOSER + k: v for k, v in self.proposer.arrays.items()})
         np.savez_compressed(path, **arrays)
 
 
@@ -58,9 +66,15 @@ def q_values(arrays: Arrays, observation: np.ndarray, features: np.ndarray) -> n
     return hidden[:, 0]
 
 
+def best_rows(net: QNet, observation: np.ndarray, features: np.ndarray, k: int) -> list[int]:
+    """The ``k`` rows of ``features`` of highest Q, best first (ties to the first row)."""
+    return [int(i) for i in np.argsort(-net.q_values(observation, features), kind="stable")[:k]]
+
+
 def load(path: str | os.PathLike[str]) -> QNet:
     """A network saved by :meth:`QNet.save` (or exported by the trainer)."""
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
         arrays = {key: data[key].astype(np.float32) for key in data.files if key != "meta"}
-    return QNet(arrays, meta)
+    proposed = {k[len(PROPOSER) :]: arrays.pop(k) for k in list(arrays) if k.startswith(PROPOSER)}
+    return QNet(arrays, meta, QNet(proposed, {}) if proposed else None)
