@@ -233,14 +233,15 @@ def run_label_job(what: Labelling, shard: int, path: str) -> tuple[int, int]:
     seeds = [what.seed * 1_000_003 + shard * 1_009 + i for i in range(what.games_per_shard)]
     labeller = Labeller(what.game, what.options, what.base, what.proposer)
     labels = joined([labeller.label_game(s, what.share, what.candidates) for s in seeds])
-    partial = path + ".part.npz"
+    partial = str(Path(path).with_name("writing-" + Path(path).name))  # not a labels-* name
     labels.save(partial)
     os.replace(partial, path)
     return labels.games, labels.decisions
 
 
 def shards(folder: Path) -> list[Path]:
-    return sorted(folder.glob("labels-*.npz"))
+    """The labels in a folder, oldest first (``labels-<n>.npz``)."""
+    return sorted(p for p in folder.glob("labels-*.npz") if p.stem[7:].isdigit())
 
 
 def generate(
