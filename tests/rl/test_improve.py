@@ -150,3 +150,54 @@ def test_the_learned_bot_leaves_its_base_where_q_clears_the_margin(tmp_path):
         assert choice == expected
         left += choice != base
     assert left > 0  # the flipped network disagrees with the rules bot somewhere
+
+
+def test_a_proposer_picks_the_alternatives_and_flags_what_the_bot_weighs():
+    proposer = "yamen/bots/baohuang/learned-japanese.npz"
+    labeller = Labeller("baohuang", {"variant": "japanese"}, "rules", proposer)
+    net = qnet.load(proposer)
+    state = advanced(labeller.game, 5, steps=0)
+    rng = random.Random(0)
+    checked = 0
+    rules = make_bot("baohuang", "rules")
+    while not state.over and checked < 30:
+        seat = state.pending()[0]
+        legal = state.legal(seat)
+        view = state.view(seat)
+        move = rules.choose(view, legal, rng)
+        if len(legal) > 2:
+            observation = labeller.encoder.encode(view, seat)
+            tried, weighed = labeller.candidates(move, legal, view, observation, 8, rng)
+            others = [a for a in legal if a != move]
+            features = labeller.encoder.action_features(view, others)
+            top = [others[i] for i in qnet.best_rows(net, observation, features, 3)]
+            assert tried[0] == move and tried[1 : 1 + len(top)] == top
+            assert weighed == [True] * (1 + len(top)) + [False] * (len(tried) - 1 - len(top))
+            assert len(set(tried)) == len(tried) == min(8, len(legal))
+            checked += 1
+        state.apply(seat, move)
+    assert checked >= 10
+
+
+def test_with_a_proposer_the_bot_weighs_only_the_proposed(tmp_path):
+    shipped = qnet.load("yamen/bots/baohuang/learned-japanese.npz")
+    flipped = qnet.load(checkpoint(tmp_path, "japanese", margin=0.0, flip=True))
+    path = tmp_path / "proposed.npz"
+    meta = {**flipped.meta, "proposals": 2}
+    qnet.QNet(flipped.arrays, meta, proposer=qnet.QNet(shipped.arrays, {})).save(path)
+    again = qnet.load(path)
+    assert again.proposer is not None and again.meta["proposals"] == 2
+    assert set(again.arrays) == set(shipped.arrays)  # the proposer's arrays are kept apart
+    bot = LearnedBot(path=str(path))
+    encoder = encoder_for(get_game("baohuang", {"variant": "japanese"}))
+    left = 0
+    for view, legal, choice, base in decisions_of(bot, "japanese"):
+        others = [a for a in legal if a != base]
+        if not others:
+            continue
+        observation = encoder.encode(view, view["seat"])
+        features = encoder.action_features(view, others)
+        proposed = [others[i] for i in qnet.best_rows(shipped, observation, features, 2)]
+        assert choice in [base, *proposed]
+        left += choice != base
+    assert left > 0

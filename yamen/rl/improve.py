@@ -143,7 +143,7 @@ class Labeller:
         self.encoder: Encoder = encoder_for(self.game)
         self.base = base
         self.playout = playout_for(self.game, base)
-        self.proposer = None if proposer is None else qnet.load(proposer)
+        self.proposer = None if proposer is None else qnet.proposer_of(proposer)
 
     def candidates(
         self, move: Action, legal: list[Action], view: Any, observation: np.ndarray, k: int, rng

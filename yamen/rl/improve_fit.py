@@ -44,7 +44,7 @@ from yamen.rl.improve import (
     shards,
 )
 from yamen.rl.model import HIDDEN, QModel
-from yamen.rl.qnet import QNet, load
+from yamen.rl.qnet import QNet, proposer_of
 
 MARGINS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # points: the margins tried on the holdout
 MOST_LEFT = 0.05  # the most held-out decisions a margin may leave the base bot at
@@ -226,6 +226,6 @@ def train(
         "holdout_gain": result.gain,
         "decisions": result.decisions,
     }
-    proposer = None if what.proposer is None else load(what.proposer)
+    proposer = None if what.proposer is None else proposer_of(what.proposer)
     dataclasses.replace(result.model.qnet(meta), proposer=proposer).save(out / EXPORT)
     return result

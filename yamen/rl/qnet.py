@@ -66,6 +66,13 @@ def q_values(arrays: Arrays, observation: np.ndarray, features: np.ndarray) -> n
     return hidden[:, 0]
 
 
+def proposer_of(path: str | os.PathLike[str]) -> QNet:
+    """The network a checkpoint proposes with: its own proposer where it keeps one (an
+    improvement's), else the checkpoint itself."""
+    net = load(path)
+    return net if net.proposer is None else net.proposer
+
+
 def best_rows(net: QNet, observation: np.ndarray, features: np.ndarray, k: int) -> list[int]:
     """The ``k`` rows of ``features`` of highest Q, best first (ties to the first row)."""
     return [int(i) for i in np.argsort(-net.q_values(observation, features), kind="stable")[:k]]
