@@ -155,7 +155,8 @@ def test_the_learned_bot_leaves_its_base_where_q_clears_the_margin(tmp_path):
 def test_a_proposer_picks_the_alternatives_and_flags_what_the_bot_weighs():
     proposer = "yamen/bots/baohuang/learned-japanese.npz"
     labeller = Labeller("baohuang", {"variant": "japanese"}, "rules", proposer)
-    net = qnet.load(proposer)
+    net = qnet.proposer_of(proposer)  # the shipped checkpoint lends its own proposer
+    assert qnet.load(proposer).proposer is not None and net.meta == {}
     state = advanced(labeller.game, 5, steps=0)
     rng = random.Random(0)
     checked = 0
