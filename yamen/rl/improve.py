@@ -85,7 +85,8 @@ FIELDS = ("observations", "features", "rows", "returns", "base", "proposed")
 
 def load_labels(path: Any) -> Labels:
     with np.load(path, allow_pickle=False) as data:
-        return Labels(*(data[k] for k in FIELDS), games=int(data["games"]))
+        arrays: dict[str, Any] = {k: data[k] for k in FIELDS}
+        return Labels(**arrays, games=int(data["games"]))
 
 
 def joined(parts: list[Labels]) -> Labels:

@@ -44,7 +44,7 @@ from yamen.rl.improve import (
     shards,
 )
 from yamen.rl.model import HIDDEN, QModel
-from yamen.rl.qnet import QNet, proposer_of
+from yamen.rl.qnet import proposer_of
 
 MARGINS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # points: the margins tried on the holdout
 MOST_LEFT = 0.05  # the most held-out decisions a margin may leave the base bot at
@@ -115,7 +115,6 @@ def fit(
     batch_decisions: int = 1024,
     lr: float = 3e-4,
     hidden: Sequence[int] = HIDDEN,
-    init: QNet | None = None,
     seed: int = 0,
     clip: float | None = CLIP,
     most_left: float = MOST_LEFT,
@@ -128,8 +127,6 @@ def fit(
     train, held = joined(parts[:-cut]), joined(parts[-cut:])
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = QModel(train.observations.shape[1], train.features.shape[1], hidden).to(device)
-    if init is not None:
-        model.load_arrays(init.arrays)
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     test = Tensors(held, device)
     best: tuple[float, float, float, int, dict[str, Any]] | None = None

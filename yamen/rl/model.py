@@ -61,17 +61,6 @@ class QModel(nn.Module):
             out[f"w{i}"], out[f"b{i}"] = np32(layer.weight.T), np32(layer.bias)
         return out
 
-    def load_arrays(self, arrays: Arrays) -> None:
-        """Take the weights of numpy arrays (what :meth:`arrays` gives, or a ``.npz``'s)."""
-        with torch.no_grad():
-            self.obs_in.weight.copy_(torch.from_numpy(arrays["w0_obs"].T))
-            self.act_in.weight.copy_(torch.from_numpy(arrays["w0_act"].T))
-            self.obs_in.bias.copy_(torch.from_numpy(arrays["b0"]))
-            for i, layer in enumerate(self.rest, 1):
-                assert isinstance(layer, nn.Linear)
-                layer.weight.copy_(torch.from_numpy(arrays[f"w{i}"].T))
-                layer.bias.copy_(torch.from_numpy(arrays[f"b{i}"]))
-
     def qnet(self, meta: Mapping[str, Any]) -> QNet:
         """The numpy network of these weights, with ``meta`` (what it was trained on)."""
         return QNet(self.arrays(), {**meta, "hidden": list(self.hidden)})

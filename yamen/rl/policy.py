@@ -101,7 +101,15 @@ class LearnedBot:
             return legal[int(np.argmax(self.scores(view, legal)))]
         return self.improve(net, encoder, base, view, legal, rng)
 
-    def improve(self, net, encoder, base: str, view, legal: list[Action], rng) -> Action:
+    def improve(
+        self,
+        net: qnet.QNet,
+        encoder: Encoder,
+        base: str,
+        view: Mapping[str, Any],
+        legal: list[Action],
+        rng: random.Random,
+    ) -> Action:
         """An improvement of a base bot (yamen/rl/improve.py): its move, unless an action the
         checkpoint weighs (every legal one, or its proposer's best few) scores better by more
         than the margin it was fitted with."""
@@ -113,8 +121,8 @@ class LearnedBot:
         if net.proposer is not None:
             others = [a for a in legal if a != move]
             features = encoder.action_features(view, others)
-            best = qnet.best_rows(net.proposer, observation, features, net.meta["proposals"])
-            weighed = [move, *(others[i] for i in best)]
+            proposed = qnet.best_rows(net.proposer, observation, features, net.meta["proposals"])
+            weighed = [move, *(others[i] for i in proposed)]
         q = net.q_values(observation, encoder.action_features(view, weighed))
         best = int(np.argmax(q))
         if q[best] - q[weighed.index(move)] > net.meta.get("margin", 0.0):
