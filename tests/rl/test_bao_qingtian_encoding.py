@@ -69,7 +69,6 @@ def test_other_seats_hands_change_nothing(players, seed):
 def test_the_layout_follows_the_table(players):
     encoder = encoder_for(get_game("bao_qingtian", {"players": players}))
     assert encoder.observation_size == sum(length for _, length in layout(players))
-    assert encoder.state_size == players * encoder.observation_size
     ends = [encoder.offset[name] + length for name, length in encoder.layout]
     assert ends[:-1] == [encoder.offset[name] for name, _ in encoder.layout[1:]]
 

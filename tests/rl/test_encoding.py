@@ -10,7 +10,14 @@ import pytest
 
 from tests.rl.cases import CASES, IDS
 from yamen.engine import get_game
-from yamen.rl.encoding import Encoder, encoder_class, encoder_for, observe
+from yamen.rl.encoding import (
+    Encoder,
+    encoder_class,
+    encoder_for,
+    full_information,
+    full_information_size,
+    observe,
+)
 
 
 def random_states(game, seed: int, games: int = 2, states: int = 0):
@@ -66,8 +73,11 @@ def test_state_holds_every_seat(name, options):
     game = get_game(name, options)
     encoder = encoder_for(game)
     state = next(random_states(game, seed=9, games=1))
-    full = encoder.encode_state(state)
-    assert full.shape == (encoder.state_size,) and full.dtype == np.float32
+    full = full_information(encoder, state)
+    assert full.shape == (full_information_size(encoder, game),) and full.dtype == np.float32
+    size = encoder.observation_size
+    for seat in range(state.num_seats):  # every seat's own observation, seat 0 first
+        assert np.array_equal(full[seat * size : (seat + 1) * size], observe(encoder, state, seat))
 
 
 def test_a_game_without_an_encoder_is_refused():

@@ -18,9 +18,10 @@ The contract (docs/rl.md says each game's layout):
 - ``action_features(view, actions)``: a ``(len(actions), action_feature_size)`` float32
   matrix, one row per action id (what the action plays, which word it says), for learners
   that score each legal action, Q(s, a), as DouZero does.
-- ``encode_state(state)``: a float32 vector of ``state_size`` holding the full information
-  (every hand, every hidden role): for centralized critics only, never for a policy that is
-  to play. The default below concatenates every seat's observation.
+- ``encode_state(state)`` with ``state_size`` (optional): a float32 vector holding the full
+  information (every hand, every hidden role), for centralized critics only, never for a
+  policy that is to play. Without them, :func:`full_information` concatenates every seat's
+  observation, which holds every hand and role already.
 """
 
 from __future__ import annotations
@@ -43,13 +44,10 @@ class Encoder(Protocol):
 
     observation_size: int
     action_feature_size: int
-    state_size: int
 
     def encode(self, view: Mapping[str, Any], seat: int) -> FloatVector: ...
 
     def action_features(self, view: Mapping[str, Any], actions: list[Action]) -> np.ndarray: ...
-
-    def encode_state(self, state: State) -> FloatVector: ...
 
 
 def encoder_class(game: type[Game] | Game) -> type | None:
@@ -80,8 +78,16 @@ def observe(encoder: Encoder, state: State, seat: int) -> FloatVector:
     return encoder.encode(state.view(seat), seat)
 
 
-def encode_every_seat(encoder: Encoder, state: State) -> FloatVector:
-    """Every seat's observation, seat 0 first, end to end: the full information a centralized
-    critic may be given (each seat's own hand and role are in its observation). An encoder
-    may return this from ``encode_state`` (``state_size = num_seats * observation_size``)."""
+def full_information(encoder: Encoder, state: State) -> FloatVector:
+    """The full information a centralized critic may be given: the encoder's ``encode_state``
+    where it has one, else every seat's observation, seat 0 first, end to end (each seat's
+    own hand and role are in its observation)."""
+    own = getattr(encoder, "encode_state", None)
+    if own is not None:
+        return own(state)
     return np.concatenate([observe(encoder, state, seat) for seat in range(state.num_seats)])
+
+
+def full_information_size(encoder: Encoder, game: Game) -> int:
+    """The length of :func:`full_information`'s vector."""
+    return getattr(encoder, "state_size", game.num_seats * encoder.observation_size)

@@ -31,7 +31,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from yamen.engine import Game, State, get_game, new_seed
-from yamen.rl.encoding import Encoder, encoder_for, observe
+from yamen.rl.encoding import (
+    Encoder,
+    encoder_for,
+    full_information,
+    full_information_size,
+    observe,
+)
 
 ILLEGAL_REWARD = -1.0  # env(): an illegal action ends the game, this to the seat that made it
 
@@ -80,7 +86,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name for the unwra
         self.action_spaces = {
             agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents
         }
-        self.state_space = spaces.Box(-1.0, 1.0, (self.encoder.state_size,), np.float32)
+        size = full_information_size(self.encoder, self.game)
+        self.state_space = spaces.Box(-1.0, 1.0, (size,), np.float32)
         self._seeds: random.Random | None = None
         self.game_state: State = self.game.new_state(0)  # replaced by every reset
 
@@ -153,7 +160,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name for the unwra
 
     def state(self) -> np.ndarray:
         """The full information (every hand, every role): for centralized critics only."""
-        return self.encoder.encode_state(self.game_state)
+        return full_information(self.encoder, self.game_state)
 
     def render(self) -> str | None:
         """The table as a spectator sees it, as text (``ansi``: returned; ``human``:

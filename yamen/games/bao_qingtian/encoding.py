@@ -256,7 +256,6 @@ class BaoQingtianEncoder:
             self.offset[name] = at
             at += length
         self.observation_size = at
-        self.state_size = n * at
         self.rel = [[(s - me) % n for s in range(n)] for me in range(n)]  # absolute -> relative
         self.seat_at = len(KINDS) + NUM_TYPES
         self.punish_at = self.seat_at + n
@@ -276,10 +275,6 @@ class BaoQingtianEncoder:
         """The same vector straight from the state (no view built)."""
         assert isinstance(state, BaoQingtianState)
         return self._vector(facts_of_state(state, seat))
-
-    def encode_state(self, state: State) -> np.ndarray:
-        """Every seat's observation, seat 0 first: every hand, for centralized critics."""
-        return np.concatenate([self.encode_seat(state, s) for s in range(self.n)])
 
     def action_features(self, view: Mapping[str, Any], actions: list[int]) -> np.ndarray:
         """One row per action: its kind one-hot, then, where it has them, its card type

@@ -304,7 +304,6 @@ class BaohuangEncoder:
 
     observation_size = OBSERVATION_SIZE
     action_feature_size = ACTION_FEATURE_SIZE
-    state_size = SEATS * OBSERVATION_SIZE
 
     def __init__(self, game: Game):
         self.deck, self.house = rules_of(game.options)  # the game's; a view's own may differ
@@ -326,10 +325,6 @@ class BaohuangEncoder:
         facts = facts_of_state(state, seat)
         played = self._played.read(facts.plays, _called(facts.called))
         return self._vector(facts, played, state.options)
-
-    def encode_state(self, state: State) -> np.ndarray:
-        """Every seat's observation, seat 0 first: every hand and every role, for critics."""
-        return np.concatenate([self.encode_seat(state, seat) for seat in range(SEATS)])
 
     def action_features(self, view: Mapping[str, Any], actions: list[int]) -> np.ndarray:
         """One row per action: the cards it plays (a block's first 16 columns, scaled as a

@@ -136,7 +136,6 @@ class CriminalPokerEncoder:
         self.scale = float(max(1, HAND_MOST * most))  # no suspect's innocence exceeds it
         self.layout = layout(len(self.cards))
         self.offset, self.observation_size = offsets(self.layout)
-        self.state_size = game.num_seats * self.observation_size
         self.action_feature_size = len(KINDS) + SEATS + len(self.cards) + len(TYPE_INDEX) + 1
         self._weights: dict[tuple[int, ...], tuple[float, float, bool]] = {}
         self.base = self._constant()
@@ -152,10 +151,6 @@ class CriminalPokerEncoder:
         """The same vector straight from the state (no view built)."""
         assert isinstance(state, CriminalPokerState)
         return self._vector(self.facts_of_state(state, seat))
-
-    def encode_state(self, state: State) -> np.ndarray:
-        """Every seat's observation, seat 0 first: every hand and every role, for critics."""
-        return np.concatenate([self.encode_seat(state, s) for s in range(state.num_seats)])
 
     def action_features(self, view: Mapping[str, Any], actions: list[int]) -> np.ndarray:
         """One row per action: its kind one-hot, its target seat (relative to the viewer)
