@@ -347,11 +347,11 @@ class BaohuangEncoder:
 
     def _read_rules(self, options: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
         """The deck and the house block of the game a view or state is of (its options, which
-        are public; the encoder's game where a view carries none). The last read is kept: a
-        state's options never change."""
+        are public; the encoder's game where a view carries none). The last read is kept, by
+        the options' values: each view carries a fresh copy of the same options."""
         if options is None:
             return self.deck, self.house
-        if options is not self._rules[0]:
+        if options is not self._rules[0] and options != self._rules[0]:
             self._rules = (options, *rules_of(options))
         return self._rules[1], self._rules[2]
 
