@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
@@ -32,6 +32,10 @@ from yamen.cli_options import (
 )
 from yamen.engine import game_names, game_type, get_game
 from yamen.errors import YamenError
+
+if TYPE_CHECKING:  # (the rl modules import numpy and PyTorch: only when the command runs)
+    from yamen.rl.dmc import Evaluate
+    from yamen.rl.improve import Labelling
 
 EVAL_SEED = 1_000_000  # evaluation deals, apart from the seeds a tournament starts at
 
@@ -195,7 +199,9 @@ def train_command(
     out.print(Text(summary_text(counters, out_dir)), soft_wrap=True)
 
 
-def improve_command(what, out_dir: Path, minutes: float, workers: int, evaluate) -> None:
+def improve_command(
+    what: Labelling, out_dir: Path, minutes: float, workers: int, evaluate: Evaluate | None
+) -> None:
     """``--improve BOT``: label, fit, export, evaluate (yamen/rl/improve.py says how)."""
     from yamen.rl import improve_fit
 

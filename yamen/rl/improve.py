@@ -8,11 +8,12 @@ afterwards. The policy that picks ``argmax_a Q_b(s, a)`` at every decision score
 what ``b`` scores against the same others (the policy improvement theorem), and more wherever
 ``b``'s move is not the best by its own measure.
 
-How the labels are made (:func:`label_game`, numpy only, an actor's work):
+How the labels are made (:meth:`Labeller.label_game`, numpy only, a worker's work):
 
 - every seat plays the base bot (each handed its own view); at a share of the decisions that
   offer a choice, the deciding seat's *candidates* are the base bot's move and up to
-  ``candidates - 1`` other legal actions drawn uniformly;
+  ``candidates - 1`` other legal actions, drawn uniformly or, half of them, proposed by a
+  network (:meth:`Labeller.candidates`);
 - each candidate is applied to a copy of the **real** state and the game is played to its end
   by the base bot in every seat; the deciding seat's final score is that candidate's return.
   The base bot is deterministic, so each return is exact for the real deal; a game may
@@ -23,15 +24,16 @@ How the labels are made (:func:`label_game`, numpy only, an actor's work):
   else, so what it learns is the return averaged over everything the seat cannot see: ``Q_b``
   of the seat's information, not of the real deal.
 
-The loss (:func:`advantage_loss`): per decision, the squared error of each candidate's Q
+The loss (yamen/rl/improve_fit.py): per decision, the squared error of each candidate's Q
 *minus the base move's* against its return minus the base move's return. Who holds which card
 moves every return of a decision alike, so the differences are far less noisy than the
 returns, and the network's free per-decision offset does not matter.
 
 The bot (:class:`yamen.rl.policy.LearnedBot` with a checkpoint whose ``meta`` names a
-``base``): the base bot's move ``m``, then the legal action of highest Q; it plays that action
-only when its Q exceeds ``Q(m)`` by more than ``margin`` points (the network's errors are
-otherwise as large as the gains), else ``m``. It still reads only (view, legal).
+``base``): the base bot's move ``m``, then, of the actions it weighs (every legal one, or the
+proposer's best few), the one of highest Q; it plays that action only when its Q exceeds
+``Q(m)`` by more than ``margin`` points (the network's errors are otherwise as large as the
+gains), else ``m``. It still reads only (view, legal).
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ def joined(parts: list[Labels]) -> Labels:
 def playout_for(game: Game, base: str) -> Playout:
     """How to play a state to its end as ``base`` in every seat: the game's own fast way where
     it declares one (``Game.playouts``), else the bot itself, seat by seat, through views."""
-    declared = getattr(game, "playouts", {}).get(base)
+    declared = game.playouts.get(base)
     if declared is not None:
         module, attr = declared.split(":")
         function: Playout = getattr(importlib.import_module(module), attr)

@@ -46,7 +46,8 @@ from yamen.rl.improve import (
 from yamen.rl.model import HIDDEN, QModel
 from yamen.rl.qnet import proposer_of
 
-MARGINS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # points: the margins tried on the holdout
+# points: the margins tried on the holdout (the last never leaves the base bot: always allowed)
+MARGINS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, float("inf"))
 MOST_LEFT = 0.05  # the most held-out decisions a margin may leave the base bot at
 CLIP = 3.0  # points: advantages are clipped to this when learning
 
