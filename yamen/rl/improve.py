@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from yamen.bots import Bot, make_bot
+from yamen.bots import Bot, make_bot, play_bots
 from yamen.engine import Action, Game, State, get_game
 from yamen.rl import qnet
 from yamen.rl.actors import ONE_THREAD
@@ -119,12 +119,9 @@ def playout_for(game: Game, base: str) -> Playout:
 
 
 def play_through(state: State, bots: list[Bot], rng: random.Random) -> list[Any]:
-    """Play ``state`` to its end with one bot per seat, each handed its own view."""
-    while not state.over:
-        seat = state.pending()[0]
-        legal = state.legal(seat)
-        action = legal[0] if len(legal) == 1 else bots[seat].choose(state.view(seat), legal, rng)
-        state.apply(seat, action)
+    """Play ``state`` to its end with one bot per seat, each handed its own view; its final
+    scores."""
+    play_bots(state, bots, rng)
     result = state.result()
     assert result is not None, "a game played to its end has a result"
     return list(result.scores)

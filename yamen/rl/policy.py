@@ -48,8 +48,10 @@ def loaded(path: str | os.PathLike[str]) -> tuple[qnet.QNet, Encoder]:
         raise OptionsError(f"learned bot: cannot read {path}: {exc}") from None
 
 
+@functools.cache
 def shipped(package: str) -> list[Path]:
-    """The checkpoints a package ships (``learned*.npz``), by name."""
+    """The checkpoints a package ships (``learned*.npz``), by name (listed once: asked on
+    every decision, and a package's files do not change while it runs)."""
     folder = resources.files(package)
     return sorted(Path(str(f)) for f in folder.iterdir() if f.name.startswith("learned"))
 
@@ -89,8 +91,7 @@ class LearnedBot:
     def scores(self, view: Mapping[str, Any], legal: list[Action]) -> np.ndarray:
         """Q of each legal action, in the order given."""
         net, encoder = self.network(view)
-        observation = encoder.encode(view, view["seat"])
-        return net.q_values(observation, encoder.action_features(view, legal))
+        return q_of(net, encoder, view, legal)
 
     def choose(self, view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
@@ -98,7 +99,7 @@ class LearnedBot:
         net, encoder = self.network(view)
         base = net.meta.get("base")
         if base is None:
-            return legal[int(np.argmax(self.scores(view, legal)))]
+            return legal[int(np.argmax(q_of(net, encoder, view, legal)))]
         return self.improve(net, encoder, base, view, legal, rng)
 
     def improve(
@@ -128,3 +129,11 @@ class LearnedBot:
         if q[best] - q[weighed.index(move)] > net.meta.get("margin", 0.0):
             return weighed[best]
         return move
+
+
+def q_of(
+    net: qnet.QNet, encoder: Encoder, view: Mapping[str, Any], actions: list[Action]
+) -> np.ndarray:
+    """Q of each of ``actions`` in the seat's view, in the order given."""
+    observation = encoder.encode(view, view["seat"])
+    return net.q_values(observation, encoder.action_features(view, actions))
