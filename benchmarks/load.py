@@ -23,7 +23,12 @@ then starts (``loadkit.abuse``: ``--abuse-bot-rooms`` rooms of five search bots,
 over ``--abuse-chat-connections`` connections of one player, a swarm of
 ``--abuse-spectators`` spectator sockets joining and leaving), gets a warm-up, and ``--runs``
 more windows are measured: the other rooms' p99 without and with the abuse, side by side from
-one run.
+one run. ``--abuse-each KIND,...`` adds one such phase for each kind alone, one after the
+other, among them the kinds whose work grows with a game, a match or the site:
+``sync_flood`` (seats and anonymous spectators asking for ``sync`` of a long game),
+``heavy_room`` (reads of a private match of long games, each finding it unloaded),
+``sign_ins`` (wrong passwords, without pause) and ``player_page`` (readers of a page with
+``--abuse-page-games`` games, stored before the server starts).
 
 Figures of each window (nothing is asserted):
 
@@ -49,6 +54,8 @@ a flag on to ``yamen serve`` (``loadkit.servers.server_flags`` assembles them).
 
     python benchmarks/load.py --pace human --rooms 1000 --duration 300 --warmup 10 --runs 3
     python benchmarks/load.py --pace human --rooms 1000 --duration 300 --warmup 10 --abuse
+    python benchmarks/load.py --pace human --rooms 1000 --duration 120 --warmup 10 \
+        --abuse-each sync_flood,heavy_room,sign_ins,player_page
     python benchmarks/load.py --pace bot --rooms 100 --duration 30 --runs 1
     [--workers N] [--think S] [--game G] [--options JSON] [--compression none] [--json]
     [--db URL] [--timeout S] [--seed N] [--profile cprofile --profile-out FILE]
@@ -72,10 +79,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from loadkit.abuse import KINDS
 from loadkit.client import loads, raise_file_limit
 from loadkit.measure import measure
 from loadkit.report import report
-from loadkit.servers import profile_path, start_bare, start_yamen
+from loadkit.servers import db_url, profile_path, start_bare, start_yamen
+from loadkit.site import seed_games
 
 MAX_ROOMS = 3000
 MAX_DURATION = 600.0
@@ -83,11 +92,14 @@ MAX_RUNS = 10
 
 
 def run_yamen(args: argparse.Namespace, tmp: Path) -> tuple[dict[str, Any], int]:
+    seeded = None
+    if "player_page" in args.abuse_each:  # its games are stored before the server starts
+        seeded = seed_games(db_url(args, tmp), args.abuse_page_games, args.seed)
     server = start_yamen(args, tmp)
     try:
         with httpx.Client(base_url=server.url, trust_env=False, timeout=60) as http:
             http.get("/api/games").raise_for_status()  # imports the games before the base RSS
-        figures = measure("yamen", server, args, seats_of(args), args.abuse)
+        figures = measure("yamen", server, args, seats_of(args), args.abused)
     except BaseException:
         server.stop()
         print("the server said:\n" + "".join(server.output[-40:]), file=sys.stderr)
@@ -96,6 +108,8 @@ def run_yamen(args: argparse.Namespace, tmp: Path) -> tuple[dict[str, Any], int]
         server.stop()
     if args.profile:
         figures["profile"] = str(profile_path(args, tmp))
+    if seeded is not None:
+        figures["page_games_stored_s"] = round(seeded, 1)
     failures = [line.strip() for line in server.output if line.startswith("Traceback")]
     figures["server_tracebacks"] = len(failures)
     if failures:  # the line that names each exception: the first unindented one after it
@@ -174,6 +188,28 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     abuse.add_argument("--abuse-spectators", type=int, default=300, help="spectator sockets")
     abuse.add_argument("--abuse-dwell", type=float, default=2.0, help="a spectator's mean stay")
+    abuse.add_argument(
+        "--abuse-each",
+        type=lambda text: [k for k in text.split(",") if k],
+        default=[],
+        help=f"a phase for each of these kinds alone: {','.join(KINDS)}",
+    )
+    abuse.add_argument("--abuse-long-deals", type=int, default=50, help="a long game's deals")
+    abuse.add_argument("--abuse-sync-moves", type=int, default=6000, help="the long game's")
+    abuse.add_argument("--abuse-sync-seats", type=int, default=4, help="its player's sockets")
+    abuse.add_argument("--abuse-sync-rate", type=float, default=20.0, help="syncs/s a socket")
+    abuse.add_argument("--abuse-sync-spectators", type=int, default=2)
+    abuse.add_argument("--abuse-sync-spectator-rate", type=float, default=10.0)
+    abuse.add_argument("--abuse-heavy-games", type=int, default=3, help="50-deal games")
+    abuse.add_argument(
+        "--abuse-heavy-every", type=float, default=8.0, help="seconds between two asks"
+    )
+    abuse.add_argument(
+        "--abuse-heavy-idle", type=float, default=5.0, help="the server's idle_seconds then"
+    )
+    abuse.add_argument("--abuse-sign-ins", type=int, default=40, help="in flight at once")
+    abuse.add_argument("--abuse-page-readers", type=int, default=4)
+    abuse.add_argument("--abuse-page-games", type=int, default=10000, help="stored first")
     p.add_argument(
         "--server-arg",
         action="append",
@@ -199,10 +235,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         p.error("--abuse-* counts must be from 0 to 5000 and --abuse-chat-rate above 0")
     if args.abuse_dwell <= 0:
         p.error("--abuse-dwell must be above 0")
+    unknown = [k for k in args.abuse_each if k not in KINDS]
+    if unknown:
+        p.error(f"--abuse-each: no abuse kind {', '.join(unknown)} (kinds: {', '.join(KINDS)})")
+    args.abused = args.abuse or bool(args.abuse_each)
     if args.baseline is None:
-        args.baseline = args.pace == "bot" and not args.abuse
+        args.baseline = args.pace == "bot" and not args.abused
     if args.timeout is None:  # the schedule (twice with a baseline) and time to set up
-        phases = (2 if args.abuse else 1) * (args.warmup + args.runs * (args.duration * 1.01 + 2))
+        count = 1 + args.abuse + len(args.abuse_each)
+        phases = count * (args.warmup + args.runs * (args.duration * 1.01 + 2))
         args.timeout = phases * (2 if args.baseline else 1) + 900
     return args
 

@@ -1,11 +1,13 @@
 """One measured run against one server: the generators set up the rooms, then every process
 follows one schedule of windows, and the figures of each window are gathered.
 
-The schedule: a warm-up, then ``runs`` windows of ``duration`` seconds (phase ``clean``); with
-``--abuse``, the abuse starts next, gets a warm-up of its own, and ``runs`` more windows follow
-(phase ``abused``), so that the other rooms' latency with and without the abuse comes from the
-same server, rooms and run. Windows are a gap apart: a second for the window's last updates,
-then one (plus 1% of the window) in which the generators collect the garbage they deferred.
+The schedule: a warm-up, then ``runs`` windows of ``duration`` seconds (phase ``clean``); then
+each abused phase in turn (``--abuse``: ``abused``, the three crowds together; ``--abuse-each``:
+``abused:KIND``, one kind alone): its abuse starts, gets a warm-up of its own, ``runs`` windows
+follow, and it stops before the next phase starts. So the other rooms' latency with and without
+each abuse comes from the same server, rooms and run. Windows are a gap apart: a second for the
+window's last updates, then one (plus 1% of the window) in which the generators collect the
+garbage they deferred.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import queue
 import time
 from typing import Any
 
-from loadkit.abuse import abuse_main
+from loadkit.abuse import LEGACY, abuse_main
 from loadkit.generator import GRACE, generator_main
 from loadkit.servers import Server, machine_cpu
 
@@ -36,24 +38,33 @@ def percentile(values: list[float], p: float) -> float | None:
     return values[min(len(values) - 1, max(0, math.ceil(p / 100 * len(values)) - 1))]
 
 
-def schedule(args: argparse.Namespace, go: float, abuse: bool) -> dict[str, Any]:
-    """Every window (phase, run, start, end), when the abuse starts, and when all stop."""
-    windows, t, abuse_start = [], go + args.warmup, None
-    for phase in ("clean", "abused") if abuse else ("clean",):
-        if phase == "abused":
-            abuse_start, t = t, t + args.warmup
+def phases(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
+    """Each phase's name and the abuse kinds it runs: the clean one first; ``--abuse`` adds
+    one of the three crowds together, ``--abuse-each`` one of each kind it names alone."""
+    found = [("clean", [])]
+    if args.abuse:
+        found.append(("abused", list(LEGACY)))
+    found += [(f"abused:{kind}", [kind]) for kind in args.abuse_each]
+    return found
+
+
+def schedule(args: argparse.Namespace, go: float, plan: list[tuple[str, list[str]]]) -> dict:
+    """Every window (phase, run, start, end); each abused phase (its kinds, when its abuse
+    starts and its windows: it gets a warm-up of its own); when all stop."""
+    windows, abused, t = [], [], go + args.warmup
+    for phase, kinds in plan:
+        if kinds:
+            abused.append({"name": phase, "kinds": kinds, "start": t, "windows": []})
+            t += args.warmup
         for run in range(1, args.runs + 1):
             windows.append({"phase": phase, "run": run, "start": t, "end": t + args.duration})
+            if kinds:
+                abused[-1]["windows"].append((t, t + args.duration))
             t += args.duration + GRACE + settle(args.duration)
-    return {
-        "go": go,
-        "windows": windows,
-        "abuse_start": abuse_start,
-        "stop": t - settle(args.duration),
-    }
+    return {"go": go, "windows": windows, "phases": abused, "stop": t - settle(args.duration)}
 
 
-def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, abuse: bool) -> Any:
+def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, kinds: set[str]) -> Any:
     """The generator processes (all connections of a room in one) and the abuse process."""
     workers = args.workers or max(1, min(4, math.ceil(args.rooms * seats / 2500)))
     workers = min(workers, args.rooms)
@@ -80,14 +91,25 @@ def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, abuse
         first += rooms
         inbox = ctx.Queue()
         procs[w] = (ctx.Process(target=generator_main, args=(spec, inbox, outbox)), inbox)
-    if abuse:
+    if kinds:
         spec = {
             "url": server.url,
+            "kinds": sorted(kinds),
             "bot_rooms": args.abuse_bot_rooms,
             "chat_connections": args.abuse_chat_connections,
             "chat_rate": args.abuse_chat_rate,
             "spectators": args.abuse_spectators,
             "dwell": args.abuse_dwell,
+            "long_deals": args.abuse_long_deals,
+            "sync_moves": args.abuse_sync_moves,
+            "sync_seats": args.abuse_sync_seats,
+            "sync_rate": args.abuse_sync_rate,
+            "sync_spectators": args.abuse_sync_spectators,
+            "sync_spectator_rate": args.abuse_sync_spectator_rate,
+            "heavy_games": args.abuse_heavy_games,
+            "heavy_every": args.abuse_heavy_every,
+            "sign_ins": args.abuse_sign_ins,
+            "page_readers": args.abuse_page_readers,
             "seed": args.seed * 1000 + 999,
         }
         inbox = ctx.Queue()
@@ -127,20 +149,22 @@ def sleep_until(when: float) -> None:
 def measure(
     kind: str, server: Server, args: argparse.Namespace, seats: int, abuse: bool = False
 ) -> dict[str, Any]:
-    """Set up the rooms on ``server``, play the schedule, and gather the figures."""
+    """Set up the rooms on ``server``, play the schedule, and gather the figures; ``abuse``:
+    with the abused phases of ``args`` (:func:`phases`)."""
     rss_base = server.rss()
-    workers, procs, outbox = spawn(args, kind, server, seats, abuse)
+    plan_phases = phases(args) if abuse else [("clean", [])]
+    kinds = {kind for _, ks in plan_phases for kind in ks}
+    workers, procs, outbox = spawn(args, kind, server, seats, kinds)
     try:
         setup_began = time.monotonic()
         collect(outbox, procs, "ready", args.deadline)
         setup_seconds = time.monotonic() - setup_began
         rss_connected = server.rss()
-        plan = schedule(args, time.monotonic() + 0.2, abuse)
+        plan = schedule(args, time.monotonic() + 0.2, plan_phases)
         spans = [(w["start"], w["end"]) for w in plan["windows"]]
         for worker, (_, inbox) in procs.items():
             if worker == "abuse":
-                abused = [(w["start"], w["end"]) for w in plan["windows"] if w["phase"] != "clean"]
-                inbox.put({"start": plan["abuse_start"], "windows": abused, "stop": plan["stop"]})
+                inbox.put({"phases": plan["phases"], "stop": plan["stop"]})
             else:
                 inbox.put({"go": plan["go"], "windows": spans, "stop": plan["stop"]})
         for window in plan["windows"]:
@@ -167,7 +191,7 @@ def measure(
         for i, w in enumerate(plan["windows"])
     ]
     if abuse_report is not None:
-        abused = [w for w in windows if w["phase"] == "abused"]
+        abused = [w for w in windows if w["phase"] != "clean"]
         for window, figures in zip(abused, abuse_report["windows"], strict=True):
             window["abuse"] = figures
     setup_refused = None if abuse_report is None else abuse_report["setup_refused"]

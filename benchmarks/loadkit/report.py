@@ -28,10 +28,12 @@ def pauses_line(pauses: dict[str, Any]) -> str:
 
 
 def abuse_line(a: dict[str, Any]) -> str:
+    bots = ""
+    if a["bot_rooms"]:
+        bots = f"{a['bot_rooms']} search-bot rooms at {a['bot_actions_per_s']} actions/s, "
     return (
-        f"{a['bot_rooms']} search-bot rooms at {a['bot_actions_per_s']} actions/s, chat "
-        f"{a['chat_sent']} sent, {a['chat_echoed']} echoed back, {a['spectator_joins']} spectator "
-        f"joins, abuse CPU {a['cpu']}; refused: {a['refused'] or 'nothing'}"
+        f"{' + '.join(a['kinds'])}: {bots}did {a['done'] or 'nothing'}, abuse CPU {a['cpu']}; "
+        f"refused: {a['refused'] or 'nothing'}"
     )
 
 

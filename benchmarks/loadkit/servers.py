@@ -37,7 +37,15 @@ def server_flags(args: argparse.Namespace) -> list[str]:
     from one address: no limits per address or player (``--limit all=off``); ``--server-arg``
     flags come after it, so ``--server-arg=--limit --server-arg=chat=10/10`` turns one back on
     (the abuse of ``--abuse`` then meets it)."""
-    return ["--limit", "all=off", *args.server_arg]
+    flags = ["--limit", "all=off"]
+    if "heavy_room" in getattr(args, "abuse_each", []):  # the heavy room must be unloaded often
+        flags += ["--limit", f"idle_seconds={args.abuse_heavy_idle:g}"]
+    return [*flags, *args.server_arg]
+
+
+def db_url(args: argparse.Namespace, tmp: Path) -> str:
+    """The server's database: ``--db``, else a SQLite file in ``tmp``."""
+    return args.db or f"sqlite:///{tmp / 'load.db'}"
 
 
 class Server:
@@ -134,7 +142,7 @@ def profile_path(args: argparse.Namespace, tmp: Path) -> Path:
 
 def start_yamen(args: argparse.Namespace, tmp: Path) -> Server:
     port = free_port()
-    db = args.db or f"sqlite:///{tmp / 'load.db'}"
+    db = db_url(args, tmp)
     command = [sys.executable, str(LOAD_PY), "--watched"]
     if args.profile:
         command += ["--profile", args.profile, str(profile_path(args, tmp))]

@@ -111,6 +111,47 @@ def test_abuse_is_measured_in_the_same_run():
     assert "bare" not in result  # the abuse would not be the same on the baseline
 
 
+def test_each_abuse_kind_is_measured_alone():
+    """The kinds whose work grows with a game, a match or the site, each in a phase of its
+    own: each did its work (or was refused, counted) and nothing else ran beside it."""
+    kinds = ["sync_flood", "heavy_room", "sign_ins", "player_page"]
+    result = load(
+        "--think",
+        "0.05",
+        "--runs",
+        "1",
+        "--abuse-each",
+        ",".join(kinds),
+        "--abuse-long-deals",
+        "1",
+        "--abuse-sync-moves",
+        "40",
+        "--abuse-sync-seats",
+        "2",
+        "--abuse-heavy-games",
+        "2",
+        "--abuse-heavy-every",
+        "0.5",
+        "--abuse-heavy-idle",
+        "0.2",
+        "--abuse-sign-ins",
+        "2",
+        "--abuse-page-games",
+        "3",
+    )
+    figures = result["yamen"]
+    check(figures, {"clean": 1, **{f"abused:{k}": 1 for k in kinds}})
+    assert figures["abuse_setup_refused"] == {}
+    sync, heavy, sign_ins, page = (w["abuse"] for w in figures["windows"][1:])
+    assert [w["kinds"] for w in (sync, heavy, sign_ins, page)] == [[k] for k in kinds]
+    assert sync["done"]["sync_answered_seat"] > 0 and sync["done"]["sync_answered_spectator"] > 0
+    assert heavy["done"].get("heavy_outsider_404", 0) > 0  # a private room: not the outsider's
+    assert heavy["done"].get("heavy_host_200", 0) > 0
+    assert sign_ins["done"].get("sign_in_401", 0) + sign_ins["refused"].get("sign-in 429", 0) > 0
+    assert page["done"].get("page_200", 0) > 0
+    assert figures["page_games_stored_s"] >= 0
+
+
 def test_a_lobby_refusal_is_waited_out_and_counted():
     """429 with Retry-After: the call waits and tries again; the refusal is reported."""
     answers = iter(
@@ -124,16 +165,22 @@ def test_a_lobby_refusal_is_waited_out_and_counted():
     assert lobby.refusals == {"http 429": 1}
 
 
-def test_schedule_puts_the_abused_windows_after_the_clean_ones():
+def test_schedule_puts_each_abused_phase_after_the_last():
     args = type("Args", (), {"warmup": 5.0, "runs": 3, "duration": 10.0})()
-    plan = measure.schedule(args, 100.0, abuse=True)
+    args.abuse, args.abuse_each = True, ["sign_ins"]
+    plan = measure.schedule(args, 100.0, measure.phases(args))
     windows = plan["windows"]
-    assert [w["phase"] for w in windows] == ["clean"] * 3 + ["abused"] * 3
+    names = ["clean"] * 3 + ["abused"] * 3 + ["abused:sign_ins"] * 3
+    assert [w["phase"] for w in windows] == names
     assert windows[0]["start"] == 105.0
     for a, b in zip(windows, windows[1:], strict=False):
         assert a["end"] < b["start"]  # a gap for the last updates and the deferred garbage
-    assert windows[2]["end"] < plan["abuse_start"] < windows[3]["start"]
-    assert windows[3]["start"] - plan["abuse_start"] == 5.0  # the abuse has its warm-up
+    crowds, alone = plan["phases"]
+    assert crowds["kinds"] == ["bot_rooms", "chat", "spectators"] and alone["kinds"] == ["sign_ins"]
+    for phase, first in ((crowds, 3), (alone, 6)):
+        assert windows[first - 1]["end"] < phase["start"] < windows[first]["start"]
+        assert windows[first]["start"] - phase["start"] == 5.0  # the abuse has its warm-up
+        assert phase["windows"] == [(w["start"], w["end"]) for w in windows[first : first + 3]]
     assert plan["stop"] > windows[-1]["end"]
 
 
