@@ -27,9 +27,10 @@ class Pauses:
     """Collections and loop lags as (monotonic time, seconds[, generation]) events."""
 
     def __init__(self) -> None:
-        self.collections: list[tuple[float, float, int]] = []  # (ended at, seconds, generation)
+        # (ended at, seconds, generation, CPU seconds of the collecting thread)
+        self.collections: list[tuple[float, float, int, float]] = []
         self.lags: list[tuple[float, float]] = []  # (seen at, seconds late)
-        self._began = 0.0
+        self._began = self._began_cpu = 0.0
         self.deferred: list[tuple[int, float]] = []  # each settle(): (objects freed, seconds)
 
     # ----- garbage collections ------------------------------------------------------------
@@ -39,10 +40,11 @@ class Pauses:
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self._began = time.perf_counter()
+            self._began, self._began_cpu = time.perf_counter(), time.thread_time()
         else:
             seconds = time.perf_counter() - self._began
-            self.collections.append((time.monotonic(), seconds, info["generation"]))
+            cpu = time.thread_time() - self._began_cpu
+            self.collections.append((time.monotonic(), seconds, info["generation"], cpu))
 
     # ----- event-loop lag ------------------------------------------------------------------
 
@@ -81,10 +83,21 @@ class Pauses:
 
     def summary(self, start: float, end: float) -> dict[str, Any]:
         """This process's pauses from ``start`` to ``end`` (monotonic seconds)."""
-        passes = [(s, g) for at, s, g in self.collections if start <= at < end]
+        inside = [c for c in self.collections if start <= c[0] < end]
+        passes = [(s, g) for _, s, g, _ in inside]
         lags = [lag for at, lag in self.lags if start <= at < end]
+        by_generation = {
+            str(g): [
+                sum(1 for _, h in passes if h == g),
+                round(max(s for s, h in passes if h == g) * 1000, 1),
+            ]
+            for g in sorted({g for _, g in passes})
+        }
         return {
+            "gc_by_generation": by_generation,  # generation -> [passes, longest ms]
             "gc_max_ms": round(max((s for s, _ in passes), default=0.0) * 1000, 1),
+            # its CPU time: what a busy machine does not inflate (the wall time is what rooms wait)
+            "gc_max_cpu_ms": round(max((c[3] for c in inside), default=0.0) * 1000, 1),
             "gc_passes": len(passes),
             "gc_full": sum(g == 2 for _, g in passes),
             "gc_total_ms": round(sum(s for s, _ in passes) * 1000, 1),

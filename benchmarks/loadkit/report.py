@@ -20,6 +20,11 @@ def pauses_line(pauses: dict[str, Any]) -> str:
             continue
         lag = "n/a" if p["loop_lag_max_ms"] is None else f"{p['loop_lag_max_ms']} ms"
         gc = f"GC {p['gc_max_ms']} ms x{p['gc_passes']} ({p['gc_full']} full)"
+        if p.get("gc_max_cpu_ms"):
+            gc += f" (CPU {p['gc_max_cpu_ms']} ms)"
+        if p.get("gc_by_generation"):
+            gens = ", ".join(f"gen{g} {n}x<={ms}" for g, (n, ms) in p["gc_by_generation"].items())
+            gc += f" [{gens}]"
         after = ""
         if "garbage_after" in p:
             after = f", {p['garbage_after']} freed in {p['collect_after_ms']} ms after"

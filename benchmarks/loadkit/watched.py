@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import signal
 import time
 from collections.abc import Callable
@@ -87,4 +88,37 @@ def main(argv: list[str]) -> None:
         return run(lambda: serve_bare(int(argv[1]), argv[2]))
     from yamen.cli import app
 
+    collector_for_experiments(os.environ.get("LOAD_GC"))
     run(lambda: app(argv[1:]), kind, out)
+
+
+def collector_for_experiments(spec: str | None) -> None:
+    """``LOAD_GC`` in the environment replaces the server's collector policy, to compare
+    policies in one benchmark (not a server option): ``legacy`` (the thresholds the server
+    had before yamen/server/collector.py: 50,000, 20, 100, no clock) or
+    ``young=S,middle=S,full=S|none,threshold=N``."""
+    if not spec:
+        return
+    import gc
+
+    from yamen.server import collector
+
+    if spec == "legacy":
+
+        def legacy(policy: Any = None) -> None:
+            gc.freeze()
+            gc.set_threshold(50_000, 20, 100)
+
+        async def idle(policy: Any = None) -> None:
+            await asyncio.Event().wait()
+
+        collector.tune, collector.clock = legacy, idle
+        return
+    parts = dict(part.split("=") for part in spec.split(","))
+    full = parts.get("full", "600")
+    collector.DEFAULT = collector.Policy(
+        young_every=float(parts.get("young", 0.1)),
+        middle_every=float(parts.get("middle", 2.0)),
+        full_every=None if full == "none" else float(full),
+        young_threshold=int(parts.get("threshold", 50_000)),
+    )

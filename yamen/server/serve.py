@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import gc
 import logging
 import resource
 import socket
@@ -15,6 +14,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from yamen.server import collector
 from yamen.server.addresses import banner
 from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS
 from yamen.server.app import MAX_BODY, create_app
@@ -203,11 +203,7 @@ def serve(
         lifespan="on",
     )
     server = uvicorn.Server(config)
-    # A server holds many long-lived game states; the collector's full passes over them stall
-    # every room at once (hundreds of ms with 1,000 rooms). Fewer, later passes; what exists at
-    # start-up (modules, tables) is never scanned again.
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    collector.tune()  # short collections by the clock (yamen/server/collector.py)
 
     tasks: list[asyncio.Task] = []
 
@@ -220,7 +216,11 @@ def serve(
             await asyncio.sleep(0.05)
         for line in banner(host, bound):
             announce(line)
-        await task
+        collections = asyncio.create_task(collector.clock())
+        try:
+            await task
+        finally:
+            collections.cancel()
 
     try:
         asyncio.run(run())

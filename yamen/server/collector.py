@@ -1,0 +1,63 @@
+"""The server's garbage collector, kept to short pauses with many long-lived game states.
+
+CPython collects its youngest generation when allocations minus deallocations of container
+objects pass a threshold. A server in its steady state frees old objects (finished games,
+sent frames) about as fast as it makes new ones, so that count hovers while the young list
+fills with everything made since the last pass: at 1,000 rooms a pass came a few times a minute
+and scanned all of it, 124-800 ms each (measured, docs/server.md#load), every room stalled
+meanwhile. So the young generations are collected by the clock instead (:class:`Policy`):
+each pass scans only what was made, and is still alive, since the last one.
+
+What outlives the middle generation is old. Old objects die by reference counting; only
+cycles among them need a full pass, whose pause grows with the whole heap, so full passes are
+never started by allocations: one runs every ``full_every`` seconds. What exists when the
+server has started (modules, tables, the games' data) is frozen: never scanned again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from dataclasses import dataclass
+
+NEVER = 1 << 30  # a threshold that allocations never reach
+
+
+@dataclass(frozen=True)
+class Policy:
+    young_every: float = 0.1  # seconds between two collections of the youngest generation
+    middle_every: float = 2.0  # ... of the middle one (it holds the young passes' survivors)
+    full_every: float | None = 600.0  # ... of all of them (None: only as CPython decides)
+    young_threshold: int = 50_000  # allocations that still start a young pass in a burst
+
+
+DEFAULT = Policy()
+
+
+def tune(policy: Policy | None = None) -> None:
+    """At start-up, before serving: freeze what exists, and leave the rest to the clock."""
+    policy = policy or DEFAULT
+    gc.freeze()
+    full = NEVER if policy.full_every is not None else 100
+    gc.set_threshold(policy.young_threshold, NEVER, full)
+
+
+async def clock(policy: Policy | None = None) -> None:
+    """For ever, on the event loop: the timed collections (so none runs inside a request's
+    work at a random moment: each is short, between two callbacks)."""
+    policy = policy or DEFAULT
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    middle_at = now + policy.middle_every
+    full_at = None if policy.full_every is None else now + policy.full_every
+    while True:
+        await asyncio.sleep(policy.young_every)
+        now = loop.time()
+        if full_at is not None and now >= full_at:
+            gc.collect(2)
+            full_at, middle_at = now + policy.full_every, now + policy.middle_every
+        elif now >= middle_at:
+            gc.collect(1)
+            middle_at = now + policy.middle_every
+        else:
+            gc.collect(0)
