@@ -231,9 +231,25 @@ class BaohuangState(State):
         tell_slot = SLOT_OF[tk] if telling else -1
         single = self.single_with_jokers
         if self.table is None:
-            return leads(counts, single, tell_slot, telling)
+            found = leads(counts, single, tell_slot, telling)
+            held = self.house.held_rank
+            if held >= 0 and counts[held]:
+                return self._holding_back(found, self.sizes[seat])
+            return found
         words = self.answer_words()
         return [*words, *follows(counts, self.masks[seat], self.table, single, tell_slot, telling)]
+
+    def _holding_back(self, found: list[int], hand_size: int) -> list[int]:
+        """The leads of ``found`` that lowest_held allows a hand of ``hand_size`` cards: a
+        set holding the held rank only when it empties the hand. (No answer is ever
+        narrowed: a set of the deck's lowest rank beats nothing.)"""
+        house = self.house
+        kept = []
+        for action in found:
+            r, n, x, y, _ = DECODED.get(action) or decoded(action)
+            if not house.holds_back(r, n, x, y, hand_size):
+                kept.append(action)
+        return kept
 
     def apply_unchecked(self, seat: int, action: int) -> None:
         """``apply`` without the legality check and without returning events: for search
@@ -300,6 +316,8 @@ class BaohuangState(State):
             table=self.table if self.phase is _PLAY else None,
             single_with_jokers=self.single_with_jokers,
             legal_words=tuple(self.action_text(a) for a in self._legal_now(seat) if not is_play(a)),
+            held_rank=self.house.held_rank,
+            hand_size=self.sizes[seat],
         )
         return refusal.why(action, text, seen)
 
