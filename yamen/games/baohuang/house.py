@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yamen.games.baohuang.kinds import STRENGTH_RANKS
+from yamen.games.baohuang.sets import DECODED, decoded
 
 EDITION = 2  # the reading new games are played under
 LEGACY_EDITION = 1  # a stored game that names no edition was played under this one
@@ -72,6 +73,17 @@ class House:
         must stay in a hand of ``hand_size`` cards: it holds the held rank and would not
         empty the hand."""
         return n > 0 and r == self.held_rank and n + x + y < hand_size
+
+    def leads_allowed(self, leads: list[int], hand_size: int) -> list[int]:
+        """The leads (action ids) that lowest_held lets a hand of ``hand_size`` cards play:
+        a set holding the held rank only when it empties the hand. No answer is narrowed:
+        a set of the deck's lowest rank beats nothing."""
+        kept = []
+        for action in leads:
+            r, n, x, y, _ = DECODED.get(action) or decoded(action)
+            if not self.holds_back(r, n, x, y, hand_size):
+                kept.append(action)
+        return kept
 
     def sinks(self, r: int, n: int) -> bool:
         """Whether going out with the set (``n`` naturals of rank ``r``) ranks a seat last."""

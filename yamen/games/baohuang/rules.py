@@ -232,24 +232,12 @@ class BaohuangState(State):
         single = self.single_with_jokers
         if self.table is None:
             found = leads(counts, single, tell_slot, telling)
-            held = self.house.held_rank
+            held = self.house.held_rank  # lowest_held: only leads are narrowed (house.py)
             if held >= 0 and counts[held]:
-                return self._holding_back(found, self.sizes[seat])
+                return self.house.leads_allowed(found, self.sizes[seat])
             return found
         words = self.answer_words()
         return [*words, *follows(counts, self.masks[seat], self.table, single, tell_slot, telling)]
-
-    def _holding_back(self, found: list[int], hand_size: int) -> list[int]:
-        """The leads of ``found`` that lowest_held allows a hand of ``hand_size`` cards: a
-        set holding the held rank only when it empties the hand. (No answer is ever
-        narrowed: a set of the deck's lowest rank beats nothing.)"""
-        house = self.house
-        kept = []
-        for action in found:
-            r, n, x, y, _ = DECODED.get(action) or decoded(action)
-            if not house.holds_back(r, n, x, y, hand_size):
-                kept.append(action)
-        return kept
 
     def apply_unchecked(self, seat: int, action: int) -> None:
         """``apply`` without the legality check and without returning events: for search
