@@ -48,10 +48,9 @@ class House:
 
     @classmethod
     def read(cls, options: Mapping[str, Any], lowest_strength: int) -> House:
-        """The house of a game's options (complete: read against the declaration; a view's
-        options from before ``lowest_held`` existed lack it, and play without it)."""
+        """The house of a game's options (complete: read against the declaration)."""
         sink = lowest_strength if options["lowest_last"] else -1
-        held = lowest_strength if options.get("lowest_held", False) else -1
+        held = lowest_strength if options["lowest_held"] else -1
         return cls(options["edition"], options["hard_pass"], sink, held)
 
     def first_card(self, dealer: int) -> int:
