@@ -13,13 +13,13 @@ from yamen.rl import learnable_games
 EXTRA: list[tuple[str, dict[str, Any]]] = [
     ("baohuang", {"variant": "japanese", "deals": 2}),  # tribute from the second deal on
     ("baohuang", {"variant": "shandong", "deals": 2, "grabbing": False}),
-    # house rules (issue 16): every one away from the seeds' in one case per variant
+    # house rules (issues 16, 25): every one away from the seeds' in one case per variant
     (
         "baohuang",
         {
             "variant": "shandong",
             "hard_pass": True,
-            "lowest_last": True,
+            "lowest_held": True,
             "royalist_declares": "hidden",
             "solo_declares": False,
             "cede": False,
@@ -31,12 +31,14 @@ EXTRA: list[tuple[str, dict[str, Any]]] = [
             "variant": "japanese",
             "deals": 2,
             "hard_pass": True,
-            "lowest_last": True,
+            "lowest_held": True,
             "solo_declares": False,
             "guard_by_fourth": True,
             "tribute": False,
         },
     ),
+    # the first reading of 憋三, as games recorded with it are replayed (an old record's edition)
+    ("baohuang", {"variant": "shandong", "lowest_last": True, "edition": 1}),
     # every player count, special roles (padded to six seats: one layout for all)
     ("criminal_poker", {"mode": "sheriff", "players": 4, "mastermind": True}),
     ("criminal_poker", {"mode": "sheriff", "players": 6, "mastermind": True, "antisocial": True}),

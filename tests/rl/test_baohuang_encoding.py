@@ -89,6 +89,11 @@ def test_the_house_rules_block_is_zero_on_the_seeds_rules_and_marks_each_house_r
     marked = {name for i, (name, _) in enumerate(HOUSE_RULES) if vector[OFFSET["house"] + i]}
     assert marked == {"guard_by_fourth", "hard_pass"}
     assert encoder.deck[MARKED_SMALL] == 0
+    for rule in ("lowest_held", "lowest_last"):  # the two readings of 憋六/憋三, told apart
+        game = get_game("baohuang", {"variant": "japanese", rule: True})
+        vector = observe(BaohuangEncoder(game), game.new_state(1), 0)
+        marked = {name for i, (name, _) in enumerate(HOUSE_RULES) if vector[OFFSET["house"] + i]}
+        assert marked == {rule}
 
 
 def test_a_view_of_a_house_rules_game_is_encoded_with_its_own_rules():

@@ -40,6 +40,21 @@ def test_the_learned_bot_plays_only_legal_moves_with_its_variants_checkpoint(var
         assert net.meta["match"] == {"variant": variant}
 
 
+@pytest.mark.parametrize("preset", ["bie_liu_168", "bie_san_216"])
+def test_the_learned_bot_plays_the_bie_presets_with_the_shipped_checkpoints(preset):
+    """憋六/憋三 (lowest_held): the checkpoints, padded with a zero weight for that house rule,
+    read the observation it adds, and every move is legal (its base, the rules bot, knows the
+    rule; its proposals are legal actions)."""
+    from yamen.engine import game_type
+    from yamen.options import preset_options
+
+    options = preset_options(game_type("baohuang").presets, preset)
+    for seed in range(2):
+        state = get_game("baohuang", options).new_state(seed)
+        bots = [make_bot("baohuang", "learned") for _ in range(5)]
+        assert play_bots(state, bots, random.Random(seed)) > 0  # bot_move checks legality
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("seed", range(3))
 def test_the_decision_is_the_same_when_only_hidden_cards_differ(variant, seed):

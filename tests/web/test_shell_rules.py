@@ -68,12 +68,23 @@ def test_the_words_are_the_glossarys():
         assert wrong not in text["zh-Hant"]
 
 
+def applies(section, options, defaults):
+    """Whether a section is for a room with these options: each value it names is the room's
+    (or the file's default where the room does not say), as rules.js reads it."""
+    when = section.get("when") or {}
+    return all(
+        options.get(name, defaults.get(name)) in (value if isinstance(value, list) else [value])
+        for name, value in when.items()
+    )
+
+
 @needs_chromium
 def test_the_rules_button_opens_the_games_rules_in_the_page_language(web_server, browser):
     page = person(browser, web_server.url, "Ria")
     for game, options, shown, hidden in [
         ("baohuang", {"variant": "japanese"}, "japanese", "shandong"),
         ("baohuang", {}, "shandong", "japanese"),
+        ("baohuang", {"variant": "japanese", "lowest_held": True}, "japanese", "shandong"),
         ("criminal_poker", {"mode": "detective", "players": 4}, "detective", "sheriff"),
         ("bao_qingtian", {}, None, None),
     ]:
@@ -94,10 +105,15 @@ def test_the_rules_button_opens_the_games_rules_in_the_page_language(web_server,
                 key = (section.get("when") or {}).get("variant") or (section.get("when") or {}).get(
                     "mode"
                 )
-                if key in (None, shown):
+                if applies(section, options, doc.get("defaults", {})):
+                    assert key in (None, shown)
                     assert section["paragraphs"][0] in text, (game, lang, section["title"])
-                else:
-                    assert key == hidden and section["paragraphs"][0] not in text
+                else:  # another variant's or mode's, or a house rule the room does not play
+                    assert key in (hidden, None)
+                    assert section["paragraphs"][0] not in text, (game, lang, section["title"])
+            if game == "baohuang":  # 憋六/憋三: said where the room plays it, only there
+                held = next(s for s in sections if s.get("when") == {"lowest_held": True})
+                assert (held["paragraphs"][0] in text) is bool(options.get("lowest_held"))
             if lang != "en":
                 assert not latin(text), f"{game} {lang}: {latin(text)}"
             page.keyboard.press("Escape")

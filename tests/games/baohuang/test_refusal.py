@@ -57,6 +57,33 @@ def test_the_telling_card_must_be_written_when_only_it_makes_the_count():
     assert why("SJ*", marked).endswith("you do not hold the marked small joker SJ*")
 
 
+def test_holding_the_called_card_does_not_hide_the_reason_for_another_rank():
+    """A seat holding the called 9H refused a set of another rank hears that set's reason,
+    not "write 9H in the set" (which used to count the 9s held minus the telling ones
+    against a set without 9s, and named a negative count)."""
+    called = kind_of(parse_card("9H"))
+    view = seen({0: 2, NINE: 3}, table=(QUEEN, 2, 0, 0), tell_kind=called, telling=3)
+    assert why("3 3", view).endswith("3 does not beat Q: play a higher rank")
+    marked = seen({0: 2, 13: 1}, table=(QUEEN, 2, 0, 0), tell_kind=SJ_MARKED, telling=1)
+    assert why("3 3", marked).endswith("3 does not beat Q: play a higher rank")
+
+
+def test_a_lead_of_the_rank_held_to_the_end_names_the_rule():
+    """Option lowest_held (憋六/憋三): the lowest rank leaves only with the set that empties
+    the hand; before that, the refusal says so (and the whole hand is fine)."""
+    view = refusal.Seen(Phase.PLAY, [2] + [0] * 5 + [3] + [0] * 8, -1, 0, None, True, (), 0, 5)
+    assert why("3 3", view) == (
+        "3 3 cannot be played: the 3s are held to the end (憋三): "
+        "play them in the set that empties your hand"
+    )
+    whole = refusal.Seen(Phase.PLAY, [2] + [0] * 14, -1, 0, None, True, (), 0, 2)
+    assert why("3 3", whole) == "3 3 cannot be played: it is not one of your plays now"
+    answering = refusal.Seen(
+        Phase.PLAY, [2] + [0] * 5 + [3] + [0] * 8, -1, 0, (QUEEN, 2, 0, 0), True, (), 0, 5
+    )
+    assert why("3 3", answering).endswith("3 does not beat Q: play a higher rank")
+
+
 def test_words_and_timing():
     assert why("pass", seen()) == "you cannot pass: you lead, so play a set"
     assert (

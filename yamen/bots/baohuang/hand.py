@@ -44,12 +44,15 @@ class Perspective:
     allies); ``telling`` and ``tell_slot``: my telling cards and their slot (-1: none);
     ``hidden_partner``: I am the emperor's partner and nobody else knows it yet;
     ``joker_slot``: the slot of a called joker's colour, when I am the hidden partner;
-    ``sink_rank``: the rank not to go out on (lowest_last, house.py; -1: none)."""
+    ``sink_rank``: the rank not to go out on (lowest_last, house.py; -1: none);
+    ``held_rank``: the rank held to the end, played only as the set that empties the hand
+    (lowest_held, 憋六/憋三; -1: none)."""
 
     __slots__ = (
         "_unseen",
         "counts",
         "friend",
+        "held_rank",
         "hidden_partner",
         "joker_slot",
         "me",
@@ -63,6 +66,7 @@ class Perspective:
 
     counts: list[int]
     friend: list[bool]
+    held_rank: int
     hidden_partner: bool
     joker_slot: int
     me: int
@@ -116,6 +120,12 @@ class Perspective:
         c = self.counts
         return [r for r in RANKS if c[r]]
 
+    def free_groups(self) -> list[int]:
+        """:meth:`groups` less a rank held to the end (lowest_held): it leaves only with the
+        set that empties the hand."""
+        held = self.held_rank
+        return [r for r in self.groups() if r != held]
+
     def can_carry_jokers(self, n: int) -> bool:
         """Japanese forbids a single natural card with jokers."""
         return n != 1 or self.single_with_jokers
@@ -144,7 +154,8 @@ class ViewPerspective(Perspective):
         self.me = me = view["seat"]
         self.variant = variant_of_view(view)
         self.single_with_jokers = self.variant.single_with_jokers
-        self.sink_rank = House.read(view["options"], self.variant.lowest_strength).sink_rank
+        house = House.read(view["options"], self.variant.lowest_strength)
+        self.sink_rank, self.held_rank = house.sink_rank, house.held_rank
         self.role = view["role"]
         self.sizes = view["hand_sizes"]
         hand = view["hand"]

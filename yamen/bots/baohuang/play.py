@@ -10,7 +10,9 @@ The ideas, in order of weight:
 
 - Go out whenever one set empties the hand, and when every set left but one is unbeatable
   (counting the unseen cards), play the unbeatable ones first: the lead comes back each time.
-- Lead the weakest whole rank; keep 2s, aces and jokers for taking the lead back.
+- Lead the weakest whole rank; keep 2s, aces and jokers for taking the lead back. A rank held
+  to the end (lowest_held, 憋六/憋三) is kept for the set that empties the hand: it is the
+  last set of every finishing plan, and is never led before.
 - Answer an opponent's set when it is cheap (a low whole rank), more readily when the opponent is
   close to going out; a fellow rebel's set only when cheaper still (every rebel must shed its
   cards); never beat a known partner's set unless that stops an opponent from going out.
@@ -89,8 +91,10 @@ def lead(k: Perspective) -> int:
     helping = helping_lead(k)
     if helping is not None:
         return helping
-    groups = k.groups()
+    groups = k.free_groups()
     counts = k.counts
+    if not groups:  # the rank held to the end and jokers it cannot carry: the jokers first
+        return k.action(NO_RANK, 0, counts[SMALL_SLOT], counts[BIG_SLOT])
     danger = danger_sizes(k)
     best, best_penalty = groups[0], float("inf")
     for r in groups:
@@ -125,13 +129,17 @@ def finishing_plan(k: Perspective) -> list[Shape] | None:
     groups = k.groups()
     unsafe = [r for r in groups if not k.safe(r, c[r], 0, 0)]
     sink = k.sink_rank  # lowest_last: going out on it ranks last, so it goes before
-    last = min(unsafe, key=lambda r: (r == sink, k.can_carry_jokers(c[r]), r)) if unsafe else None
+    held = k.held_rank
+    if held >= 0 and c[held]:
+        last: int | None = held  # lowest_held: it can only be the last set
+    else:
+        last = min(unsafe, key=lambda r: (r == sink, k.can_carry_jokers(c[r]), r), default=None)
     needing = [r for r in unsafe if r != last]
     big, small = c[BIG_SLOT], c[SMALL_SLOT]
     if len(needing) > big or any(not k.can_carry_jokers(c[r]) for r in needing):
         return None
     big -= len(needing)
-    sets = [(r, c[r], 0, 0) for r in groups if r not in unsafe]
+    sets = [(r, c[r], 0, 0) for r in groups if r not in unsafe and r != last]
     sets += [(r, c[r], 0, 1) for r in needing]
     if last is not None and k.can_carry_jokers(c[last]):
         return [*sets, (last, c[last], small, big)]
@@ -155,7 +163,7 @@ def helping_lead(k: Perspective) -> int | None:
     if not partners:
         return None
     want = sizes[partners[0]]
-    ranks = [r for r in k.groups() if k.counts[r] >= want and r < CONTROL]
+    ranks = [r for r in k.free_groups() if k.counts[r] >= want and r < CONTROL]
     return k.action(ranks[0], want) if ranks else None
 
 

@@ -120,6 +120,7 @@ class StatePerspective(Perspective):
         self.sizes = state.sizes
         self.single_with_jokers = state.single_with_jokers
         self.sink_rank = state.house.sink_rank
+        self.held_rank = state.house.held_rank
         tk = state.tell_kind
         self.telling = state.hands[seat][tk] if tk >= 0 else 0
         self.tell_slot = SLOT_OF[tk] if self.telling else -1

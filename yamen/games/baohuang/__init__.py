@@ -56,7 +56,14 @@ DECLARATION = (
     Option("tribute", "bool", True, "Tribute (上納)", applies=("variant", "japanese")),
     # house rules during play, and the rules edition (house.py)
     Option("hard_pass", "bool", False, "Hard pass: who passed sits the trick out"),
-    Option("lowest_last", "bool", False, "Going out on the lowest rank ranks last (憋六/憋三)"),
+    Option("lowest_held", "bool", False, "The lowest rank is held to the end (憋六/憋三)"),
+    Option(  # the first reading of 憋六/憋三 (issue 16), kept for the games recorded with it
+        "lowest_last",
+        "bool",
+        False,
+        "Going out on the lowest rank ranks last (kept for games recorded with it)",
+        shown=False,
+    ),
     Option(
         "edition",
         "whole",
@@ -75,10 +82,10 @@ PRESETS = (  # the rules tables play by, as named bundles of options (docs/rules
     Preset("shandong_text", "Shandong text", {"variant": "shandong"}),
     Preset("standard_168", "168 standard", {"variant": "japanese"}),
     Preset(
-        "bie_liu_168", "168 cards, sixes last (憋六)", {"variant": "japanese", "lowest_last": True}
+        "bie_liu_168", "168 cards, sixes last (憋六)", {"variant": "japanese", "lowest_held": True}
     ),
     Preset(
-        "bie_san_216", "216 cards, threes last (憋三)", {"variant": "shandong", "lowest_last": True}
+        "bie_san_216", "216 cards, threes last (憋三)", {"variant": "shandong", "lowest_held": True}
     ),
     Preset(
         "hidden_royalist",
@@ -107,6 +114,12 @@ class Baohuang(Game):
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
         refuse_where_not_applying(DECLARATION, given, options, REFUSED_WHERE_NOT_APPLYING)
+        if options["lowest_held"] and options["lowest_last"]:
+            message = (
+                "lowest_held and lowest_last are two readings of 憋六/憋三: choose one "
+                "(lowest_held, the lowest rank held to the end)"
+            )
+            raise OptionsError(message, "lowest_both")
         if options["target"] is not None and "deals" not in given:
             options["deals"] = TARGET_DEAL_CAP
         self._fix(num_seats=5, num_actions=NUM_ACTIONS)

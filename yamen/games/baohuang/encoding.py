@@ -81,7 +81,7 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("phase", len(PHASES)),
     ("variant", len(VARIANT_NAMES)),
     ("match", 2 + SEATS + SEATS),  # deal / deals, deals / 50, totals / 100, dealer
-    ("house", 9),  # the house rules away from the seeds' (HOUSE_RULES): all 0 by default
+    ("house", 10),  # the house rules away from the seeds' (HOUSE_RULES): all 0 by default
 )
 CARD_ROWS = 10 + HISTORY_SETS  # hand, unseen, 5 played, table, 2 tribute, the history
 OFFSET: dict[str, int] = {}
@@ -104,6 +104,7 @@ HOUSE_RULES: tuple[tuple[str, Any], ...] = (  # (option, the value that sets the
     ("tribute", False),
     ("grabbing", False),
     ("edition", 1),
+    ("lowest_held", True),  # 憋六/憋三 (issue 25): added last, so older checkpoints read it as 0
 )
 
 

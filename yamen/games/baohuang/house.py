@@ -14,18 +14,26 @@ name, so the rules and the playouts cannot drift apart.
     to the dealer's next seat.
 - ``hard_pass``: a seat that passed may not answer again until the trick is over (someone
   leads anew); by default a pass holds against one set only (the soft pass).
-- ``lowest_last`` (憋六 in the 168-card game, 憋三 in the 216-card one): a seat whose last set
-  holds a card of the deck's lowest rank goes out but is ranked below every other seat,
-  the one left holding cards included; several such seats keep their finishing order among
-  themselves, under the rest.
+- ``lowest_held`` (憋六 in the 168-card game, 憋三 in the 216-card one): the deck's lowest rank
+  is held to the end. A set holding a card of that rank may be played only when it empties
+  the hand (jokers in it as the set rules allow); every public implementation with the rule
+  reads it so (docs/rules/baohuang.md). Such a set never beats anything, so the rule only
+  narrows the leads; a seat can always lead (another set, or the whole hand), and a seat left
+  holding the rank when the deal ends is simply the seat left, last.
+- ``lowest_last``: a seat whose last set holds a card of the deck's lowest rank goes out but
+  is ranked below every other seat, the one left holding cards included; several such seats
+  keep their finishing order among themselves, under the rest. This was Yamen's first reading
+  of 憋六/憋三 (issue 16); it is kept, under its own name, for the games recorded with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from yamen.games.baohuang.kinds import STRENGTH_RANKS
+from yamen.games.baohuang.sets import DECODED, decoded
 
 EDITION = 2  # the reading new games are played under
 LEGACY_EDITION = 1  # a stored game that names no edition was played under this one
@@ -36,12 +44,14 @@ class House:
     edition: int
     hard_pass: bool
     sink_rank: int  # lowest_last: the rank (strength index) one must not go out on; -1: off
+    held_rank: int  # lowest_held: the rank (strength index) held to the end; -1: off
 
     @classmethod
-    def read(cls, options: dict[str, Any], lowest_strength: int) -> House:
+    def read(cls, options: Mapping[str, Any], lowest_strength: int) -> House:
         """The house of a game's options (complete: read against the declaration)."""
         sink = lowest_strength if options["lowest_last"] else -1
-        return cls(options["edition"], options["hard_pass"], sink)
+        held = lowest_strength if options["lowest_held"] else -1
+        return cls(options["edition"], options["hard_pass"], sink, held)
 
     def first_card(self, dealer: int) -> int:
         """The seat a dealt round of cards starts with (japanese)."""
@@ -56,6 +66,23 @@ class House:
         """Who answers a new set: the seats still in after its player, in play order; with
         the hard pass, not those that passed since the trick's lead."""
         return [s for s in order if not passed[s]] if self.hard_pass else order[:]
+
+    def holds_back(self, r: int, n: int, x: int, y: int, hand_size: int) -> bool:
+        """Whether the set (``n`` naturals of rank ``r``, ``x`` small and ``y`` big jokers)
+        must stay in a hand of ``hand_size`` cards: it holds the held rank and would not
+        empty the hand."""
+        return n > 0 and r == self.held_rank and n + x + y < hand_size
+
+    def leads_allowed(self, leads: list[int], hand_size: int) -> list[int]:
+        """The leads (action ids) that lowest_held lets a hand of ``hand_size`` cards play:
+        a set holding the held rank only when it empties the hand. No answer is narrowed:
+        a set of the deck's lowest rank beats nothing."""
+        kept = []
+        for action in leads:
+            r, n, x, y, _ = DECODED.get(action) or decoded(action)
+            if not self.holds_back(r, n, x, y, hand_size):
+                kept.append(action)
+        return kept
 
     def sinks(self, r: int, n: int) -> bool:
         """Whether going out with the set (``n`` naturals of rank ``r``) ranks a seat last."""

@@ -3,7 +3,8 @@
 The engine only asks whether an action is among the legal ones (a fast set lookup); when it
 is not, :func:`why` is called once, on that error path, to say which rule stops it, in the
 order a player would check: is it a time for sets at all, do I hold these cards, is this a
-set in these rules, and does it beat the set on the table. Everything it needs is passed in
+set in these rules, does it beat the set on the table, and may it leave my hand yet (the
+lowest rank held to the end, option ``lowest_held``). Everything it needs is passed in
 (:class:`Seen`), so it reads no state and changes nothing.
 """
 
@@ -31,6 +32,7 @@ NUMBERS = [
     "eleven",
     "twelve",
 ]
+CHINESE_NUMBER = {"3": "三", "6": "六"}  # the held ranks: the lowest of the 216 and 168 decks
 
 
 @dataclass(frozen=True)
@@ -38,8 +40,9 @@ class Seen:
     """What the refusing seat's situation is: the phase, its hand by slot (ranks by strength,
     then small and big jokers), the telling card (the called card, or the marked small joker:
     -1 for none) and how many the seat holds, the set on the table as ``(r, n, x, y)`` (or
-    ``None`` when the seat leads), whether a single natural may go with jokers, and the
-    actions the seat may take now."""
+    ``None`` when the seat leads), whether a single natural may go with jokers, the actions
+    the seat may take now, and (option ``lowest_held``) the rank held to the end and the
+    hand's size."""
 
     phase: str
     slots: list[int]
@@ -48,6 +51,8 @@ class Seen:
     table: tuple[int, int, int, int] | None
     single_with_jokers: bool
     legal_words: tuple[str, ...]
+    held_rank: int = -1  # lowest_held: the rank held to the end (-1: off)
+    hand_size: int = 0  # the seat's cards in all (lowest_held: a set that empties the hand)
 
 
 def why(action: int, text: str, seen: Seen) -> str:
@@ -60,6 +65,8 @@ def why(action: int, text: str, seen: Seen) -> str:
     reason = _not_held(r, n, x, y, t, seen) or _not_a_set(r, n, x, y, seen)
     if reason is None and seen.table is not None:
         reason = _does_not_beat(SetShape(r, n, x, y), SetShape(*seen.table))
+    if reason is None and n and r == seen.held_rank and n + x + y < seen.hand_size:
+        reason = _held_back(rank_name(r))
     return f"{text} cannot be played: {reason or 'it is not one of your plays now'}"
 
 
@@ -101,8 +108,10 @@ def _not_held(r: int, n: int, x: int, y: int, t: int, seen: Seen) -> str | None:
         return f"you hold {card} only {_count(held, 'time')}" if held else f"you do not hold {card}"
     if marked:
         among, held = x, slots[SMALL_SLOT]
+    elif n and r == seen.tell_kind // 4:
+        among, held = n, slots[r]
     else:
-        among, held = (n, slots[r]) if r == seen.tell_kind // 4 else (0, 0)
+        return None  # no card of the telling slot in the set: nothing to write
     plain = held - seen.telling_held
     if among - t > plain:
         return f"besides {card} you hold {_count(plain, 'plain one')}: write {card} in the set"
@@ -115,6 +124,11 @@ def _not_a_set(r: int, n: int, x: int, y: int, seen: Seen) -> str | None:
     if n == 1 and x + y:
         return "a single card cannot go with jokers in these rules"
     return "that is not a set"
+
+
+def _held_back(rank: str) -> str:
+    bie = f"憋{CHINESE_NUMBER.get(rank, rank)}"
+    return f"the {rank}s are held to the end ({bie}): play them in the set that empties your hand"
 
 
 def _does_not_beat(mine: SetShape, table: SetShape) -> str | None:

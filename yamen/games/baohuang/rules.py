@@ -231,7 +231,11 @@ class BaohuangState(State):
         tell_slot = SLOT_OF[tk] if telling else -1
         single = self.single_with_jokers
         if self.table is None:
-            return leads(counts, single, tell_slot, telling)
+            found = leads(counts, single, tell_slot, telling)
+            held = self.house.held_rank  # lowest_held: only leads are narrowed (house.py)
+            if held >= 0 and counts[held]:
+                return self.house.leads_allowed(found, self.sizes[seat])
+            return found
         words = self.answer_words()
         return [*words, *follows(counts, self.masks[seat], self.table, single, tell_slot, telling)]
 
@@ -300,6 +304,8 @@ class BaohuangState(State):
             table=self.table if self.phase is _PLAY else None,
             single_with_jokers=self.single_with_jokers,
             legal_words=tuple(self.action_text(a) for a in self._legal_now(seat) if not is_play(a)),
+            held_rank=self.house.held_rank,
+            hand_size=self.sizes[seat],
         )
         return refusal.why(action, text, seen)
 

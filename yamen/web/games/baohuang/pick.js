@@ -6,7 +6,7 @@
 // an explicit choice. The cards raised are the engine's own pick: exactly the cards played.
 
 import { cardButton, parts } from "../../cards.js";
-import { cardWords, labeller, markedGuard } from "./words.js";
+import { cardWords, labeller, lowestRank, lowestRule, markedGuard } from "./words.js";
 
 const TAKE_SUITS = "SHDC";
 const pick = { key: null, counts: new Map(), focus: null }; // group -> how many are picked
@@ -92,6 +92,8 @@ export function why(ctx, view, codes) {
   const beat = view.table && view.table.cards; // the set to beat, if any
   if (beat && beat.length !== codes.length) return t(beat.length === 1 ? "baohuang.why.count_one" : "baohuang.why.count", { n: beat.length });
   if (beat) return t("baohuang.why.beat");
+  // 憋六/憋三: the lowest rank leaves only with the set that empties the hand
+  if (lowestRule(view) === "held" && ranks.has(lowestRank(view)) && codes.length < view.hand.length) return t(`baohuang.why.held.${view.variant}`);
   return t("baohuang.why.not_now");
 }
 

@@ -1,10 +1,11 @@
 // The panel at the top of the table: this seat's own role in the game's words with its win
-// condition, the called card (or the japanese guard card) as a card, who is known to be who,
-// and what each decision on offer means before it is made. Drawn from the view on every
-// change, so a royalist sees its role the moment the card is called.
+// condition, a house rule on the lowest rank if the room plays one, the called card (or the
+// japanese guard card) as a card, who is known to be who, and what each decision on offer
+// means before it is made. Drawn from the view on every change, so a royalist sees its role
+// the moment the card is called.
 
 import { cardRow } from "../../cards.js";
-import { actionWords, labeller, markedGuard, roleWords } from "./words.js";
+import { actionWords, labeller, lowestRule, markedGuard, roleWords } from "./words.js";
 
 // The win condition's key for a role: by variant, a grab (搶莊) being its own stake.
 function winKey(view) {
@@ -67,6 +68,15 @@ function known(ctx, view) {
   );
 }
 
+// A house rule that changes which sets a seat may play or how it places: the lowest rank
+// held to the end (憋六/憋三), or the older reading kept for old games (going out on it ranks
+// last). Said to everyone at the table, in the words of the room's variant.
+function houseRule(ctx, view) {
+  const rule = lowestRule(view);
+  if (!rule) return null;
+  return ctx.h("p", { class: "bh-house", id: "bh-house", "data-rule": rule }, ctx.t(`baohuang.house.${rule}.${view.variant}`));
+}
+
 export function rolePanel(ctx, view) {
   const { h, t, names } = ctx;
   let head;
@@ -82,5 +92,5 @@ export function rolePanel(ctx, view) {
     const holder = view.marked_holder;
     head = h("p", { class: "bh-role-line" }, holder === null || holder === undefined ? t("baohuang.no_emperor") : t("baohuang.emperor_card_with", { who: names[holder] }));
   }
-  return h("section", { class: "bh-role-panel", id: "bh-role", "aria-live": "polite" }, head, partnerCard(ctx, view), known(ctx, view), meanings(ctx, view));
+  return h("section", { class: "bh-role-panel", id: "bh-role", "aria-live": "polite" }, head, houseRule(ctx, view), partnerCard(ctx, view), known(ctx, view), meanings(ctx, view));
 }

@@ -37,3 +37,13 @@ export const roleWords = (ctx, role) => ctx.tOr(`baohuang.role.${role}`, role);
 // Whether the marked small joker makes the guard: the japanese rules, unless the room's
 // guard_by_fourth house rule has the emperor call a card instead (then as in Shandong).
 export const markedGuard = (view) => view.variant === "japanese" && !(view.options || {}).guard_by_fourth;
+
+// The house rule on the deck's lowest rank (6 in the 168-card game, 3 in the 216-card one):
+// "held" (lowest_held, 憋六/憋三: it leaves only with the set that empties the hand), "sink"
+// (lowest_last, the first reading, kept for old games: going out on it ranks last), or null.
+export function lowestRule(view) {
+  const options = view.options || {};
+  return options.lowest_held ? "held" : options.lowest_last ? "sink" : null;
+}
+
+export const lowestRank = (view) => (view.variant === "japanese" ? "6" : "3");
