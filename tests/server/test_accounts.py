@@ -307,11 +307,15 @@ def test_a_wrong_name_is_held_like_a_wrong_password(tmp_path):
             return answers
 
         answers = run(go())
-    assert answers["Ned"] == answers["Nobody"] == [
-        (401, "bad_credentials"),
-        (401, "bad_credentials"),
-        (429, "rate_limited"),
-    ]
+    assert (
+        answers["Ned"]
+        == answers["Nobody"]
+        == [
+            (401, "bad_credentials"),
+            (401, "bad_credentials"),
+            (429, "rate_limited"),
+        ]
+    )
 
 
 def test_the_account_api_is_in_the_openapi_schema(server):

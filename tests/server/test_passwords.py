@@ -133,9 +133,7 @@ def test_quick_bots_think_on_threads_of_their_own():
 
         state = get_game("bao_qingtian", {"players": 3}).new_state(1)
         seat = state.pending()[0]
-        return await thinker.decide(
-            "bao_qingtian", "rules", state.view(seat), state.legal(seat), 7
-        )
+        return await thinker.decide("bao_qingtian", "rules", state.view(seat), state.legal(seat), 7)
 
     try:
         choice = run(go())
