@@ -6,6 +6,8 @@ shared asyncio's default pool with the quick bots, and a burst of them stalled a
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import threading
 
 import httpx
@@ -142,3 +144,14 @@ def test_quick_bots_think_on_threads_of_their_own():
     assert isinstance(choice, int)
     assert len(names) == 1 and names[0] is not None
     assert names[0] is not passwords.HASHING.pool
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads are niced on Linux")
+def test_hashing_threads_run_below_the_server():
+    def nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    async def go():
+        return await passwords.HASHING.run(nice)
+
+    assert run(go()) == min(19, nice() + passwords.NICE)

@@ -1,17 +1,22 @@
 """Passwords, hashed with Argon2id (argon2-cffi, its recommended parameters), and account names.
 
-Hashing takes tens of milliseconds and 64 MiB on purpose, so it has a pool of threads of its
-own (:data:`HASHING`: THREADS at once, QUEUE more waiting), shared by every event loop of the
-process and by nothing else: a burst of sign-ins waits there, never in front of a table's bot
-or anything else of the server's (argon2-cffi computes in C without the GIL). A check beyond
-the queue is refused at once (:class:`Busy`: 429 ``busy`` with Retry-After) rather than
-queued without end. An unknown name is checked against a hash all the same (:func:`check` with
+Hashing takes a fifth of a second of CPU and 64 MiB on purpose, so it has a pool of threads
+of its own (:data:`HASHING`: THREADS at once, QUEUE more waiting), shared by every event loop
+of the process and by nothing else: a burst of sign-ins waits there, never in front of a
+table's bot or anything else of the server's (argon2-cffi computes in C without the GIL). On
+Linux those threads run below the server in priority (nice ``NICE``, as the bots' worker
+processes do), so where cores are short the event loop comes first. A check beyond the queue
+is refused at once (:class:`Busy`: 429 ``busy`` with Retry-After) rather than queued without
+end. An unknown name is checked against a hash all the same (:func:`check` with
 ``None``): a wrong name and a wrong password take as long, and are told apart by nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import sys
 import threading
 import unicodedata
 from collections.abc import Callable
@@ -28,6 +33,7 @@ PASSWORD_MAX = 256
 THREADS = 2  # hashes computed at once (each takes 64 MiB for a moment)
 QUEUE = 16  # hashes waiting for a thread; one more is refused (Busy)
 RETRY_SECONDS = 1
+NICE = 10  # how far below the server the hashing threads are scheduled (Linux)
 hasher = PasswordHasher()
 DUMMY = hasher.hash("an account that is not there")
 T = TypeVar("T")
@@ -41,7 +47,7 @@ class Hashing:
     """A pool of ``threads`` for hashing, with at most ``queue`` jobs waiting for one."""
 
     def __init__(self, threads: int = THREADS, queue: int = QUEUE):
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="password")
+        self.pool = ThreadPoolExecutor(threads, "password", initializer=_below_the_server)
         self.most = threads + queue
         self.held = 0  # jobs running or waiting (any event loop's: under the lock)
         self.lock = threading.Lock()
@@ -65,6 +71,17 @@ class Hashing:
     def _done(self, _: Future | None) -> None:
         with self.lock:
             self.held -= 1
+
+
+def _below_the_server() -> None:
+    """A hashing thread starts: NICE below the thread that made it (the server's), for this
+    thread only (Linux schedules threads one by one; elsewhere this would touch the whole
+    process, so it is not done)."""
+    if sys.platform.startswith("linux"):
+        thread = threading.get_native_id()
+        with contextlib.suppress(OSError):
+            below = os.getpriority(os.PRIO_PROCESS, thread) + NICE
+            os.setpriority(os.PRIO_PROCESS, thread, min(19, below))
 
 
 HASHING = Hashing()
