@@ -260,9 +260,10 @@ class Cursor:
     def parse(cls, text: str) -> Cursor:
         """ValueError when ``text`` is not one."""
         finished, game_id, seat = text.split(":")
-        if not math.isfinite(float(finished)) or not re.fullmatch(r"[\w-]{1,32}", game_id):
-            raise ValueError(f"not a page of games: {text!r}")
-        if not re.fullmatch(r"\d{1,4}", seat):
+        well_formed = re.fullmatch(r"[A-Za-z0-9_-]{1,32}", game_id) and re.fullmatch(
+            r"[0-9]{1,4}", seat
+        )
+        if not well_formed or not math.isfinite(float(finished)):
             raise ValueError(f"not a page of games: {text!r}")
         return cls(float(finished), game_id, int(seat))
 
