@@ -14,17 +14,20 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from sqlalchemy import event, select
+from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.server.helpers import ServerThread, run
+from tests.server.helpers import ServerThread, database, run
 from tests.server.test_ratings import deal, finished, rated_store
 from yamen.server.migrate import config, upgrade
 from yamen.server.ratings import Cursor, _last_games, count, player_page
+from yamen.server.storage import Store, async_url
 from yamen.server.tables import GameRow, OutcomeRow, RoomRow, StatsRow
 
 
 async def grown(path, games: int):
-    """A site where "p" (a person) played ``games`` games with three "rules" bots (public
-    and private rooms in turn), "q" sat in every third, written straight into the tables."""
+    """A site where "p" (a person) played ``games`` games with "rules" bots, in a private and
+    a public room in turn, "q" in seat 1 of every third, written straight into the tables with
+    their figures."""
     store, public = await rated_store(path)
     await store.add_player("q", "Q", "token-q")
     async with store.session.begin() as s:
@@ -112,7 +115,7 @@ def test_the_work_of_a_page_does_not_grow_with_the_games_played(tmp_path, asker)
         costs = []
         try:
             for who in ("p", "bot:rules"):
-                first = await player_page(store, who, asker)  # warm the statement caches
+                await player_page(store, who, asker)  # the statement caches warmed
                 counted = Work(store)
                 first = await player_page(store, who, asker)
                 second = await player_page(store, who, asker, before=Cursor.parse(first["next"]))
@@ -261,14 +264,13 @@ async def finished_in(store, room_id, number, result):
     await store.finish_game(game_id, result)
 
 
-def test_the_figures_kept_are_a_recount_of_the_outcomes_and_old_databases_get_them(tmp_path):
-    path = tmp_path / "r.db"
-
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_the_figures_kept_are_a_recount_of_the_outcomes_and_old_databases_get_them(kind, tmp_path):
     async def pages(store):
         return {who: await player_page(store, who, "p") for who in ("p", "bot:rules")}
 
-    async def go():
-        store = await rated_games(path)
+    async def go(url):
+        store = await rated_games(url)
         async with store.session() as s:
             outcomes = list(await s.scalars(select(OutcomeRow)))
             results = dict((await s.execute(select(GameRow.id, GameRow.result))).all())
@@ -276,7 +278,28 @@ def test_the_figures_kept_are_a_recount_of_the_outcomes_and_old_databases_get_th
         await store.close()
         return outcomes, results, before
 
-    outcomes, results, before = run(go())
+    async def down_and_up(url):
+        """Back to 0007 (no figures kept), then up again: the migration fills them."""
+        engine = create_async_engine(async_url(url))
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(lambda c: command.downgrade(config(c), "0007"))
+                gone = "player_stats" not in await conn.run_sync(
+                    lambda c: sa.inspect(c).get_table_names()
+                )
+            async with engine.begin() as conn:
+                await conn.run_sync(upgrade)
+        finally:
+            await engine.dispose()
+        store = Store(url)
+        await store.open()
+        after = await pages(store)
+        await store.close()
+        return gone, after
+
+    with database(kind, tmp_path) as url:
+        outcomes, results, before = run(go(url))
+        gone, after = run(down_and_up(url))
     figures = recount(outcomes, results)
     for who, page in before.items():
         assert {g["game"] for g in page["games"]} == {"baohuang", "bao_qingtian"}
@@ -288,25 +311,8 @@ def test_the_figures_kept_are_a_recount_of_the_outcomes_and_old_databases_get_th
             assert shown["win_rate"] == round(f["wins"] / f["n"], 4)
     # the latest game played first, as when the page read every outcome
     assert before["p"]["games"][0]["game"] == "baohuang"
-
-    # a database from before the figures were kept: filled from its outcomes as it upgrades
-    engine = sa.create_engine(f"sqlite:///{path}")
-    with engine.begin() as conn:
-        command.downgrade(config(conn), "0007")
-        assert "player_stats" not in sa.inspect(conn).get_table_names()
-    with engine.begin() as conn:
-        upgrade(conn)
-
-    async def again():
-        from yamen.server.storage import Store
-
-        store = Store(f"sqlite:///{path}")
-        await store.open()
-        after = await pages(store)
-        await store.close()
-        return after
-
-    assert run(again()) == before
+    # a database from before the figures were kept gets the same ones as it upgrades
+    assert gone and after == before
 
 
 def test_a_page_that_is_no_page_is_refused_and_a_forged_one_tells_nothing(tmp_path):

@@ -213,12 +213,13 @@ def test_sides_are_teams_of_unequal_size():
 
 
 async def rated_store(path):
-    """A store with a person "p" and a room of 5 seats: "p" in seat 0, bots in the rest."""
+    """A store with a person "p" and a room of 5 seats: "p" in seat 0, bots in the rest;
+    ``path`` is a SQLite file, or a database's URL."""
     from yamen.engine import get_game
     from yamen.server.registry import Rooms
     from yamen.server.storage import Store
 
-    store = Store(f"sqlite:///{path}")
+    store = Store(path if "://" in str(path) else f"sqlite:///{path}")
     await store.open()
     await store.add_player("p", "P", "token")
     room = await Rooms(store).create("p", get_game("baohuang"), True, None)
