@@ -18,6 +18,7 @@ from tests.server.helpers import (
     signed_in,
 )
 from yamen.client import Lobby, LobbyError
+from yamen.server.guesses import Guesses
 from yamen.server.limits import Limits
 
 
@@ -238,30 +239,83 @@ def from_address(base: str, host: str) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=base, transport=transport)
 
 
-def test_sign_in_attempts_are_limited_per_address_and_per_name(tmp_path):
+async def sign_in_from(base: str, host: str, name: str, password: str) -> tuple[int, dict, str]:
+    """A sign-in from ``host``: its status, body and Retry-After."""
+    async with from_address(base, host) as http:
+        got = await http.post("/api/account/sessions", json={"name": name, "password": password})
+        return got.status_code, got.json(), got.headers.get("retry-after")
+
+
+def test_guessing_at_a_name_slows_the_guessers_not_its_owner(tmp_path):
+    """Issue 23: nine wrong guesses from each of twelve addresses no longer keep the owner of
+    a name out. The addresses that failed at the name wait (429 with Retry-After) once it is
+    being guessed at; the owner, from an address that has not been failing, gets in with the
+    right password meanwhile; a new address gets one guess; and each address's own
+    ``sign_ins`` bucket still counts every attempt it makes, whatever the name."""
     limits = Limits.off().set(["sign_ins=3/600"])
     with ServerThread(f"sqlite:///{tmp_path / 'l.db'}", limits) as server:
-
-        async def attempt(host: str, name: str) -> tuple[int, dict]:
-            async with from_address(server.url, host) as http:
-                body = {"name": name, "password": "wrong password"}
-                got = await http.post("/api/account/sessions", json=body)
-                return got.status_code, got.json()["detail"], got.headers.get("retry-after")
+        server.app.state.guesses = Guesses(limits.sign_ins, clock=lambda: 1000.0)  # time stops
 
         async def go():
-            one = [await attempt("127.0.0.2", "Lee") for _ in range(4)]
-            name = await attempt("127.0.0.3", "LEE")  # another address, the same name
-            other = await attempt("127.0.0.3", "May")  # that address is not spent
-            many = [await attempt("127.0.0.4", f"n{i}") for i in range(4)]  # names differ
-            return one, name, other, many
+            await claimed(server.url, "Lee", "Lee")
+            attackers = [f"127.0.0.{i}" for i in range(10, 22)]
+            guesses = [
+                [await sign_in_from(server.url, a, "LEE", "wrong password") for _ in range(9)]
+                for a in attackers
+            ]
+            owner = await sign_in_from(server.url, "127.0.0.2", "Lee", PASSWORD)
+            fresh = [await sign_in_from(server.url, "127.0.0.3", "lee", "wrong!!!")]
+            fresh.append(await sign_in_from(server.url, "127.0.0.3", "lee", PASSWORD))
+            other = await sign_in_from(server.url, "127.0.0.10", "May", "wrong password")
+            spent = [
+                await sign_in_from(server.url, "127.0.0.4", f"n{i}", "wrong password")
+                for i in range(4)
+            ]
+            return guesses, owner, fresh, other, spent
 
-        one, name, other, many = run(go())
-    assert [status for status, _, _ in one] == [401, 401, 401, 429]
-    assert one[3][1]["code"] == "rate_limited" and one[3][1]["retry_after"] >= 1
-    assert one[3][2] is not None
-    assert name[0] == 429
-    assert other[0] == 401
-    assert [status for status, _, _ in many] == [401, 401, 401, 429]
+        guesses, owner, fresh, other, spent = run(go())
+    statuses = [[status for status, _, _ in address] for address in guesses]
+    # the name's three failures come from the first three addresses, one each; from then on
+    # every address that has failed at it waits, and a new one gets its one guess
+    assert statuses[:3] == [[401] + [429] * 8] * 3
+    assert all(s == [401] + [429] * 8 for s in statuses[3:])
+    refused = guesses[5][1]
+    assert refused[1]["detail"]["code"] == "rate_limited"
+    assert int(refused[2]) == refused[1]["detail"]["retry_after"] >= 1
+    assert owner[0] == 201 and owner[1]["token"]
+    assert [status for status, _, _ in fresh] == [401, 429]  # failing now: held too
+    assert other[0] == 401  # an attacker's address is held at that name only
+    assert [status for status, _, _ in spent] == [401, 401, 401, 429]  # per address
+
+
+def test_a_wrong_name_is_held_like_a_wrong_password(tmp_path):
+    """Guessing at a name nobody has is counted and refused exactly like guessing at an
+    account's: the refusals tell nothing about which names exist."""
+    limits = Limits.off().set(["sign_ins=2/600"])
+    with ServerThread(f"sqlite:///{tmp_path / 'w.db'}", limits) as server:
+        server.app.state.guesses = Guesses(limits.sign_ins, clock=lambda: 1000.0)  # time stops
+
+        async def go():
+            await claimed(server.url, "Ned", "Ned")
+            answers = {}
+            for name in ("Ned", "Nobody"):
+                tries = [
+                    await sign_in_from(server.url, f"127.0.1.{i}", name, "wrong password")
+                    for i in (1, 2, 1)
+                ]
+                answers[name] = [(status, body["detail"]["code"]) for status, body, _ in tries]
+            return answers
+
+        answers = run(go())
+    assert (
+        answers["Ned"]
+        == answers["Nobody"]
+        == [
+            (401, "bad_credentials"),
+            (401, "bad_credentials"),
+            (429, "rate_limited"),
+        ]
+    )
 
 
 def test_the_account_api_is_in_the_openapi_schema(server):

@@ -111,21 +111,74 @@ def test_games_with_a_person_move_ratings_and_fill_the_player_page(kind, tmp_pat
         assert all(g["room"] for g in page(base, host.player)["last"])
 
 
-def test_a_game_a_stand_in_finished_is_rated_and_marked(tmp_path):
+def test_a_person_who_played_then_left_is_rated_and_marked(tmp_path):
+    """Leaving a losing game must not spare a rating: a person who made a decision of their
+    own and then left is rated, and the game is marked as finished by the stand-in."""
     with ServerThread(f"sqlite:///{tmp_path / 'left.db'}") as server:
 
         async def go():
             host = await Lobby.guest(server.url, "Leaver")
             rid = await room(host)
-            await host.call("POST", f"/api/rooms/{rid}/start")
-            await host.call("POST", f"/api/rooms/{rid}/leave")  # the stand-in plays on
-            await watch_until_over(host, rid)
-            return host
+            me = await SeatClient.connect(host.ws_url(rid), host.token)
+            try:
+                await host.call("POST", f"/api/rooms/{rid}/start")
+                await me.wait(lambda f: f["type"] in ("state", "update") and me.my_turn())
+                table = me.table
+                acked = await me.request(type="act", action=table["legal"][0], seq=table["seq"])
+                await host.call("POST", f"/api/rooms/{rid}/leave")  # the stand-in plays on
+                await watch_until_over(host, rid)
+            finally:
+                await me.close()
+            return host, acked
 
-        host = run(go())
+        host, acked = run(go())
+        assert acked["type"] == "ack"
         shown = page(server.url, host.player)
-        assert figures(shown)["played"] == 1
+        assert figures(shown)["played"] == 1 and figures(shown)["rating"]["games"] == 1
         assert [g["stand_in"] for g in shown["last"]] == [True]
+
+
+def test_a_game_left_before_it_began_is_not_the_leavers(tmp_path):
+    """Issue 23: sit, start, leave at once, and the stand-in plays the game out: the leaver
+    made no decision of their own, so the game is not theirs (no rating, no figures, not on
+    their page); their seat counts as the bot that played it. Alone with bots, that leaves a
+    game of bots alone, rated for nobody, however many times it is done; another person who
+    played at that table is rated as usual."""
+    with ServerThread(f"sqlite:///{tmp_path / 'farm.db'}") as server:
+
+        async def go():
+            host = await Lobby.guest(server.url, "Farmer")
+            for _ in range(3):
+                rid = await room(host)
+                await host.call("POST", f"/api/rooms/{rid}/start")
+                await host.call("POST", f"/api/rooms/{rid}/leave")
+                await watch_until_over(host, rid)
+            alone = httpx.get(f"{server.url}/api/leaderboard/{GAME}").json()
+            # now with another person, who plays their seat to the end
+            other = await Lobby.guest(server.url, "Stayer")
+            body = {"game": GAME, "options": OPTIONS, "settings": FAST, "seat": 0}
+            rid = (await host.call("POST", "/api/rooms", body))["id"]
+            await other.call("POST", f"/api/rooms/{rid}/seats/1")
+            await host.call("PUT", f"/api/rooms/{rid}/seats/2/bot", {"bot": "rules"})
+            stayer = await SeatClient.connect(other.ws_url(rid), other.token)
+            try:
+                await host.call("POST", f"/api/rooms/{rid}/start")
+                await host.call("POST", f"/api/rooms/{rid}/leave")
+                result = await play_to_end([stayer])
+            finally:
+                await stayer.close()
+            return host, other, alone, result
+
+        host, other, alone, result = run(go())
+        assert alone == []  # three farmed games: nobody rated, bots included
+        farmer = page(server.url, host.player)
+        assert farmer["games"] == [] and farmer["last"] == []
+        stayer = figures(page(server.url, other.player))
+        assert stayer["played"] == 1 and stayer["rating"]["games"] == 1
+        bots = page(server.url, "bot:rules")
+        assert figures(bots)["played"] == 2  # seat 2, and seat 0 that the stand-in played
+        (last,) = page(server.url, other.player)["last"]
+        assert last["place"] == result["places"].index(1) + 1
 
 
 def test_unknown_players_and_games_are_not_found(tmp_path):
@@ -160,12 +213,13 @@ def test_sides_are_teams_of_unequal_size():
 
 
 async def rated_store(path):
-    """A store with a person "p" and a room of 5 seats: "p" in seat 0, bots in the rest."""
+    """A store with a person "p" and a room of 5 seats: "p" in seat 0, bots in the rest;
+    ``path`` is a SQLite file, or a database's URL."""
     from yamen.engine import get_game
     from yamen.server.registry import Rooms
     from yamen.server.storage import Store
 
-    store = Store(f"sqlite:///{path}")
+    store = Store(path if "://" in str(path) else f"sqlite:///{path}")
     await store.open()
     await store.add_player("p", "P", "token")
     room = await Rooms(store).create("p", get_game("baohuang"), True, None)

@@ -5,13 +5,17 @@ said hello with a revoked token are closed (yamen/server/revocation.py); a delet
 player stays, anonymous, with its games.
 
 Safety: every attempt that checks a password or takes a name counts against the ``sign_ins``
-rate, per client address and per account name (yamen/server/limits.py); a wrong name and a
-wrong password give the same answer (``bad_credentials``) in the same time
-(yamen/server/passwords.py).
+rate of the client's address (yamen/server/limits.py); failed passwords slow down the
+(name, address) that failed, and, once a name is being guessed at, every address that has
+failed at it, but never an address that has not (yamen/server/guesses.py): nobody can keep an
+owner out. A wrong name and a wrong password give the same answer (``bad_credentials``) in the
+same time; passwords are checked on threads of their own, a bounded queue of them, else 429
+``busy`` at once (yamen/server/passwords.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from typing import Annotated, Any
 
@@ -19,15 +23,16 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 from pydantic import BaseModel, Field, StrictStr
 
 from yamen.server import account_store as accounts
+from yamen.server import passwords
+from yamen.server.guesses import Guesses
 from yamen.server.identity import Player, player_of
 from yamen.server.limits import Limited, address, limiter_of, refused
 from yamen.server.lobby import Body, bearer, current_player, http_error, rooms_of
 from yamen.server.passwords import (
     PASSWORD_MAX,
     PASSWORD_MIN,
+    Busy,
     account_name,
-    check,
-    hash_password,
     needs_rehash,
     password_problem,
 )
@@ -75,12 +80,52 @@ def store_of(request: Request) -> Store:
     return rooms_of(request).store
 
 
-def attempt(request: Request, key: str) -> None:
-    """One ``sign_ins`` for the caller's address and for ``key`` (a name or a player), or 429."""
+def guesses_of(request: Request) -> Guesses:
+    return request.app.state.guesses
+
+
+def attempt(request: Request, name: str | None = None) -> None:
+    """One ``sign_ins`` for the caller's address, or 429; with ``name`` (a name's key or a
+    player) a password is tried for it: refused while this address must wait at that name
+    (yamen/server/guesses.py), and then not charged."""
+    where = address(request.client)
     try:
-        limiter_of(request).take("sign_ins", address(request.client), key)
+        if name is not None:
+            guesses_of(request).check(name, where)
+        limiter_of(request).take("sign_ins", where)
     except Limited as exc:
         raise refused(exc) from None
+
+
+async def password_is(request: Request, name: str, stored: str | None, password: str) -> bool:
+    """Whether ``password`` is the one ``stored`` hashes (None: no account, False in the same
+    time), counted for (name, address): a failure slows that address down at that name."""
+    right = await check(stored, password)
+    where = address(request.client)
+    if right:
+        guesses_of(request).succeeded(name, where)
+    else:
+        guesses_of(request).failed(name, where)
+    return right
+
+
+async def check(stored: str | None, password: str) -> bool:
+    try:
+        return await passwords.check(stored, password)
+    except Busy as exc:
+        raise busy(exc) from None
+
+
+async def hash_password(password: str) -> str:
+    try:
+        return await passwords.hash_password(password)
+    except Busy as exc:
+        raise busy(exc) from None
+
+
+def busy(exc: Busy) -> Exception:
+    """429 ``busy`` with Retry-After: the password threads and their queue are full."""
+    return refused(Limited("busy", str(exc), passwords.RETRY_SECONDS))
 
 
 def bad_credentials() -> Exception:
@@ -112,8 +157,9 @@ async def confirmed(request: Request, player: Player, password: str) -> Any:
     """The caller's account, once ``password`` is its password (rate-limited)."""
     store = store_of(request)
     found = await own_account(store, player)
-    attempt(request, f"player:{player.id}")
-    if not await check(found.password_hash, password):
+    name = f"player:{player.id}"
+    attempt(request, name)
+    if not await password_is(request, name, found.password_hash, password):
         raise bad_credentials()
     return found
 
@@ -125,7 +171,7 @@ async def claim(body: Credentials, caller: Caller, request: Request) -> Account:
     valid, as the account's first session. 409 ``name_taken`` or ``has_account``."""
     player, _ = caller
     shown, key = checked_name(body.name)
-    attempt(request, f"name:{key}")
+    attempt(request)
     checked_password(body.password)
     store = store_of(request)
     if await accounts.account(store, player.id) is not None:
@@ -147,13 +193,17 @@ async def sign_in(body: Credentials, request: Request) -> Account:
         _, key = account_name(body.name)
     except ValueError:
         key = None
-    attempt(request, f"name:{key or body.name[:160]}")
+    name = f"name:{key or body.name[:160]}"
+    attempt(request, name)
     found = None if key is None else await accounts.account_by_key(store, key)
-    if not await check(None if found is None else found.password_hash, body.password):
+    stored = None if found is None else found.password_hash
+    if not await password_is(request, name, stored, body.password):
         raise bad_credentials()
     assert found is not None
     if needs_rehash(found.password_hash):
-        await accounts.set_password(store, found.player_id, await hash_password(body.password))
+        with contextlib.suppress(Busy):  # renewed at a later sign-in: this one is in
+            renewed = await passwords.hash_password(body.password)
+            await accounts.set_password(store, found.player_id, renewed)
     token = secrets.token_urlsafe(32)
     await accounts.add_session(store, found.player_id, token)
     player = await player_of(store, token)

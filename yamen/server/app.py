@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yamen.server import account_api, analysis_api, api_docs, errors
 from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, check_budget
+from yamen.server.guesses import Guesses
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -109,6 +110,7 @@ def create_app(
     errors.install(app)
     api_docs.install(app)  # /docs and /redoc with their scripts from here, not from a CDN
     app.state.limiter = Limiter(limits)
+    app.state.guesses = Guesses(limits.sign_ins)  # wrong passwords: yamen/server/guesses.py
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(standings, dependencies=[Depends(per_address("lobby"))])
     app.include_router(account_api.router, dependencies=[Depends(per_address("lobby"))])

@@ -1,16 +1,27 @@
 """Passwords, hashed with Argon2id (argon2-cffi, its recommended parameters), and account names.
 
-Hashing takes tens of milliseconds and 64 MiB on purpose: it runs in a thread, a few at a time
-(HASHING), so that sign-in attempts slow neither the event loop nor the machine. An unknown
-name is checked against a hash all the same (:func:`check` with ``None``): a wrong name and a
-wrong password take as long, and are told apart by nothing.
+Hashing takes a fifth of a second of CPU and 64 MiB on purpose, so it has a pool of threads
+of its own (:data:`HASHING`: THREADS at once, QUEUE more waiting), shared by every event loop
+of the process and by nothing else: a burst of sign-ins waits there, never in front of a
+table's bot or anything else of the server's (argon2-cffi computes in C without the GIL). On
+Linux those threads run below the server in priority (nice ``NICE``, as the bots' worker
+processes do), so where cores are short the event loop comes first. A check beyond the queue
+is refused at once (:class:`Busy`: 429 ``busy`` with Retry-After) rather than queued without
+end. An unknown name is checked against a hash all the same (:func:`check` with
+``None``): a wrong name and a wrong password take as long, and are told apart by nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import sys
 import threading
 import unicodedata
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -19,11 +30,61 @@ from yamen.server.identity import clean_name
 
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
-# hashes computed at once (each takes 64 MiB for a moment); waited for in the worker thread,
-# so it holds for every event loop of the process
-HASHING = threading.BoundedSemaphore(4)
+THREADS = 2  # hashes computed at once (each takes 64 MiB for a moment)
+QUEUE = 16  # hashes waiting for a thread; one more is refused (Busy)
+RETRY_SECONDS = 1
+NICE = 10  # how far below the server the hashing threads are scheduled (Linux)
 hasher = PasswordHasher()
 DUMMY = hasher.hash("an account that is not there")
+T = TypeVar("T")
+
+
+class Busy(Exception):
+    """Every password thread is taken and QUEUE checks wait: try again in RETRY_SECONDS."""
+
+
+class Hashing:
+    """A pool of ``threads`` for hashing, with at most ``queue`` jobs waiting for one."""
+
+    def __init__(self, threads: int = THREADS, queue: int = QUEUE):
+        self.pool = ThreadPoolExecutor(threads, "password", initializer=_below_the_server)
+        self.most = threads + queue
+        self.held = 0  # jobs running or waiting (any event loop's: under the lock)
+        self.lock = threading.Lock()
+
+    async def run(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` on a password thread, or :class:`Busy` at once."""
+        with self.lock:
+            if self.held >= self.most:
+                raise Busy("too many password checks at once")
+            self.held += 1
+        try:
+            job = self.pool.submit(work, *args)
+        except BaseException:
+            self._done(None)
+            raise
+        # freed when the job is over, not when its waiter stops waiting: a thread still
+        # hashing for a request that went away is still taken
+        job.add_done_callback(self._done)
+        return await asyncio.wrap_future(job)
+
+    def _done(self, _: Future | None) -> None:
+        with self.lock:
+            self.held -= 1
+
+
+def _below_the_server() -> None:
+    """A hashing thread starts: NICE below the thread that made it (the server's), for this
+    thread only (Linux schedules threads one by one; elsewhere this would touch the whole
+    process, so it is not done)."""
+    if sys.platform.startswith("linux"):
+        thread = threading.get_native_id()
+        with contextlib.suppress(OSError):
+            below = os.getpriority(os.PRIO_PROCESS, thread) + NICE
+            os.setpriority(os.PRIO_PROCESS, thread, min(19, below))
+
+
+HASHING = Hashing()
 
 
 def account_name(name: str) -> tuple[str, str]:
@@ -39,26 +100,24 @@ def password_problem(password: str) -> bool:
 
 
 def _hash(password: str) -> str:
-    with HASHING:
-        return hasher.hash(password)
+    return hasher.hash(password)
 
 
 async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(_hash, password)
+    return await HASHING.run(_hash, password)
 
 
 def _verify(stored: str | None, password: str) -> bool:
-    with HASHING:
-        try:
-            return hasher.verify(stored or DUMMY, password) and stored is not None
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            return False
+    try:
+        return hasher.verify(stored or DUMMY, password) and stored is not None
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
 
 
 async def check(stored: str | None, password: str) -> bool:
     """Whether ``password`` is the one ``stored`` hashes (None: no such account, always False,
     in the same time)."""
-    return await asyncio.to_thread(_verify, stored, password)
+    return await HASHING.run(_verify, stored, password)
 
 
 def needs_rehash(stored: str) -> bool:

@@ -1,26 +1,47 @@
 """Ratings and player figures: when a game with a person in it ends, each seat's outcome is
-stored and everyone's OpenSkill rating in that game moves (docs/server.md, Ratings).
+stored, everyone's OpenSkill rating in that game moves, and their figures in that game
+(games, places, points, wins) are counted, all in one transaction (docs/server.md, Ratings).
 
 Who sat in a seat is the player who sat there when the game started (``games.players``), or,
 for a bot's seat, ``bot:<kind>`` (the seat's bot when the game ended): bots are rated players
-too, so people see "rules" and "search" on their own scale. The game says who beat whom
+too, so people see "rules" and "search" on their own scale. A person who left a game before it
+really began for them (they made no decision of their own: every action of their seat was the
+stand-in's, for ``left`` or ``away``) did not play it: their seat counts as the bot that played
+it, so sitting down, starting and leaving farms nothing. The game says who beat whom
 (``Game.contests``: sides where it has them, deal by deal where they change); each contest is
 one Plackett-Luce update of teams, of whatever sizes. A name seated more than once in a
 contest (two bots of one kind) takes the mean of its seats' new ratings.
+
+A player's page costs the same however many games they played: it reads their figures per
+game (``player_stats``, kept as games are rated) and one page of their last games, newest
+first, through an index (``?before=`` the previous page's ``next``).
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import re
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, and_, exists, or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from yamen.engine import game_type
-from yamen.server.tables import ActionRow, GameRow, OutcomeRow, PlayerRow, RatingRow, SeatRow
+from yamen.server.tables import (
+    ActionRow,
+    GameRow,
+    OutcomeRow,
+    PlayerRow,
+    RatingRow,
+    RoomRow,
+    SeatRow,
+    StatsRow,
+)
 
 log = logging.getLogger(__name__)
 AWAY = ("left", "away")  # a stand-in played for these reasons: the game is marked
@@ -86,39 +107,43 @@ async def _rate(store: Any, game_id: int) -> bool:
             seat.seat: seat
             for seat in await s.scalars(select(SeatRow).where(SeatRow.room_id == row.room_id))
         }
-        away = set(
-            await s.scalars(
-                select(ActionRow.seat).where(
-                    ActionRow.game_id == game_id, ActionRow.stand_in.in_(AWAY)
-                )
-            )
-        )
-        result, players = row.result, row.players or []
+        why: dict[int, set[str | None]] = {}  # seat -> why its actions were played (None: own)
+        for seat, reason in await s.execute(
+            select(ActionRow.seat, ActionRow.stand_in)
+            .where(ActionRow.game_id == game_id)
+            .distinct()
+        ):
+            why.setdefault(seat, set()).add(reason)
+        result, started = row.result, row.players or []
+        now_in = [getattr(seats.get(i), "player_id", None) for i in range(len(result["places"]))]
+        players = played_by(started, now_in, why)
+        if not any(players):
+            return False  # bots alone, or people who left before it began: not rated
         who = [
-            players[i] or bot_label(getattr(seats.get(i), "bot", None))
-            for i in range(len(result["places"]))
+            players[i] or bot_label(getattr(seats.get(i), "bot", None)) for i in range(len(now_in))
         ]
         stood_in = [
             players[i] is not None
-            and (i in away or getattr(seats.get(i), "player_id", None) != players[i])
+            and (bool(why.get(i, set()) & set(AWAY)) or now_in[i] != players[i])
             for i in range(len(who))
         ]
         finished = row.finished or time.time()
         winners = set(result["winners"])
-        for place, seat in enumerate(result["places"]):
-            s.add(
-                OutcomeRow(
-                    game_id=game_id,
-                    seat=seat,
-                    who=who[seat],
-                    game=row.game,
-                    place=place + 1,
-                    score=float(Fraction(str(result["scores"][seat]))),
-                    won=seat in winners,
-                    stand_in=stood_in[seat],
-                    finished=finished,
-                )
+        outcomes = [
+            OutcomeRow(
+                game_id=game_id,
+                seat=seat,
+                who=who[seat],
+                game=row.game,
+                place=place + 1,
+                score=float(Fraction(str(result["scores"][seat]))),
+                won=seat in winners,
+                stand_in=stood_in[seat],
+                finished=finished,
             )
+            for place, seat in enumerate(result["places"])
+        ]
+        s.add_all(outcomes)
         names = sorted(set(who))
         found = {
             r.who: r
@@ -161,7 +186,50 @@ async def _rate(store: Any, game_id: int) -> bool:
                 found[name].updated = now
             else:
                 s.add(RatingRow(who=name, game=row.game, mu=mu, sigma=sigma, games=1, updated=now))
+        # the figures, after the ratings (rows of the same names: locked in the same order)
+        stats = {
+            r.who: r
+            for r in await s.scalars(
+                select(StatsRow)
+                .where(StatsRow.game == row.game, StatsRow.who.in_(names))
+                .with_for_update()
+            )
+        }
+        for outcome in outcomes:
+            if outcome.who not in stats:
+                stats[outcome.who] = StatsRow(
+                    who=outcome.who, game=row.game, played=0, wins=0, points="0", places={}, last=0
+                )
+                s.add(stats[outcome.who])
+            score = Fraction(str(result["scores"][outcome.seat]))
+            count(stats[outcome.who], outcome.place, score, outcome.won, finished)
     return True
+
+
+def played_by(
+    started: list[str | None], now_in: list[str | None], why: dict[int, set[str | None]]
+) -> list[str | None]:
+    """Who played each seat, for ratings: the person who sat there when the game started
+    (``started``), unless they left it before it really began for them: gone from the seat
+    (``now_in`` is who sits there now; a ``left`` action says it too) and no decision of
+    their own, every action of the seat the stand-in's for ``left`` or ``away`` (``why``: the
+    reasons its actions were played for, None for a seat's own). Those seats were a bot's.
+    A turn timer's stand-in move is not a leaver's: the person was at the table."""
+    players: list[str | None] = []
+    for i, sitting in enumerate(now_in):
+        person, reasons = started[i] if i < len(started) else None, why.get(i, set())
+        left = person is not None and ("left" in reasons or sitting != person)
+        players.append(None if left and reasons <= set(AWAY) else person)
+    return players
+
+
+def count(stats: StatsRow, place: int, score: Fraction, won: bool, finished: float) -> None:
+    """One more rated game in ``stats``: its place, exact score and win."""
+    stats.played += 1
+    stats.wins += bool(won)
+    stats.points = str(Fraction(stats.points) + score)
+    stats.places = {**stats.places, str(place): stats.places.get(str(place), 0) + 1}
+    stats.last = max(stats.last, finished)
 
 
 async def leaderboard(store: Any, game: str, limit: int = 100) -> list[dict[str, Any]]:
@@ -176,81 +244,122 @@ async def leaderboard(store: Any, game: str, limit: int = 100) -> list[dict[str,
     ]
 
 
-async def player_page(
-    store: Any, player_id: str, asker: str | None, last: int = 20
-) -> dict[str, Any] | None:
-    """A player's (or a bot kind's) figures per game; the last games only where ``asker`` may
-    read them (a public room's, or one the asker sat in). None: nobody by that id."""
-    from yamen.server.tables import RoomRow
+@dataclass(frozen=True)
+class Cursor:
+    """Where a page of last games ends: its last row's time, game (public id) and seat; the
+    next page starts after it. Written as ``finished:game_id:seat``."""
 
+    finished: float
+    game_id: str
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{self.finished!r}:{self.game_id}:{self.seat}"
+
+    @classmethod
+    def parse(cls, text: str) -> Cursor:
+        """ValueError when ``text`` is not one."""
+        finished, game_id, seat = text.split(":")
+        well_formed = re.fullmatch(r"[A-Za-z0-9_-]{1,32}", game_id) and re.fullmatch(
+            r"[0-9]{1,4}", seat
+        )
+        if not well_formed or not math.isfinite(float(finished)):
+            raise ValueError(f"not a page of games: {text!r}")
+        return cls(float(finished), game_id, int(seat))
+
+
+async def player_page(
+    store: Any, player_id: str, asker: str | None, last: int = 20, before: Cursor | None = None
+) -> dict[str, Any] | None:
+    """A player's (or a bot kind's) figures per game and a page of their last games, newest
+    first (after ``before``): only those ``asker`` may read, a public room's or one the asker
+    was rated in with them. ``next`` is where the next page starts (None: no more). None:
+    nobody by that id. Bounded work whatever the number of games: a few indexed reads."""
     async with store.session() as s:
         names = await _names(s, [player_id])
-        outcomes = list(
+        stats = list(
             await s.scalars(
-                select(OutcomeRow)
-                .where(OutcomeRow.who == player_id)
-                .order_by(OutcomeRow.finished.desc(), OutcomeRow.game_id.desc())
+                select(StatsRow)
+                .where(StatsRow.who == player_id)
+                .order_by(StatsRow.last.desc(), StatsRow.game)
             )
         )
-        if player_id not in names and not outcomes:
+        if player_id not in names and not stats:
             return None
         ratings = {
             r.game: r for r in await s.scalars(select(RatingRow).where(RatingRow.who == player_id))
         }
-        ids = list(dict.fromkeys(o.game_id for o in outcomes))
-        games = {
-            g.id: (g, public)
-            for g, public in await s.execute(
-                select(GameRow, RoomRow.public)
-                .join(RoomRow, RoomRow.id == GameRow.room_id)
-                .where(GameRow.id.in_(ids))
-            )
+        rows = (await s.execute(_last_games(player_id, asker, before, last + 1))).all()
+    recent = [
+        {
+            "game_id": public_id,
+            "game": o.game,
+            "room": room_id if public else None,
+            "seat": o.seat,
+            "place": o.place,
+            "score": o.score,
+            "won": o.won,
+            "stand_in": o.stand_in,
+            "finished": o.finished,
         }
-    per_game: dict[str, dict[str, Any]] = {}
-    for o in outcomes:
-        figures = per_game.setdefault(
-            o.game, {"game": o.game, "games": 0, "places": {}, "points": 0.0, "wins": 0}
-        )
-        figures["games"] += 1
-        figures["places"][str(o.place)] = figures["places"].get(str(o.place), 0) + 1
-        figures["points"] += o.score
-        figures["wins"] += o.won
-    for name, figures in per_game.items():
-        n = figures.pop("games")
-        points, wins = figures.pop("points"), figures.pop("wins")
-        rating = ratings.get(name)
-        figures.update(
-            played=n,
-            mean_points=round(points / n, 4),
-            win_rate=round(wins / n, 4),
-            rating=None if rating is None else _rating(rating),
-        )
-    recent = []
-    for o in outcomes:
-        game, public = games[o.game_id]
-        if public or (asker is not None and asker in (game.players or ())):
-            recent.append(
-                {
-                    "game_id": game.public_id,
-                    "game": o.game,
-                    "room": game.room_id if public else None,
-                    "seat": o.seat,
-                    "place": o.place,
-                    "score": o.score,
-                    "won": o.won,
-                    "stand_in": o.stand_in,
-                    "finished": o.finished,
-                }
-            )
-        if len(recent) >= last:
-            break
+        for o, public_id, room_id, public in rows[:last]
+    ]
+    after = None
+    if len(rows) > last:
+        end = recent[-1]
+        after = str(Cursor(end["finished"], end["game_id"], end["seat"]))
     return {
         "player": player_id,
         "name": names.get(player_id, player_id),
         "bot": _bot(player_id),
-        "games": list(per_game.values()),
+        "games": [figures(row, ratings.get(row.game)) for row in stats],
         "last": recent,
+        "next": after,
     }
+
+
+def figures(stats: StatsRow, rating: RatingRow | None) -> dict[str, Any]:
+    """A player's figures in one game, as their page shows them."""
+    n = stats.played
+    places = sorted(stats.places.items(), key=lambda item: int(item[0]))
+    return {
+        "game": stats.game,
+        "places": dict(places),
+        "played": n,
+        "mean_points": round(float(Fraction(stats.points) / n), 4),
+        "win_rate": round(stats.wins / n, 4),
+        "rating": None if rating is None else _rating(rating),
+    }
+
+
+def _last_games(player_id: str, asker: str | None, before: Cursor | None, limit: int) -> Select:
+    """The player's outcomes newest first, with their game's public id, room and publicity:
+    those of public rooms, and those the asker was rated in too; after ``before``. Walks the
+    index on (who, finished, game_id, seat) and stops at ``limit``."""
+    o, other = OutcomeRow, aliased(OutcomeRow)
+    query = (
+        select(o, GameRow.public_id, GameRow.room_id, RoomRow.public)
+        .join(GameRow, GameRow.id == o.game_id)
+        .join(RoomRow, RoomRow.id == GameRow.room_id)
+        .where(o.who == player_id)
+    )
+    if asker is None:
+        query = query.where(RoomRow.public)
+    else:
+        sat = exists().where(other.game_id == o.game_id, other.who == asker)
+        query = query.where(or_(RoomRow.public, sat))
+    if before is not None:
+        game = select(GameRow.id).where(GameRow.public_id == before.game_id).scalar_subquery()
+        query = query.where(
+            or_(
+                o.finished < before.finished,
+                and_(
+                    o.finished == before.finished,
+                    or_(o.game_id < game, and_(o.game_id == game, o.seat < before.seat)),
+                ),
+            )
+        )
+    return query.order_by(o.finished.desc(), o.game_id.desc(), o.seat.desc()).limit(limit)
 
 
 def _rating(r: RatingRow) -> dict[str, Any]:

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String, Text, inspect
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    inspect,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -110,12 +121,15 @@ class ChatRow(Base):
 class OutcomeRow(Base):
     """One seat of a rated game (one with a person in it): who sat there (a player's id, or
     ``bot:<kind>``), their place (1 first), score and win, for player pages; ``stand_in``:
-    a person's seat was played by the stand-in bot because they left or were away."""
+    a person's seat was played by the stand-in bot because they left or were away. A
+    player's last games are read newest first through the index on (who, finished), a page
+    at a time."""
 
     __tablename__ = "outcomes"
+    __table_args__ = (Index("ix_outcomes_who_finished", "who", "finished", "game_id", "seat"),)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    who: Mapped[str] = mapped_column(String(48), index=True)
+    who: Mapped[str] = mapped_column(String(48))
     game: Mapped[str] = mapped_column(String(40))
     place: Mapped[int] = mapped_column(Integer)
     score: Mapped[float] = mapped_column(Float)
@@ -134,6 +148,21 @@ class RatingRow(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     updated: Mapped[float] = mapped_column(Float)
+
+
+class StatsRow(Base):
+    """A player's (or a bot kind's) figures in one game, counted as each of their rated games is
+    stored, in the same transaction as its outcomes (yamen/server/ratings.py): a player's page
+    reads these rows, never their outcomes one by one."""
+
+    __tablename__ = "player_stats"
+    who: Mapped[str] = mapped_column(String(48), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer)  # seats: a bot kind seated twice counts twice
+    wins: Mapped[int] = mapped_column(Integer)
+    points: Mapped[str] = mapped_column(Text)  # the exact sum of the scores: "7", "-3/2"
+    places: Mapped[dict] = mapped_column(JSON)  # place ("1" first) -> how many times
+    last: Mapped[float] = mapped_column(Float)  # when the latest of these games finished
 
 
 class AnalysisRow(Base):

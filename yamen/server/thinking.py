@@ -8,10 +8,14 @@ The pool's size is the server's budget for thinking: a room whose bots think lon
 worker, and the other rooms' event loop does not.
 
 Only bots that think go to the workers: a quick bot (no time budget) answers in microseconds,
-less than a trip to a worker, in a thread here. A thinking bot whose answer is not back by its
-time (the workers are all busy) is cut off: the room plays a quick bot's answer at that time
-instead (yamen/server/driver.py), so an overloaded server plays weaker, never slower, and the
-time still tells nothing.
+less than a trip to a worker, in a thread here: the thinker's own (``QUICK_THREADS``), never
+asyncio's default pool, which anything may fill (a burst of sign-ins once stalled a room of
+rules bots for seconds there; passwords have their own pool too, yamen/server/passwords.py).
+Not on the event loop itself: a Criminal Poker rules decision can take a few milliseconds, and
+in a thread the loop still gets its turns meanwhile. A thinking bot whose answer is not back
+by its time (the workers are all busy) is cut off: the room plays a quick bot's answer at that
+time instead (yamen/server/driver.py), so an overloaded server plays weaker, never slower, and
+the time still tells nothing.
 
 The budget of one decision is the server's too: a bot that takes a time budget (a ``seconds``
 argument, see :func:`yamen.bots.thinks`) is always made with ``seconds`` set to the server's
@@ -19,8 +23,8 @@ cap, whatever a room asks; rooms name bots only by their plain names (yamen/serv
 :meth:`Thinker.budget` is how long such a decision may take, which the room uses to answer at a
 time that does not depend on what the bot holds (yamen/server/driver.py).
 
-``workers=0`` thinks in a thread of this process instead (tests, embedding); ``yamen serve``
-uses processes (``--bot-workers``).
+``workers=0`` thinks in a thread of this process instead (tests, embedding: asyncio's default
+pool, not the quick bots' threads); ``yamen serve`` uses processes (``--bot-workers``).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import random
 import threading
 import time
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -44,6 +48,7 @@ DEFAULT_SECONDS = 0.7  # a budgeted bot's think time per decision, at most
 WORKER_NICE = 10  # a worker's scheduling priority below the server's
 SLACK = 0.1  # what a decision may take beyond its think time: a last playout, the trip here
 MAX_SECONDS = 60.0
+QUICK_THREADS = 2  # the quick bots' own threads: no other work ever queues in front of them
 
 
 def default_workers() -> int:
@@ -61,6 +66,7 @@ class Thinker:
             raise OptionsError(f"a bot's seconds a decision must be above 0, at most {MAX_SECONDS}")
         self.workers, self.seconds, self.slack = workers, seconds, slack
         self.pool: ProcessPoolExecutor | None = None
+        self.threads: ThreadPoolExecutor | None = None  # the quick bots' own
 
     def spec(self, game: str, name: str) -> str:
         """The bot the server runs for the plain name ``name``: with the server's budget."""
@@ -92,13 +98,19 @@ class Thinker:
     ) -> int:
         """The bot's choice for the seat whose ``view`` and ``legal`` these are."""
         args = (game, self.spec(game, name), view, list(legal), seed)
-        if not self.workers or not thinks(game, name):
+        loop = asyncio.get_running_loop()
+        if not thinks(game, name):
             # A quick bot answers in microseconds, less than a trip to a worker costs; and a
-            # room of quick bots then never waits behind another room's search.
+            # room of quick bots then never waits behind another room's search, nor behind
+            # anything else the server does in threads.
+            if self.threads is None:
+                self.threads = ThreadPoolExecutor(QUICK_THREADS, thread_name_prefix="bots")
+            return await loop.run_in_executor(self.threads, decide, *args)
+        if not self.workers:  # tests, embedding: thinking in a thread, not the quick bots'
             return await asyncio.to_thread(decide, *args)
         self.start()
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.pool, decide, *args)
+            return await loop.run_in_executor(self.pool, decide, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
             self.close()
             raise
@@ -107,6 +119,9 @@ class Thinker:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
+        if self.threads is not None:
+            self.threads.shutdown(wait=False, cancel_futures=True)
+            self.threads = None
 
 
 INLINE = Thinker()  # rooms made without a server's thinker think in a thread, at the defaults

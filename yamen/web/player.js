@@ -1,11 +1,14 @@
 // A player's page (#/player/<id>) and a game's leaderboard (#/leaderboard/<game>): the figures
 // the server keeps per game (docs/server.md, Ratings), drawn in the page's words. Each loader
 // fetches once and returns a draw function, so a language change redraws without fetching.
+// A player's last games come 20 at a time: "more games" fetches the next page (the answer's
+// `next`) and adds it to those shown.
 
 import { api } from "./net.js";
 import { t, shownName } from "./i18n.js";
 import { h } from "./dom.js";
 import { botKind } from "./lobby.js";
+import { shell, attempt } from "./shell.js";
 
 // A rated name: a person's own (a deleted account's: words for it), or a bot by its kind
 // ("bot:rules" is rated like a person).
@@ -28,7 +31,23 @@ async function fetched(path) {
 
 // `title(game)`: the game's name in the page's language (the shell's, which knows the games).
 export async function playerPage(id, title) {
-  const data = await fetched(`/api/players/${encodeURIComponent(id)}`);
+  const path = `/api/players/${encodeURIComponent(id)}`;
+  const data = await fetched(path);
+  let loading = false;
+  // The next page of last games, added to those shown; the page is drawn again if still on show.
+  async function more(event) {
+    if (loading || !data.next) return;
+    loading = true;
+    const button = event.currentTarget;
+    button.disabled = true;
+    const page = await attempt(() => api("GET", `${path}?before=${encodeURIComponent(data.next)}`));
+    loading = false;
+    if (page) {
+      data.last.push(...page.last);
+      data.next = page.next;
+    }
+    if (button.isConnected && shell.redraw) shell.redraw();
+  }
   return () => {
     if (data.missing) return h("p", { class: "card missing" }, t(data.missing === "player_deleted" ? "error.player_deleted" : "player.not_found"));
     const games = data.games.map((g) =>
@@ -66,7 +85,15 @@ export async function playerPage(id, title) {
       { class: "player-page" },
       h("h1", {}, named(data)),
       games.length ? games : h("p", { class: "card" }, t("player.no_games")),
-      last.length ? h("section", { class: "card" }, h("h2", {}, t("player.last_games")), h("ul", { class: "last-games" }, last)) : null,
+      last.length
+        ? h(
+            "section",
+            { class: "card" },
+            h("h2", {}, t("player.last_games")),
+            h("ul", { class: "last-games" }, last),
+            data.next ? h("button", { type: "button", class: "more-games quiet", onclick: more }, t("player.more_games")) : null,
+          )
+        : null,
     );
   };
 }

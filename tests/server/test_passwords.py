@@ -1,0 +1,157 @@
+"""Passwords are hashed on threads of their own with a bounded queue: beyond it a check is
+refused at once (429 ``busy`` with Retry-After), a slot is freed only when its hash is done,
+and however long the hashing takes, a room of quick bots plays on (issue 23: sign-ins once
+shared asyncio's default pool with the quick bots, and a burst of them stalled a room)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+
+import httpx
+import pytest
+from argon2.exceptions import VerifyMismatchError
+
+from tests.server.helpers import FAST, ServerThread, run, watch_until_over
+from yamen.client import Lobby
+from yamen.server import passwords
+from yamen.server.passwords import Busy, Hashing
+
+
+def test_a_check_beyond_the_queue_is_refused_at_once_and_a_slot_frees_when_its_hash_ends():
+    hashing = Hashing(threads=1, queue=2)
+    gate = threading.Event()
+
+    async def go():
+        held = [asyncio.ensure_future(hashing.run(gate.wait)) for _ in range(3)]
+        await asyncio.sleep(0)
+        with pytest.raises(Busy):
+            await hashing.run(lambda: "never")
+        held[1].cancel()  # a request gone away: its job is dropped before it ran
+        await asyncio.sleep(0.01)
+        with pytest.raises(asyncio.CancelledError):
+            await held[1]
+        taken_after_cancel = hashing.held
+        late = asyncio.ensure_future(hashing.run(lambda: "late"))
+        await asyncio.sleep(0)
+        gate.set()
+        done = await asyncio.gather(held[0], held[2], late)
+        return taken_after_cancel, done, hashing.held
+
+    try:
+        taken_after_cancel, done, held = run(go())
+    finally:
+        gate.set()
+        hashing.pool.shutdown()
+    assert taken_after_cancel == 2  # the cancelled one's slot is free, the others' are not
+    assert done == [True, True, "late"]
+    assert held == 0
+
+
+class Stuck:
+    """A hasher whose every check waits for ``gate``, then fails: the pool is flooded."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.started = 0
+
+    def verify(self, stored: str, password: str) -> bool:
+        self.started += 1
+        self.gate.wait(120)
+        raise VerifyMismatchError
+
+    def check_needs_rehash(self, stored: str) -> bool:
+        return False
+
+
+def test_a_room_of_quick_bots_plays_on_while_the_password_threads_are_flooded(
+    tmp_path, monkeypatch
+):
+    stuck = Stuck()
+    monkeypatch.setattr(passwords, "hasher", stuck)
+    flood = 40  # more than asyncio's default pool has threads, on any machine
+    with ServerThread(f"sqlite:///{tmp_path / 'p.db'}") as server:
+
+        async def go():
+            host = await Lobby.guest(server.url, "Host")
+            body = {"game": "bao_qingtian", "options": {"players": 3}, "settings": FAST}
+            rid = (await host.call("POST", "/api/rooms", body))["id"]
+            await host.call("POST", f"/api/rooms/{rid}/bots", {"bot": "rules"})
+            async with httpx.AsyncClient(base_url=server.url, timeout=120) as http:
+                attempts = [
+                    asyncio.ensure_future(
+                        http.post(
+                            "/api/account/sessions", json={"name": f"n{i}", "password": "x" * 8}
+                        )
+                    )
+                    for i in range(flood)
+                ]
+                try:
+                    for _ in range(600):  # the refusals come at once, the rest wait
+                        refused = [a.result() for a in attempts if a.done()]
+                        if len(refused) >= flood - passwords.THREADS - passwords.QUEUE:
+                            break
+                        await asyncio.sleep(0.05)
+                    await host.call("POST", f"/api/rooms/{rid}/start")
+                    over = await watch_until_over(host, rid)
+                    hashing_meanwhile = stuck.started
+                    waiting = sum(not a.done() for a in attempts)
+                finally:
+                    stuck.gate.set()
+                answers = [await a for a in attempts]
+            return refused, over, hashing_meanwhile, waiting, answers
+
+        refused, over, hashing_meanwhile, waiting, answers = run(go())
+    queued = passwords.THREADS + passwords.QUEUE
+    # the game was played to its end while every password thread was stuck
+    assert over["status"] == "over"
+    assert hashing_meanwhile == passwords.THREADS and waiting == queued
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [401] * queued + [429] * (flood - queued)
+    busy = next(a for a in refused if a.status_code == 429)
+    assert busy.json()["detail"]["code"] == "busy"
+    assert busy.headers["retry-after"] == str(busy.json()["detail"]["retry_after"]) == "1"
+
+
+def test_quick_bots_think_on_threads_of_their_own():
+    """The thinker's own threads, not asyncio's default pool (which to_thread fills)."""
+    from yamen.server.thinking import Thinker
+
+    thinker = Thinker()
+    names = []
+
+    async def go():
+        loop = asyncio.get_running_loop()
+        original = loop.run_in_executor
+
+        def spy(executor, func, *args):
+            names.append(executor)
+            return original(executor, func, *args)
+
+        loop.run_in_executor = spy  # type: ignore[method-assign]
+        from yamen.engine import get_game
+
+        state = get_game("bao_qingtian", {"players": 3}).new_state(1)
+        seat = state.pending()[0]
+        return await thinker.decide("bao_qingtian", "rules", state.view(seat), state.legal(seat), 7)
+
+    try:
+        choice = run(go())
+    finally:
+        thinker.close()
+    assert isinstance(choice, int)
+    assert len(names) == 1 and names[0] is not None
+    assert names[0] is not passwords.HASHING.pool
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads are niced on Linux")
+def test_hashing_threads_run_below_the_server():
+    def nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    async def go():
+        return await passwords.HASHING.run(nice)
+
+    assert run(go()) == min(19, nice() + passwords.NICE)
