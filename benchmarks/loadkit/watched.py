@@ -67,6 +67,13 @@ def run(serve: Callable[[], Any], kind: str | None = None, out: str | None = Non
         print(REPORT + json.dumps(summary), flush=True)
 
     def finish(*_: Any) -> None:
+        if os.environ.get("LOAD_GC"):  # an experiment: what a full pass finds at the end
+            import gc
+
+            began = time.perf_counter()
+            found = gc.collect()
+            took = (time.perf_counter() - began) * 1000
+            print(f"LOAD-GC-END full pass found {found} unreachable in {took:.0f} ms", flush=True)
         raise SystemExit(0)
 
     signal.signal(signal.SIGUSR1, started)
