@@ -20,6 +20,7 @@ from typing import Any
 
 from yamen.engine import Game
 from yamen.server.handle import RoomHandle
+from yamen.server.identity import admits
 from yamen.server.loading import load_room
 from yamen.server.metrics import Metrics
 from yamen.server.revocation import Sockets
@@ -33,6 +34,11 @@ from yamen.wire import DELETED
 log = logging.getLogger(__name__)
 
 OPEN_ROOMS_WINDOW = 86400.0  # seconds: a host's rooms created in this time count as open ones
+
+
+def no_room(room_id: str) -> RoomError:
+    """The refusal for a room that does not exist, and for one the caller may not watch."""
+    return RoomError("not_found", f"no room {room_id!r}", 404)
 
 
 class Rooms:
@@ -52,7 +58,30 @@ class Rooms:
         await self.store.open()
         await self.store.check_lone()
 
+    async def watch(self, room_id: str, player: str | None, invite: str | None) -> RoomHandle:
+        """The room, for a caller who may watch it (identity.admits: it is public, or the
+        caller hosts it, sits in it or gives its invite code). Anyone else is told there is no
+        such room, exactly as for a missing one (:func:`no_room`), and the room is not loaded
+        for them: unless the room is here and admits the caller, the question is answered from
+        the stored room first, in one query whether it exists or not (so a private room costs
+        an outsider what a missing one does). In a cluster the same holds before any lease is
+        taken."""
+        room = self.loaded.get(room_id)
+        if room is None or not room.may_watch(player, invite):
+            found = await self.store.room_access(room_id)
+            if found is None or not admits(
+                player,
+                invite,
+                public=found.public,
+                host=found.host,
+                code=found.invite,
+                seated=player in found.seated,
+            ):
+                raise no_room(room_id)
+        return await self.get(room_id)
+
     async def get(self, room_id: str) -> RoomHandle:
+        """The room, loaded if need be (no access check: :meth:`watch` is the callers')."""
         room = self.loaded.get(room_id)
         if room is not None:
             self.idle.pop(room_id, None)
@@ -62,7 +91,7 @@ class Rooms:
             if room is None:
                 room = await load_room(self.store, room_id, self.thinker)
                 if room is None:
-                    raise RoomError("not_found", f"no room {room_id!r}", 404)
+                    raise no_room(room_id)
                 self.loaded[room_id] = room
             return room
 
