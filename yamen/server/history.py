@@ -89,14 +89,15 @@ class Log(Sequence[Step]):
     def __iter__(self) -> Iterator[Step]:
         return iter(self.steps)
 
-    def page(self, seat: int | None, before: int, most: int = PAGE) -> Part:
-        """``seat``'s last ``most`` entries among the steps before ``before``."""
+    def page(self, seat: int | None, before: int, most: int | None = None) -> Part:
+        """``seat``'s last ``most`` (default PAGE) entries among the steps before ``before``."""
         share = self.shares[seat]
         end = bisect_left(share, before)
-        start = max(0, end - most)
+        start = max(0, end - (PAGE if most is None else most))
         seqs = share[start:end]
         return Part(frames.entries(self.steps, seqs, seat), seqs[0] if start > 0 else None)
 
-    def tail(self, seat: int | None, upto: int, most: int = TAIL) -> Part:
-        """``seat``'s last ``most`` entries up to step ``upto`` (a state frame's)."""
-        return self.page(seat, upto + 1, most)
+    def tail(self, seat: int | None, upto: int, most: int | None = None) -> Part:
+        """``seat``'s last ``most`` (default TAIL) entries up to step ``upto`` (a state
+        frame's)."""
+        return self.page(seat, upto + 1, TAIL if most is None else most)
