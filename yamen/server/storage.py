@@ -40,7 +40,8 @@ from yamen.server.tables import (
     schema_problems,
 )
 
-CLUSTER_PREFIX = "cluster_prefix"  # the site fact naming the cluster that runs the database
+CLUSTER_PREFIX = "cluster_prefix"
+ACTIONS_PART = 1000  # a game's actions are read this many at a time  # the site fact naming the cluster that runs the database
 
 
 class StartupError(YamenError):
@@ -456,13 +457,18 @@ class Store:
 
 
 async def _actions(s: Any, game_id: int) -> list[tuple[int, str, str | None]]:
-    """A game's actions in order: (seat, text, why a stand-in played it or None)."""
-    rows = await s.execute(
+    """A game's actions in order: (seat, text, why a stand-in played it or None). Read in
+    parts, so that the event loop goes on between them however long the game."""
+    rows = await s.stream(
         select(ActionRow.seat, ActionRow.text, ActionRow.stand_in)
         .where(ActionRow.game_id == game_id)
         .order_by(ActionRow.index)
+        .execution_options(yield_per=ACTIONS_PART)
     )
-    return [tuple(a) for a in rows]
+    actions: list[tuple[int, str, str | None]] = []
+    async for part in rows.partitions():
+        actions.extend((seat, text, why) for seat, text, why in part)
+    return actions
 
 
 def _stored_game(row: GameRow, actions: list[tuple[int, str, str | None]]) -> StoredGame:
