@@ -40,8 +40,8 @@ from yamen.server.tables import (
     schema_problems,
 )
 
-CLUSTER_PREFIX = "cluster_prefix"
-ACTIONS_PART = 1000  # a game's actions are read this many at a time  # the site fact naming the cluster that runs the database
+CLUSTER_PREFIX = "cluster_prefix"  # the site fact naming the cluster that runs the database
+ACTIONS_PART = 1000  # a game's actions are read this many at a time
 
 
 class StartupError(YamenError):
