@@ -534,3 +534,31 @@ def test_a_match_past_its_last_game_is_refused(tmp_path):
     )
     assert reloaded.code == "match_over"
     assert after == (MAX_GAMES, "over")  # nothing started
+
+
+def test_a_room_is_loaded_once_and_rooms_load_side_by_side(tmp_path, monkeypatch):
+    """Clients asking at once for a room being loaded wait for that one load; another room's
+    load does not wait for it (a load replays a game on a worker thread)."""
+    loads: list[str] = []
+
+    async def go():
+        held = asyncio.Event()
+
+        async def slow(store, room_id, thinker):
+            loads.append(room_id)
+            if room_id == "a":
+                await held.wait()
+            return Conn(room_id)  # (what the registry keeps: any object will do here)
+
+        monkeypatch.setattr(registry, "load_room", slow)
+        rooms = Rooms(Store(f"sqlite:///{tmp_path / 'x.db'}"))
+        first, second = (asyncio.create_task(rooms.get("a")) for _ in range(2))
+        other = await asyncio.wait_for(rooms.get("b"), 5)  # while "a" is still loading
+        waiting = not first.done() and not second.done()
+        held.set()
+        return other, waiting, await first, await second, rooms.loading.locks
+
+    other, waiting, first, second, locks = run(go())
+    assert other.player == "b" and waiting
+    assert first is second and loads == ["a", "b"]
+    assert locks == {}  # nothing kept once the loads are done

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from yamen.engine import Game
@@ -36,6 +37,29 @@ log = logging.getLogger(__name__)
 OPEN_ROOMS_WINDOW = 86400.0  # seconds: a host's rooms created in this time count as open ones
 
 
+class Loads:
+    """One lock a room being loaded, kept while anyone holds or waits for it: one load a room
+    however many clients ask at once, and loads of different rooms side by side (a load
+    replays one game on a worker thread: the others need not wait for it)."""
+
+    def __init__(self) -> None:
+        self.locks: dict[str, tuple[asyncio.Lock, int]] = {}  # room -> (its lock, users)
+
+    @contextlib.asynccontextmanager
+    async def of(self, room_id: str) -> AsyncIterator[None]:
+        lock, users = self.locks.get(room_id) or (asyncio.Lock(), 0)
+        self.locks[room_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self.locks[room_id]
+            if users == 1:
+                del self.locks[room_id]
+            else:
+                self.locks[room_id] = (lock, users - 1)
+
+
 def no_room(room_id: str) -> RoomError:
     """The refusal for a room that does not exist, and for one the caller may not watch."""
     return RoomError("not_found", f"no room {room_id!r}", 404)
@@ -46,7 +70,7 @@ class Rooms:
         self.store = store
         self.thinker = thinker  # where the rooms' bots think (yamen/server/thinking.py)
         self.loaded: dict[str, Room] = {}
-        self.loading = asyncio.Lock()
+        self.loading = Loads()
         self.idle: dict[str, float] = {}  # a loaded room nobody uses -> since when
         self.metrics = Metrics()  # what GET /metrics shows (yamen/server/metrics.py)
         self.metrics.watch(self.metrics.rooms_loaded, lambda: len(self.loaded))
@@ -86,7 +110,7 @@ class Rooms:
         if room is not None:
             self.idle.pop(room_id, None)
             return room
-        async with self.loading:  # one load per room, however many clients ask at once
+        async with self.loading.of(room_id):  # one load a room, however many ask at once
             room = self.loaded.get(room_id)
             if room is None:
                 room = await load_room(self.store, room_id, self.thinker)

@@ -138,7 +138,7 @@ class ClusterRooms(Rooms):
         room = self.loaded.get(room_id)
         if room is not None:
             return room
-        async with self.loading:
+        async with self.loading.of(room_id):
             room = self.loaded.get(room_id)
             if room is None:
                 try:
