@@ -215,8 +215,8 @@ def test_a_cached_state_frame_is_built_again_after_every_change(tmp_path):
                 checked.append((why, seat, cached == fresh))
 
         async def step(why: str, change) -> None:
-            await room.state_frame(0)  # cached before the change
-            await room.state_frame(None)
+            for seat in (*range(5), None):  # cached before the change
+                await room.state_frame(seat)
             await change
             await check(why)
 
@@ -226,6 +226,11 @@ def test_a_cached_state_frame_is_built_again_after_every_change(tmp_path):
         await asyncio.sleep(0.35)
         await check("away with time")
         await step("back", room.attach(conns[2]))
+        await step("gone a moment", room.detach(conns[3]))  # (not away yet)
+        await step("back at once", room.attach(conns[3]))
+        for seat in (2, 3):  # what came back was told its seat is online
+            own = [json.loads(f) for f in conns[seat].frames if f.startswith('{"type":"state"')][-1]
+            checked.append(("its own seat online", seat, own["room"]["seats"][seat]["online"]))
         state = room.match.state
         seat = state.pending()[0]
         await step("act", room.act(seat, state.legal(seat)[0]))
@@ -241,7 +246,7 @@ def test_a_cached_state_frame_is_built_again_after_every_change(tmp_path):
         return checked
 
     checked = run(go())
-    assert len({why for why, _, _ in checked}) == 9
+    assert len({why for why, _, _ in checked}) == 12
     assert [c for c in checked if not c[2]] == []
 
 

@@ -218,6 +218,8 @@ class Room(Seating):
                 came = conn.seat if seat.connections == 0 else None
                 seat.connections += 1
                 seat.away_since = None
+            if came is not None:
+                self._told()  # (its own state frame shows its seat online)
             conn.send(frames.welcome(conn.player, conn.seat))
             conn.send(await self.state_frame(conn.seat))
             # The joiner gets the room; the others only what changed for them: a seat that
