@@ -140,7 +140,7 @@ def test_a_state_frame_and_a_sync_cost_the_same_however_long_the_game(tmp_path, 
         assert rest < 40_000
 
 
-def test_paging_back_gives_each_receiver_exactly_its_whole_log(tmp_path, monkeypatch):
+def test_paging_back_gives_each_receiver_exactly_its_whole_log(tmp_path):
     async def go():
         store, rooms, room, conns, spectator = await people_room(
             tmp_path / "p.db", "baohuang", {"deals": 50}
