@@ -273,6 +273,7 @@ FRAMES: dict[str, type[BaseModel]] = {
     "welcome": protocol.Welcome,
     "state": protocol.StateFrame,
     "update": protocol.Update,
+    "history": protocol.HistoryPage,
     "room": protocol.RoomFrame,
     "presence": protocol.Presence,
     "ack": protocol.Ack,
@@ -282,7 +283,7 @@ FRAMES: dict[str, type[BaseModel]] = {
 CHAT_LINE = {"name", "seat", "text", "at"}  # a state frame's recent chat
 EVENT = {"kind", "data"}
 STAND_IN = {"seat", "why"}
-ENTRY = {"seq", "events", "stand_in"}  # a step of a state frame's history
+ENTRY = {"seq", "events", "stand_in"}  # a step of a receiver's log (a state frame's, a page's)
 
 
 def fields(model: type[BaseModel]) -> set[str]:
@@ -330,16 +331,24 @@ def frame_shape(frame: Any, where: str) -> list[Finding]:
         found += _exact(frame["stand_in"], STAND_IN, f"{where} stand_in")
     if frame.get("table") is not None:
         found += _exact(frame["table"], fields(protocol.SeatTable), f"{where} table")
-        for i, entry in enumerate(frame["table"].get("history") or []):
-            found += _exact(entry, ENTRY, f"{where} history.{i}")
-            for j, event in enumerate(entry.get("events") or [] if isinstance(entry, dict) else []):
-                found += _exact(event, EVENT, f"{where} history.{i}.events.{j}")
-            if isinstance(entry, dict) and entry.get("stand_in") is not None:
-                found += _exact(entry["stand_in"], STAND_IN, f"{where} history.{i}.stand_in")
+        found += _entries_shape(frame["table"].get("history"), f"{where} history")
+    if kind == "history":
+        found += _entries_shape(frame.get("entries"), f"{where} entries")
     for i, line in enumerate(frame.get("chat") or []):
         found += _exact(line, CHAT_LINE, f"{where} chat.{i}")
     for i, event in enumerate(frame.get("events") or []):
         found += _exact(event, EVENT, f"{where} events.{i}")
+    return found
+
+
+def _entries_shape(entries: Any, where: str) -> list[Finding]:
+    found = []
+    for i, entry in enumerate(entries or []):
+        found += _exact(entry, ENTRY, f"{where}.{i}")
+        for j, event in enumerate(entry.get("events") or [] if isinstance(entry, dict) else []):
+            found += _exact(event, EVENT, f"{where}.{i}.events.{j}")
+        if isinstance(entry, dict) and entry.get("stand_in") is not None:
+            found += _exact(entry["stand_in"], STAND_IN, f"{where}.{i}.stand_in")
     return found
 
 
@@ -405,10 +414,21 @@ def audit(
         who = "spectator" if receiver is None else f"seat {receiver}"
         at = None
         updated: set[int] = set()  # the steps whose update this receiver got
+        last_state: dict | None = None  # its last state frame's table, and the pages after it
+        paged: list[dict] = []
         for i, frame in enumerate(frames):
             where = f"{who} frame {i} ({frame.get('type')})"
             found += frame_shape(frame, where)
             table = frame.get("table") if isinstance(frame, dict) else None
+            if isinstance(frame, dict) and frame.get("type") == "history":
+                # a page of its log: each entry as its update carried it, none past its table
+                entries = frame.get("entries") or []
+                found += _entries(entries, receiver, steps, record, rules, at or 0, where)
+                paged += entries
+                found += hidden_in(frame, receiver, steps, record, [at or 0], where)
+                continue
+            if frame.get("type") == "state" and isinstance(table, dict):
+                last_state, paged = table, []
             if isinstance(table, dict) and isinstance(table.get("seq"), int):
                 at = table["seq"]
                 repeat = frame.get("type") == "update" and at in updated
@@ -422,6 +442,13 @@ def audit(
             else:
                 ks = [] if at is None else [at, at + 1]  # the server may have moved on
             found += hidden_in(frame, receiver, steps, record, ks, where)
+        if paged and last_state is not None:  # paged back from its last state frame: whole
+            have = {e.get("seq") for e in [*paged, *(last_state.get("history") or [])]}
+            k = last_state["seq"]
+            told = [j for j in range(k + 1) if expected_events(steps[j].events, receiver, rules)]
+            missing = sorted(set(told) - have)
+            if missing:
+                found.append(Finding("events", f"{who} pages", f"steps {missing[:5]} are missing"))
     for answer in answers:
         where = f"lobby {answer.label} (asked by {answer.who}) [{answer.status}]"
         if answer.status < 400:
@@ -476,7 +503,7 @@ def _table(
     elif spectator is None:
         found.append(Finding("differs", where, f"the spectator got no table at step {k}"))
     else:
-        own = ("view", "legal", "history")  # (a state frame's history: checked by _history)
+        own = ("view", "legal", "history", "history_before")  # (its log: checked by _history)
         mine = {key: v for key, v in table.items() if key not in own}
         theirs = {key: v for key, v in spectator.items() if key not in own}
         if mine != theirs:
@@ -508,15 +535,41 @@ def _history(
     rules: Rules,
     where: str,
 ) -> list[Finding]:
-    """A state frame's history: each step's events as the receiver's update carried them
-    (the rules' filter), every step up to the table's that showed it something, and nothing
-    hidden at the step an entry tells of (another seat's hand then, say)."""
+    """A state frame's history (its receiver's latest entries): each step's events as the
+    receiver's update carried them (the rules' filter), every step from its cursor (from the
+    deal without one) up to the table's that showed it something, the cursor its first step,
+    and nothing hidden at the step an entry tells of (another seat's hand then, say)."""
     history = table.get("history")
     if history is None:
         return []
-    k, found, seqs = table["seq"], [], []
-    for i, entry in enumerate(history):
-        at = f"{where} history.{i}"
+    k = table["seq"]
+    found = _entries(history, receiver, steps, record, rules, k, f"{where} history")
+    # its latest entries: every step from its cursor on (from the deal without one)
+    start = table.get("history_before") or 0
+    seqs = {e.get("seq") for e in history if isinstance(e, dict)}
+    told = [j for j in range(start, k + 1) if expected_events(steps[j].events, receiver, rules)]
+    missing = sorted(set(told) - seqs)
+    if missing:
+        found.append(Finding("events", f"{where} history", f"steps {missing[:5]} are missing"))
+    if history and table.get("history_before") not in (None, history[0].get("seq")):
+        found.append(Finding("events", f"{where} history", "the cursor is not its first step"))
+    return found
+
+
+def _entries(
+    entries: list[Any],
+    receiver: int | None,
+    steps: list[Step],
+    record: Record,
+    rules: Rules,
+    k: int,
+    where: str,
+) -> list[Finding]:
+    """Log entries (a state frame's, a page's): steps up to ``k`` in order, each with the
+    events its update carried (the rules' filter), and nothing hidden at its step."""
+    found, seqs = [], []
+    for i, entry in enumerate(entries):
+        at = f"{where}.{i}"
         seq = entry.get("seq") if isinstance(entry, dict) else None
         if not isinstance(seq, int) or not 0 <= seq <= k or (seqs and seq <= seqs[-1]):
             found.append(Finding("events", at, f"seq {seq!r} is no step up to {k} in order"))
@@ -525,8 +578,4 @@ def _history(
         if entry.get("events") != expected_events(steps[seq].events, receiver, rules):
             found.append(Finding("events", at, f"not the events its receiver may see at {seq}"))
         found += hidden_in(entry, receiver, steps, record, [seq], at)
-    told = [j for j in range(k + 1) if expected_events(steps[j].events, receiver, rules)]
-    missing = sorted(set(told) - set(seqs))
-    if missing:
-        found.append(Finding("events", f"{where} history", f"steps {missing[:5]} are missing"))
     return found

@@ -22,8 +22,8 @@ from tests.server.leak_audit import RULES, Answer, audit
 from yamen.client import Lobby, SeatClient
 from yamen.records import Record
 from yamen.server import frames as server_frames
-from yamen.server import protocol
-from yamen.server.match import Step
+from yamen.server import history, protocol
+from yamen.server.history import Step
 from yamen.server.rooms import Room
 
 
@@ -32,6 +32,25 @@ def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("db") / "audit.db"
     with ServerThread(f"sqlite:///{db}") as server:
         yield server
+
+
+@pytest.fixture(autouse=True)
+def short_pages(monkeypatch):
+    """State frames carry a few entries and pages hold a few (yamen/server/history.py), so
+    that even a short game is paged through, and every page is audited."""
+    monkeypatch.setattr(history, "TAIL", 4)
+    monkeypatch.setattr(history, "PAGE", 25)
+
+
+async def page_back(client: SeatClient) -> None:
+    """A sync, then the receiver's log paged back from it to the deal."""
+    await client.request(type="sync")
+    state = [f for f in client.frames if f["type"] == "state"][-1]
+    before = (state.get("table") or {}).get("history_before")
+    while before is not None:
+        await asyncio.sleep(1 / 40)  # under the frame rate (a refusal for it has no id)
+        await client.request(type="history", before=before)
+        before = [f for f in client.frames if f["type"] == "history"][-1]["before"]
 
 
 async def play(
@@ -79,6 +98,7 @@ async def play(
         await seat.request(type="chat", text=f"hello from {seat.seat}")
         await seat.request(type="act", action=-1)
         await seat.request(type="sync")
+        await seat.request(type="history", before=2**53)  # asks past its table: up to it only
     await lobby_calls(forever=False)  # once at least, however short the game
     poller = asyncio.create_task(lobby_calls())
     rng = random.Random(seed)
@@ -89,6 +109,8 @@ async def play(
         poller.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await poller
+    for client in (*seats, spectator):  # every page of every receiver's log is audited
+        await page_back(client)
     info = await host.call("GET", f"/api/rooms/{rid}")
     record = await host.call("GET", f"/api/games/{info['game_id']}/record")
     for seat in (*seats, spectator):
@@ -116,7 +138,9 @@ def test_every_frame_holds_only_what_its_receiver_may_see(server, game, options,
             seen = {f["table"]["seq"] for f in frames if f["type"] == "update"}
             assert seen == set(range(len(record.actions) + 1))
         kinds = {f["type"] for _, frames in received for f in frames}
-        assert kinds >= {"welcome", "state", "update", "ack", "chat", "error"}, kinds
+        assert kinds >= {"welcome", "state", "update", "ack", "chat", "error", "history"}, kinds
+        for _, frames in received:  # each receiver paged back to the deal
+            assert [f for f in frames if f["type"] == "history"][-1]["before"] is None
         assert len({(a.who, a.label) for a in answers}) >= 10 and len(answers) >= 11
 
 
@@ -200,8 +224,8 @@ def next_hand_in_view(monkeypatch) -> None:
     """One other seat's hand, inside the view, under a name of its own."""
     table = Room._table  # every table a room sends is built here
 
-    def leaky(self, state, seat: int | None, history=None) -> protocol.SeatTable:
-        data = table(self, state, seat, history)
+    def leaky(self, state, seat: int | None, *log: Any) -> protocol.SeatTable:
+        data = table(self, state, seat, *log)
         key = RULES[self.game].hand_key
         other = 0 if seat is None else (seat + 1) % state.num_seats
         data.view["notes"] = {"seen": list(state.view(other)[key])}
@@ -214,8 +238,8 @@ def roles_in_view(monkeypatch) -> None:
     """Every seat's role in the public list of roles, for everyone."""
     table = Room._table
 
-    def leaky(self, state, seat: int | None, history=None) -> protocol.SeatTable:
-        data = table(self, state, seat, history)
+    def leaky(self, state, seat: int | None, *log: Any) -> protocol.SeatTable:
+        data = table(self, state, seat, *log)
         view = data.view
         if "identities" in view:  # Criminal Poker
             view["identities"] = {str(s): r for s, r in enumerate(state.roles)}
@@ -231,14 +255,31 @@ def private_events_to_all(monkeypatch) -> None:
 
 
 def private_events_in_history(monkeypatch) -> None:
-    """Every seat's private events in the log a state frame carries; the updates stay sound."""
-    history = server_frames.history
+    """Every seat's private events in the log entries a state frame or a page carries; the
+    updates stay sound."""
+    entries = server_frames.entries
 
-    def leaky(steps: list[Step], seat: int | None) -> list[protocol.Entry]:
+    def leaky(steps: list[Step], seqs, seat: int | None) -> list[protocol.Entry]:
         public = [Step([e._replace(to=None) for e in s.events], s.stand_in) for s in steps]
-        return history(public, seat)
+        return entries(public, seqs, seat)
 
-    monkeypatch.setattr(server_frames, "history", leaky)
+    monkeypatch.setattr(server_frames, "entries", leaky)
+
+
+def private_events_in_pages(monkeypatch) -> None:
+    """Every seat's private events in the pages only (a state frame's entries stay sound)."""
+    page = history.Log.page
+
+    def leaky(self, seat: int | None, before: int, most: int | None = None) -> history.Part:
+        if most is not None:  # (a state frame's tail)
+            return page(self, seat, before, most)
+        public = history.Log(len(self.shares) - 1)
+        for step in self.steps:
+            public.append(Step([e._replace(to=None) for e in step.events], step.stand_in))
+        public.shares = self.shares
+        return page(public, seat, before, most)
+
+    monkeypatch.setattr(history.Log, "page", leaky)
 
 
 PLANTS = {
@@ -250,6 +291,7 @@ PLANTS = {
     roles_in_view: {"view", "role"},
     private_events_to_all: {"events", "hand|card"},
     private_events_in_history: {"events", "hand|card"},
+    private_events_in_pages: {"events", "hand|card"},
 }
 PLANTED_GAMES = [
     ("criminal_poker", {"mode": "detective", "players": 4}),

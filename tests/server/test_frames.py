@@ -45,7 +45,8 @@ def old_table(state, seat, game_id, number, seq, deadlines) -> dict[str, Any]:
         "result": None if result is None else result.to_json(),
         "totals": [0] * state.num_seats,  # added: the match totals, deals so far included
         "pause": None,  # added: the break between two deals
-        "history": None,  # added: the seat's whole log (state frames only)
+        "history": None,  # added: the seat's latest log entries (state frames only)
+        "history_before": None,  # added: where to page back from them (state frames only)
     }
 
 

@@ -134,7 +134,10 @@ def test_private_rooms_need_their_invite(server):
 
     room, listed, unseen, unjoined, seen, joined = run(go())
     assert room["id"] not in listed
-    assert (unseen.status, unjoined.status) == (404, 403)
+    # a stranger is told what a missing room's are, whether they look or try to sit
+    assert (unseen.status, unseen.code) == (unjoined.status, unjoined.code) == (404, "not_found")
+    assert str(unseen) == str(unjoined) and f"no room {room['id']!r}" in str(unseen)
+    assert unseen.params == unjoined.params == {}
     assert "invite" not in seen  # only the host is shown the invite code
     assert joined["seats"][1]["name"] == "Stranger"
 

@@ -4,6 +4,8 @@ them twice changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import json
+from fractions import Fraction
 
 import pytest
 import sqlalchemy as sa
@@ -104,3 +106,54 @@ def test_a_migration_goes_down_and_up_again(kind, before, tables, tmp_path):
         head, down, up = asyncio.run(go(url))
     assert tables <= head and tables <= up
     assert not tables & down and "players" in down
+
+
+def _totals_after_0008(conn) -> dict[str, object]:
+    """Rooms stored at 0007 with finished games: 0008 adds up each match's totals from the
+    games' stored results, in order, up to the first game set aside."""
+    command.upgrade(config(conn), "0007")
+    conn.execute(sa.text("INSERT INTO players VALUES ('p', 'Ann', 'h', 0)"))
+    games = {  # room -> each game's (result's scores, finished, set aside)
+        "a": [(["1/3", -2], 1.0, None), ([2, "-5/3"], 2.0, None), (None, None, None)],
+        "b": [([1, 1], 1.0, None), (None, None, "bad log"), ([7, 7], 3.0, None)],
+        "c": [(None, None, None)],
+    }
+    for room, played in games.items():
+        values = f"('{room}', 'baohuang', '{{}}', true, 'i', 'p', '{{}}', 0)"
+        conn.execute(sa.text(f"INSERT INTO rooms VALUES {values}"))
+        for number, (scores, finished, aside) in enumerate(played, 1):
+            result = None if scores is None else json.dumps({"scores": scores, "places": []})
+            conn.execute(
+                sa.text(
+                    "INSERT INTO games (public_id, room_id, number, game, options, seed, "
+                    "started, result, finished, quarantined) VALUES (:pid, :room, :number, "
+                    "'baohuang', '{}', 7, 0, :result, :finished, :aside)"
+                ),
+                {
+                    "pid": f"{room}{number}",
+                    "room": room,
+                    "number": number,
+                    "result": result,
+                    "finished": finished,
+                    "aside": aside,
+                },
+            )
+    upgrade(conn)
+    rows = conn.execute(sa.text("SELECT id, scores FROM rooms ORDER BY id"))
+    return {room: json.loads(s) if isinstance(s, str) else s for room, s in rows}
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_match_totals_are_added_up_for_rooms_stored_before(kind, tmp_path):
+    async def go(url):
+        engine = create_async_engine(async_url(url))
+        try:
+            async with engine.begin() as conn:
+                return await conn.run_sync(_totals_after_0008)
+        finally:
+            await engine.dispose()
+
+    with database(kind, tmp_path) as url:
+        totals = asyncio.run(go(url))
+    assert totals == {"a": ["7/3", "-11/3"], "b": [1, 1], "c": None}
+    assert [Fraction(s) for s in totals["a"]] == [Fraction(1, 3) + 2, -2 - Fraction(5, 3)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from yamen.engine import get_game
+from yamen.engine import get_game, score_json
 from yamen.records import Recorder
 from yamen.selfplay import play_random
 from yamen.server.loading import load_room
@@ -33,14 +33,16 @@ def test_a_game_cut_off_before_its_result_was_written_is_finished_on_load(tmp_pa
             await store.journal.append(game_id, index, seat, text)
         loaded = await load_room(store, room.id)
         stored = await store.game(game_id)
+        row, _ = await store.room(room.id)
         await store.close()
-        return recorder, loaded, stored
+        return recorder, loaded, stored, row.scores
 
-    recorder, loaded, stored = asyncio.run(go())
+    recorder, loaded, stored, totals = asyncio.run(go())
     expected = recorder.state.result()
     assert loaded.status == "over"
     assert loaded.match.scores == list(expected.scores)
     assert stored.finished and stored.record.result == recorder.finish().result
+    assert totals == [score_json(s) for s in expected.scores]  # written with the result
 
 
 def test_a_refused_action_in_a_group_commit_does_not_sink_the_others(tmp_path):

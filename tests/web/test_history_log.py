@@ -1,12 +1,15 @@
-"""The log is the room's: a reload shows the game's whole log again; a turn that ran out says
-what the stand-in played; the break between two deals shows its countdown and a Ready button.
-Screenshots go where helpers.artifacts() says (history-*.png)."""
+"""The log is the room's: a reload shows the game's whole log again (its latest lines at once,
+the earlier ones a page at a time); a turn that ran out says what the stand-in played; the
+break between two deals shows its countdown and a Ready button. Screenshots go where
+helpers.artifacts() says (history-*.png)."""
 
 from __future__ import annotations
 
+import json
 import time
 
-from tests.web.helpers import PHONE, act_once, artifacts, fill_with_bots, person, start_game
+from tests.web.helpers import PHONE, WEB, act_once, artifacts, fill_with_bots, person, start_game
+from yamen.server import history
 
 
 def log_lines(page) -> list[str]:
@@ -86,4 +89,41 @@ def test_coming_back_says_what_the_stand_in_played_while_you_were_away(web_serve
     notice = page.locator("#banner").inner_text()
     assert "the stand-in played for you (" in notice and "()" not in notice, notice
     assert any(line.startswith("(stand-in for Bo)") for line in log_lines(page))
+    assert not page.errors
+
+
+def test_the_log_pages_back_to_the_deal_after_a_reload(web_server, browser, monkeypatch):
+    """A state frame carries the latest few lines (TAIL, small here); the button at the top of
+    the log (and scrolling up to it) brings the earlier ones a page at a time, until the log
+    is the one the page had heard from the deal on."""
+    monkeypatch.setattr(history, "TAIL", 5)
+    monkeypatch.setattr(history, "PAGE", 7)
+    page = person(browser, web_server.url, "Cy")
+    room = page.evaluate(
+        """() => import('/net.js').then((net) => net.api('POST', '/api/rooms', {
+            game: 'baohuang', options: {deals: 1},
+            settings: {turn_seconds: null, bot_delay: 0, deal_pause: 0}}))"""
+    )
+    page.goto(f"{web_server.url}/#/room/{room['id']}")
+    page.wait_for_selector(".seats")
+    fill_with_bots(page)
+    page.click("#start")  # Cy watches five bots play one deal from its first step
+    over = json.loads((WEB / "i18n" / "en.json").read_text())["status.over"]
+    page.wait_for_selector(f".room-head .status:has-text('{over}')", timeout=60_000)
+    heard = log_lines(page)  # (the room frame saying so came after the last update)
+    assert len(heard) > 5 + 3 * 7  # (several pages back)
+    page.reload()
+    page.wait_for_selector(".log li", state="attached")
+    assert len(log_lines(page)) < len(heard)  # the latest lines only, for now
+    page.locator(".log summary").click()
+    clicks, deadline = 0, time.monotonic() + 30
+    while page.locator("#log-earlier").count():
+        assert time.monotonic() < deadline, "the log did not page back to its start"
+        if page.locator("#log-earlier:not([disabled])").count():
+            page.click("#log-earlier")
+            clicks += 1
+        time.sleep(0.05)
+    assert log_lines(page) == heard and clicks >= 3
+    assert page.locator(".log[open]").count()  # the log stayed open as its pages came
+    page.screenshot(path=str(artifacts() / "history-paged-1280.png"), full_page=True)
     assert not page.errors

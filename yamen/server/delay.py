@@ -71,8 +71,9 @@ def totals(before: Sequence[Fraction], state: State) -> list[Fraction]:
 
 
 def table(match: Match, lag: Lag, seq: int, history: bool = False) -> protocol.SeatTable:
-    """The game after ``seq`` actions as a spectator sees it (with its log up to there for a
-    state frame): no live deadline or break; the totals of that moment."""
+    """The game after ``seq`` actions as a spectator sees it (with the latest entries of its
+    log up to there for a state frame: yamen/server/history.py): no live deadline or break;
+    the totals of that moment."""
     current = match.current()
     before = match.scores
     if current.state.over:  # catching up: the match scores have this game's result already
@@ -80,6 +81,7 @@ def table(match: Match, lag: Lag, seq: int, history: bool = False) -> protocol.S
         assert result is not None
         before = [a - b for a, b in zip(before, result.scores, strict=True)]
     state = lag.at(current.record, seq)
+    part = match.log.tail(None, seq) if history else None
     return frames.seat_table(
         state,
         None,
@@ -88,7 +90,8 @@ def table(match: Match, lag: Lag, seq: int, history: bool = False) -> protocol.S
         seq=seq,
         deadlines={},
         totals=totals(before, state),
-        history=frames.history(match.log[: seq + 1], None) if history else None,
+        history=None if part is None else part.entries,
+        history_before=None if part is None else part.before,
     )
 
 

@@ -15,15 +15,17 @@ A room builds each distinct frame once, however many connections get it: one per
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
 from yamen.engine import Event, State, score_json, visible_to
 from yamen.server import protocol
-from yamen.server.match import Step
+
+if TYPE_CHECKING:
+    from yamen.server.history import Step
 
 
 class Sitter(Protocol):
@@ -104,10 +106,12 @@ def seat_table(
     totals: Sequence[Fraction],
     pause: protocol.Pause | None = None,
     history: list[protocol.Entry] | None = None,
+    history_before: int | None = None,
 ) -> protocol.SeatTable:
-    """The game as ``seat`` (None: a spectator) may see it; its ``history`` for a state frame
-    (:func:`history`). During a ``pause`` between two deals nobody is asked anything: no seat
-    is pending and none has legal actions until it ends."""
+    """The game as ``seat`` (None: a spectator) may see it; for a state frame, the latest
+    entries of its log (``history``) and the cursor to page back from them
+    (yamen/server/history.py). During a ``pause`` between two deals nobody is asked
+    anything: no seat is pending and none has legal actions until it ends."""
     result, view = state.result(), state.view(seat)
     asked = pause is None  # (and the view's legal texts, aligned with legal, are none either)
     return protocol.SeatTable.model_construct(
@@ -122,6 +126,7 @@ def seat_table(
         totals=[score_json(s) for s in totals],
         pause=pause,
         history=history,
+        history_before=history_before,
     )
 
 
@@ -135,9 +140,10 @@ def stand_in(why: dict[str, Any] | None) -> protocol.StandIn | None:
 
 
 def history(steps: Sequence[Step], seat: int | None) -> list[protocol.Entry]:
-    """``seat``'s whole log of the game: each step's share of it, as its ``update`` carried
-    it; the steps that showed the seat nothing (and played no seat by a stand-in) are left
-    out. Built for state frames only: a game's whole log is not sent with every action."""
+    """``seat``'s whole log of the game, the definition of its share: each step's part of it,
+    as its ``update`` carried it; the steps that showed the seat nothing (and played no seat
+    by a stand-in) are left out. A room keeps each share as the game goes and sends it a
+    bounded part at a time (yamen/server/history.py, whose tests hold it to this)."""
     entries = []
     for seq, (events, why) in enumerate(steps):
         mine = shown(events, seat)
@@ -146,6 +152,16 @@ def history(steps: Sequence[Step], seat: int | None) -> list[protocol.Entry]:
                 protocol.Entry.model_construct(seq=seq, events=mine, stand_in=stand_in(why))
             )
     return entries
+
+
+def entries(steps: Sequence[Step], seqs: Iterable[int], seat: int | None) -> list[protocol.Entry]:
+    """``seat``'s entries for the steps ``seqs`` of ``steps`` (steps of its share)."""
+    return [
+        protocol.Entry.model_construct(
+            seq=seq, events=shown(steps[seq].events, seat), stand_in=stand_in(steps[seq].stand_in)
+        )
+        for seq in seqs
+    ]
 
 
 def chat_line(name: str, seat: int | None, said: str, at: float) -> dict[str, Any]:
@@ -182,6 +198,16 @@ def update(
     played for, and why ({"seat", "why"})."""
     frame = protocol.Update.model_construct(
         type="update", events=shown(events, seat), table=table, stand_in=stand_in(why)
+    )
+    return text(frame)
+
+
+def history_page(
+    id: str | int | None, game_id: str, entries: list[protocol.Entry], before: int | None
+) -> str:
+    """A page of a receiver's log, answering its ``history`` request ``id``."""
+    frame = protocol.HistoryPage.model_construct(
+        type="history", id=id, game_id=game_id, entries=entries, before=before
     )
     return text(frame)
 

@@ -25,6 +25,7 @@ from yamen.server.errors import RoomError
 from yamen.server.frames import dumps
 from yamen.server.identity import player_of
 from yamen.server.limits import Limited, Limiter, address
+from yamen.server.registry import no_room
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,12 @@ QUEUE = 256  # frames waiting for a slow client before it is dropped
 # ``rate_limited`` (and its ``retry_after``) never comes near this.
 FLOOD = 25
 WELCOME = '{"type":"welcome"'  # how a welcome frame starts (yamen/server/frames.py)
+# What a connection asks for is paid for by its size too: each whole ANSWER_UNIT bytes of the
+# ``state`` frame answering its ``sync``, or of a ``history`` frame (only ever an answer), cost
+# one more frame of its allowance, so that RATE bounds the bytes a client can have built and
+# sent to it (RATE x ANSWER_UNIT a second), not only the frames it sends.
+ANSWER_UNIT = 4096
+STATE, HISTORY = '{"type":"state"', '{"type":"history"'  # (yamen/server/frames.py)
 
 
 class WebSocketClient:
@@ -53,6 +60,7 @@ class WebSocketClient:
         self.allowance, self.checked = BURST, time.monotonic()
         self.lagging = False
         self.ignored = 0  # refusals for rate in a row, since the last frame taken
+        self.syncs = 0  # its syncs whose state frame has not been sent yet
         self.welcomed = False  # its room has sent it a welcome
         self.on_welcome = welcomed
         self.ending: tuple[int, str] = (1000, "")  # the close code and reason, once it ends
@@ -60,6 +68,9 @@ class WebSocketClient:
     def send(self, text: str) -> None:
         if self.lagging:
             return
+        if text.startswith(HISTORY) or (self.syncs and text.startswith(STATE)):
+            self.syncs -= text.startswith(STATE)
+            self.charge(len(text.encode()))
         if not self.welcomed and text.startswith(WELCOME):
             self.welcomed = True
             if self.on_welcome is not None:
@@ -114,6 +125,11 @@ class WebSocketClient:
         self.send(dumps(protocol.error("flooding", message, refusal.get("id"))))
         self.ending = (1008, "flooding")
         return False
+
+    def charge(self, size: int) -> None:
+        """An answer of ``size`` bytes: each whole ANSWER_UNIT costs a frame of the allowance
+        (which may go below zero: the frames after it wait until it has filled up again)."""
+        self.allowance -= size // ANSWER_UNIT
 
     def refund(self) -> None:
         self.allowance = min(BURST, self.allowance + 1)
@@ -211,8 +227,9 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
         return await close_with_error(ws, "bad_token", "this token belongs to no player")
     if hello.invite is not None:
         limiter.take("joins", where)  # an invite code tried
-    try:
-        room = await rooms.get(room_id)
+    player_id = None if player is None else player.id
+    try:  # an outsider of a private room is told what a missing room's are: nothing is loaded
+        room = await rooms.watch(room_id, player_id, hello.invite)
     except RoomError as exc:
         return await close_with_error(ws, exc.code, str(exc))
     except Exception:  # the database or Redis failed: said, not a bare close
@@ -220,9 +237,9 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
         return await close_with_error(
             ws, "unavailable", "the room cannot be reached now: try again", 1013
         )
-    player_id = None if player is None else player.id
     if not room.may_watch(player_id, hello.invite):
-        return await close_with_error(ws, "not_found", f"no room {room_id!r}")
+        refusal = no_room(room_id)
+        return await close_with_error(ws, refusal.code, str(refusal))
     if player_id is None:
         return await watch(ws, room, limiter, None, hello_at)
     limiter.hold("sockets_per_player", player_id)
@@ -294,8 +311,11 @@ async def watch(
                 client.send(dumps(problem))
             elif isinstance(message, protocol.Hello):
                 client.send(dumps(protocol.error("bad_message", "hello is sent once", None)))
-            elif await room.receive(client, message):
-                client.refund()  # a move the game took: a bot may play as fast as it is asked
+            else:
+                if isinstance(message, protocol.Sync):
+                    client.syncs += 1  # its state frame is charged by its size (ANSWER_UNIT)
+                if await room.receive(client, message):
+                    client.refund()  # a move the game took: a bot may play as fast as it is asked
     except WebSocketDisconnect:
         pass
     finally:

@@ -23,7 +23,7 @@ from yamen.server.errors import options_refused
 from yamen.server.handle import RoomHandle
 from yamen.server.identity import Player, new_guest, player_of, same_secret
 from yamen.server.limits import joins_with_invite, per_address, room_quota
-from yamen.server.registry import Rooms
+from yamen.server.registry import Rooms, no_room
 from yamen.server.replays import RETRY_SECONDS, Busy, Replays
 from yamen.server.rooms import RoomError
 from yamen.server.storage import Store, StoredGame
@@ -120,11 +120,23 @@ Anyone = Annotated[Player | None, Depends(maybe_player)]
 Invite = Annotated[str | None, Query(max_length=64)]
 
 
-async def room_or_404(request: Request, room_id: str) -> RoomHandle:
+async def room_or_404(
+    request: Request, room_id: str, player: Player | None, invite: str | None = None
+) -> RoomHandle:
+    """The room, for a caller who may watch it; anyone else (an outsider of a private room)
+    gets the 404 of a missing room, and the room is not loaded for them (Rooms.watch)."""
     try:
-        return await rooms_of(request).get(room_id)
+        room = await rooms_of(request).watch(room_id, None if player is None else player.id, invite)
     except RoomError as exc:
         raise http_error(exc.status, exc.code, str(exc), exc.params) from None
+    if not room.may_watch(None if player is None else player.id, invite):
+        raise missing_room(room_id)  # (it changed since it was stored: as missing all the same)
+    return room
+
+
+def missing_room(room_id: str) -> HTTPException:
+    refusal = no_room(room_id)
+    return http_error(refusal.status, refusal.code, str(refusal), refusal.params)
 
 
 async def run(call: Any) -> None:
@@ -216,7 +228,7 @@ async def set_up(room_id: str, body: RoomSetup, player: Me, request: Request) ->
     """The host changes the room's game options, settings or publicity until its first game
     starts (409 ``started`` after); checked as at creation (422 ``bad_options``, nothing
     changed). Everyone in the room gets a ``room`` frame."""
-    room = await room_or_404(request, room_id)
+    room = await room_or_404(request, room_id, player)
     await run(room.configure(player.id, body.options, body.settings, body.public))
     return room.info()
 
@@ -225,10 +237,7 @@ async def set_up(room_id: str, body: RoomSetup, player: Me, request: Request) ->
 async def room_info(
     room_id: str, request: Request, player: Anyone, invite: str | None = None
 ) -> dict[str, Any]:
-    room = await room_or_404(request, room_id)
-    if not room.may_watch(None if player is None else player.id, invite):
-        # a private room stays unlisted
-        raise http_error(404, "not_found", f"no room {room_id!r}", {"room": room_id})
+    room = await room_or_404(request, room_id, player, invite)  # a private room stays unlisted
     info = room.info()
     if player is not None and player.id == room.host:
         info["invite"] = room.invite
@@ -239,14 +248,15 @@ async def room_info(
 async def take_seat(
     room_id: str, seat: int, player: Me, request: Request, body: Join | None = None
 ) -> dict[str, Any]:
-    room = await room_or_404(request, room_id)
-    await run(room.take_seat(player.id, player.name, seat, None if body is None else body.invite))
+    invite = None if body is None else body.invite
+    room = await room_or_404(request, room_id, player, invite)
+    await run(room.take_seat(player.id, player.name, seat, invite))
     return room.info()
 
 
 @router.post("/rooms/{room_id}/leave")
 async def leave(room_id: str, player: Me, request: Request) -> dict[str, Any]:
-    room = await room_or_404(request, room_id)
+    room = await room_or_404(request, room_id, player)
     await run(room.leave(player.id))
     return room.info()
 
@@ -255,7 +265,7 @@ async def leave(room_id: str, player: Me, request: Request) -> dict[str, Any]:
 async def add_bot(
     room_id: str, seat: int, body: BotChoice, player: Me, request: Request
 ) -> dict[str, Any]:
-    room = await room_or_404(request, room_id)
+    room = await room_or_404(request, room_id, player)
     await run(room.set_bot(player.id, seat, body.bot))
     return room.info()
 
@@ -266,7 +276,7 @@ async def fill_bots(
 ) -> dict[str, Any]:
     """The host puts a bot (``bot``, else the room's stand-in) in every empty seat at once:
     one ``room`` frame. No empty seat: nothing changes."""
-    room = await room_or_404(request, room_id)
+    room = await room_or_404(request, room_id, player)
     await run(room.fill_bots(player.id, None if body is None else body.bot))
     return room.info()
 
@@ -275,14 +285,14 @@ async def fill_bots(
 async def remove_person(room_id: str, seat: int, player: Me, request: Request) -> dict[str, Any]:
     """The host takes the person in ``seat`` out of it between games; they keep watching and
     are told (an ``error`` frame ``removed``)."""
-    room = await room_or_404(request, room_id)
+    room = await room_or_404(request, room_id, player)
     await run(room.remove(player.id, seat))
     return room.info()
 
 
 @router.delete("/rooms/{room_id}/seats/{seat}/bot")
 async def remove_bot(room_id: str, seat: int, player: Me, request: Request) -> dict[str, Any]:
-    room = await room_or_404(request, room_id)
+    room = await room_or_404(request, room_id, player)
     await run(room.set_bot(player.id, seat, None))
     return room.info()
 
@@ -290,7 +300,7 @@ async def remove_bot(room_id: str, seat: int, player: Me, request: Request) -> d
 @router.post("/rooms/{room_id}/start")
 async def start(room_id: str, player: Me, request: Request) -> dict[str, Any]:
     """Start the first game, or the match's next one once a game is over (a rematch)."""
-    room = await room_or_404(request, room_id)
+    room = await room_or_404(request, room_id, player)
     await run(room.start(player.id))
     return room.info()
 

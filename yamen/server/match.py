@@ -1,8 +1,12 @@
 """The match a room plays: its games one after another with the same seats, the game in
-progress (or the last one) with its record, and the match's totals, exact.
+progress (or the last one) with its record and its log, and the match's totals, exact.
 
-A stored game is rebuilt by replaying its record (yamen/records.py); a result stored with it is
-not read back but replayed, and written again by the room when it was missing.
+A stored match is rebuilt in bounded time: its totals are read as stored (every finished game's
+scores, kept exact with each game's result: Store.finish_game), and only its last game, the one
+in progress or the one the room shows as over, is replayed from its record (yamen/records.py),
+so a load costs one game, whatever the length of the match (at most ``MAX_GAMES`` games). A
+result stored with that game is not read back but replayed, and written again by the room when
+it was missing.
 """
 
 from __future__ import annotations
@@ -11,10 +15,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from yamen.engine import Event, Result, State
+from yamen.engine import Result, State
 from yamen.records import Record, plain, steps
 from yamen.server.errors import RoomError
+from yamen.server.history import Log, Step
 from yamen.server.storage import StoredGame
+
+# Games a room's match may have: a rematch past it is refused (``match_over``). It bounds what
+# a room stores and keeps (its games' rows, records, outcomes); a load replays one game anyway.
+MAX_GAMES = 100
 
 
 class Current(NamedTuple):
@@ -23,15 +32,6 @@ class Current(NamedTuple):
     game_id: int  # internal: the database's
     state: State
     record: Record
-
-
-class Step(NamedTuple):
-    """One step of the game in progress as it happened: the deal (the first step) or an
-    action, with the events it gave (for every seat: each receiver gets its own share) and
-    who a stand-in played for ({"seat", "why"}; None: the seat's own player or bot)."""
-
-    events: list[Event]
-    stand_in: dict[str, int | str] | None = None
 
 
 def stand_in(seat: int, why: str | None) -> dict[str, int | str] | None:
@@ -52,8 +52,13 @@ class Match:
     public_id: str | None = None  # the game's name outside: URLs, room info, tables
     state: State | None = None
     record: Record | None = None
-    scores: list[Fraction] = field(default_factory=list)
-    log: list[Step] = field(default_factory=list)  # the current game's steps
+    scores: list[Fraction] = field(default_factory=list)  # the finished games' totals
+    log: Log = field(default_factory=Log)  # the current game's steps, each receiver's share
+
+    @property
+    def full(self) -> bool:
+        """Whether the match has had every game it may have (MAX_GAMES)."""
+        return self.number >= MAX_GAMES
 
     @property
     def playing(self) -> bool:
@@ -73,21 +78,15 @@ class Match:
     def begin(self, number: int, game_id: int, public_id: str, state: State, record: Record):
         self.number, self.game_id, self.public_id = number, game_id, public_id
         self.state, self.record = state, record
-        self.log = [Step(list(state.opening_events))]
+        self.log = Log(state.num_seats, [Step(list(state.opening_events))])
 
-    def restore(self, stored: StoredGame) -> None:
-        """``stored`` replayed (a record that cannot be replayed raises: the caller sets it
-        aside); its result, when it is over, added to the totals."""
+    def restore(self, stored: StoredGame, state: State, log: Log) -> None:
+        """The match's last game as :func:`replay` rebuilt it (its totals are the stored
+        ones: ``scores``, set by the loader)."""
         self.number, self.game_id, self.public_id = stored.number, stored.id, stored.public_id
-        stored.record.result = None  # a stored result is the replayed one, written by us
-        self.state = state = stored.record.start()
-        self.log = [Step(list(state.opening_events))]
-        for index, (seat, _, events) in enumerate(steps(stored.record, state)):
-            self.log.append(Step(events, stand_in(seat, stored.stand_ins.get(index))))
-        self.record = stored.record
+        self.state, self.log, self.record = state, log, stored.record
         if state.over:
             stored.record.result = result_json(state.result())
-            self.add_scores(state)
 
     def totals(self) -> list[Fraction]:
         """The match totals with the game in progress's deals so far (State.running_scores)."""
@@ -98,6 +97,19 @@ class Match:
         return [a + b for a, b in zip(self.scores, running, strict=True)]
 
     def add_scores(self, state: State) -> None:
+        """A finished game's scores added to the totals."""
         result = state.result()
         if result is not None:
             self.scores = [a + b for a, b in zip(self.scores, result.scores, strict=True)]
+
+
+def replay(stored: StoredGame) -> tuple[State, Log]:
+    """A stored game replayed from its record, with its log: the work of one game, bounded by
+    the game's options (done on a worker thread by the loader). A record that cannot be
+    replayed raises (ReplayError): the caller sets the game aside."""
+    stored.record.result = None  # a stored result is the replayed one, written by us
+    state = stored.record.start()
+    log = Log(state.num_seats, [Step(list(state.opening_events))])
+    for index, (seat, _, events) in enumerate(steps(stored.record, state)):
+        log.append(Step(events, stand_in(seat, stored.stand_ins.get(index))))
+    return state, log

@@ -62,6 +62,15 @@ class Sync(Strict):
     id: ClientId = None
 
 
+class History(Strict):
+    """Ask for the entries of the sender's log of the game just before ``before`` (a state
+    frame's ``table.history_before``, or a ``history`` frame's ``before``), a page at a time."""
+
+    type: Literal["history"]
+    id: ClientId = None
+    before: Annotated[StrictInt, Field(ge=0, le=2**53)]
+
+
 class Ready(Strict):
     """Between two deals (``table.pause``): the sender's seat is ready for the next one."""
 
@@ -69,9 +78,9 @@ class Ready(Strict):
     id: ClientId = None
 
 
-Request = Act | Chat | Sync | Ready
+Request = Act | Chat | Sync | Ready | History
 """A frame a room answers (every client frame but the hello)."""
-ClientMessage = Annotated[Hello | Act | Chat | Sync | Ready, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Act | Chat | Sync | Ready | History, Field(discriminator="type")]
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -139,9 +148,13 @@ class SeatTable(BaseModel):
     result: dict[str, Any] | None
     totals: list[int | str]  # match totals per seat, the game's deals so far included
     pause: Pause | None  # between two deals: no action is taken until it ends
-    # state frames only (null in updates): the receiver's whole log of this game, the steps
-    # that showed it something (or played its seat by a stand-in)
+    # state frames only (null in updates): the receiver's latest entries of its log of this
+    # game, the steps that showed it something (or played its seat by a stand-in), at most
+    # yamen/server/history.py's TAIL of them
     history: list[Entry] | None = None
+    # with them: the ``before`` of a ``history`` request for the entries older than these;
+    # null when ``history`` holds the whole log so far (and in updates)
+    history_before: int | None = None
 
 
 class Welcome(BaseModel):
@@ -167,6 +180,18 @@ class Update(BaseModel):
     events: list[dict[str, Any]]  # {"kind", "data"}, only those the receiver may see
     table: SeatTable
     stand_in: StandIn | None = None  # the action was a stand-in's, for a person's seat
+
+
+class HistoryPage(BaseModel):
+    """The answer to a ``history`` request: the entries of the receiver's log just before its
+    ``before``, oldest first, and the cursor for the page before these (null: the log starts
+    here)."""
+
+    type: Literal["history"]
+    id: str | int | None
+    game_id: str  # the game they belong to (a page of an earlier game is no use)
+    entries: list[Entry]
+    before: int | None
 
 
 class RoomFrame(BaseModel):
@@ -208,7 +233,7 @@ class Error(BaseModel):
 
 
 ServerMessage = Annotated[
-    Welcome | StateFrame | Update | RoomFrame | Presence | Ack | ChatFrame | Error,
+    Welcome | StateFrame | Update | HistoryPage | RoomFrame | Presence | Ack | ChatFrame | Error,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

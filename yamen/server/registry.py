@@ -16,10 +16,12 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from yamen.engine import Game
 from yamen.server.handle import RoomHandle
+from yamen.server.identity import admits
 from yamen.server.loading import load_room
 from yamen.server.metrics import Metrics
 from yamen.server.revocation import Sockets
@@ -35,12 +37,40 @@ log = logging.getLogger(__name__)
 OPEN_ROOMS_WINDOW = 86400.0  # seconds: a host's rooms created in this time count as open ones
 
 
+class Loads:
+    """One lock a room being loaded, kept while anyone holds or waits for it: one load a room
+    however many clients ask at once, and loads of different rooms side by side (a load
+    replays one game on a worker thread: the others need not wait for it)."""
+
+    def __init__(self) -> None:
+        self.locks: dict[str, tuple[asyncio.Lock, int]] = {}  # room -> (its lock, users)
+
+    @contextlib.asynccontextmanager
+    async def of(self, room_id: str) -> AsyncIterator[None]:
+        lock, users = self.locks.get(room_id) or (asyncio.Lock(), 0)
+        self.locks[room_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self.locks[room_id]
+            if users == 1:
+                del self.locks[room_id]
+            else:
+                self.locks[room_id] = (lock, users - 1)
+
+
+def no_room(room_id: str) -> RoomError:
+    """The refusal for a room that does not exist, and for one the caller may not watch."""
+    return RoomError("not_found", f"no room {room_id!r}", 404)
+
+
 class Rooms:
     def __init__(self, store: Store, thinker: Thinker = INLINE):
         self.store = store
         self.thinker = thinker  # where the rooms' bots think (yamen/server/thinking.py)
         self.loaded: dict[str, Room] = {}
-        self.loading = asyncio.Lock()
+        self.loading = Loads()
         self.idle: dict[str, float] = {}  # a loaded room nobody uses -> since when
         self.metrics = Metrics()  # what GET /metrics shows (yamen/server/metrics.py)
         self.metrics.watch(self.metrics.rooms_loaded, lambda: len(self.loaded))
@@ -52,17 +82,40 @@ class Rooms:
         await self.store.open()
         await self.store.check_lone()
 
+    async def watch(self, room_id: str, player: str | None, invite: str | None) -> RoomHandle:
+        """The room, for a caller who may watch it (identity.admits: it is public, or the
+        caller hosts it, sits in it or gives its invite code). Anyone else is told there is no
+        such room, exactly as for a missing one (:func:`no_room`), and the room is not loaded
+        for them: unless the room is here and admits the caller, the question is answered from
+        the stored room first, in one query whether it exists or not (so a private room costs
+        an outsider what a missing one does). In a cluster the same holds before any lease is
+        taken."""
+        room = self.loaded.get(room_id)
+        if room is None or not room.may_watch(player, invite):
+            found = await self.store.room_access(room_id)
+            if found is None or not admits(
+                player,
+                invite,
+                public=found.public,
+                host=found.host,
+                code=found.invite,
+                seated=player in found.seated,
+            ):
+                raise no_room(room_id)
+        return await self.get(room_id)
+
     async def get(self, room_id: str) -> RoomHandle:
+        """The room, loaded if need be (no access check: :meth:`watch` is the callers')."""
         room = self.loaded.get(room_id)
         if room is not None:
             self.idle.pop(room_id, None)
             return room
-        async with self.loading:  # one load per room, however many clients ask at once
+        async with self.loading.of(room_id):  # one load a room, however many ask at once
             room = self.loaded.get(room_id)
             if room is None:
                 room = await load_room(self.store, room_id, self.thinker)
                 if room is None:
-                    raise RoomError("not_found", f"no room {room_id!r}", 404)
+                    raise no_room(room_id)
                 self.loaded[room_id] = room
             return room
 

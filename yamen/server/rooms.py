@@ -30,7 +30,8 @@ from yamen.server.delay import Lag
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
 from yamen.server.handle import Connection
-from yamen.server.match import Match, Step, result_json, stand_in
+from yamen.server.history import Step
+from yamen.server.match import MAX_GAMES, Match, result_json, stand_in
 from yamen.server.seating import Seating
 from yamen.server.seats import Seat
 from yamen.server.settings import Settings
@@ -79,6 +80,9 @@ class Room(Seating):
         self.chat_lines = ChatLog(store, room_id)
         self.moved = time.monotonic()  # when its game last changed (the watchdog reads it)
         self.lag = Lag()  # the game as delayed spectators see it (yamen/server/delay.py)
+        self.version = 0  # moved by every change told to the room's clients (_told)
+        self.states: dict[int | None, str] = {}  # state frames built, by audience
+        self.states_key: tuple[Any, ...] | None = None  # what they were built for
 
     # ----- what anyone may see ------------------------------------------------------------
 
@@ -128,16 +132,21 @@ class Room(Seating):
         return self.about().model_dump()
 
     def table(self, seat: int | None) -> protocol.SeatTable | None:
-        """The game as ``seat`` (None: a spectator) may see it, with its whole log of the game
-        (a state frame's); None before the first game."""
+        """The game as ``seat`` (None: a spectator) may see it, with the latest entries of its
+        log (a state frame's: yamen/server/history.py); None before the first game."""
         if self.match.state is None:
             return None
         if seat is None and self._delayed():
             return delay.table(self.match, self.lag, self._seen(), history=True)
-        return self._table(self.match.state, seat, frames.history(self.match.log, seat))
+        part = self.match.log.tail(seat, self.match.seq)
+        return self._table(self.match.state, seat, part.entries, part.before)
 
     def _table(
-        self, state: State, seat: int | None, history: list[protocol.Entry] | None = None
+        self,
+        state: State,
+        seat: int | None,
+        history: list[protocol.Entry] | None = None,
+        history_before: int | None = None,
     ) -> protocol.SeatTable:
         match = self.match
         return frames.seat_table(
@@ -150,11 +159,38 @@ class Room(Seating):
             totals=match.totals(),
             pause=None if self.pause is None else self.pause.shown(),
             history=history,
+            history_before=history_before,
         )
 
     async def state_frame(self, seat: int | None) -> str:
-        """The whole room and table as ``seat`` sees it (a ``state`` frame, JSON)."""
-        return frames.state(self.about(), self.table(seat), await self._recent_chat())
+        """The whole room and table as ``seat`` sees it (a ``state`` frame, JSON). Built once
+        per audience until the room changes (a sync, a hello, cost a look-up meanwhile): every
+        change its clients are told of moves ``version`` (:meth:`_told`); the seats' away
+        flags, which turn with time alone, and the deadlines are part of the key too."""
+        now, away = time.time(), self.settings.away_seconds
+        key = (
+            self.version,
+            tuple(s.is_away(away, now) for s in self.seats),
+            tuple(self.driver.deadlines().items()),
+        )
+        if key != self.states_key:
+            self.states, self.states_key = {}, key
+        text = self.states.get(seat)
+        if text is None:
+            text = frames.state(self.about(), self.table(seat), await self._recent_chat())
+            if key == self.states_key:  # (unless the room changed meanwhile)
+                self.states[seat] = text
+        return text
+
+    def history_page(self, seat: int | None, before: int, id: str | int | None = None) -> str:
+        """The entries of ``seat``'s log (None: the spectators', as delayed as their table)
+        just before ``before``: a ``history`` frame answering request ``id``."""
+        match = self.match
+        if match.state is None or match.public_id is None:
+            raise RoomError("no_game", "no game has started in this room")
+        upto = self._seen() if seat is None and self._delayed() else match.seq
+        part = match.log.page(seat, min(before, upto + 1))
+        return frames.history_page(id, match.public_id, part.entries, part.before)
 
     async def _recent_chat(self) -> list[dict[str, Any]]:
         lines = await self.chat_lines.latest()
@@ -182,6 +218,8 @@ class Room(Seating):
                 came = conn.seat if seat.connections == 0 else None
                 seat.connections += 1
                 seat.away_since = None
+            if came is not None:
+                self._told()  # (its own state frame shows its seat online)
             conn.send(frames.welcome(conn.player, conn.seat))
             conn.send(await self.state_frame(conn.seat))
             # The joiner gets the room; the others only what changed for them: a seat that
@@ -204,8 +242,15 @@ class Room(Seating):
                     self._break_moved()  # a gone person's seat is ready
             self.driver.wake()
 
+    def _told(self) -> None:
+        """Something its clients see changed (every such change is sent to them, through
+        :meth:`_send_each` or :meth:`_send_all`): state frames are built anew from now on."""
+        self.version += 1
+        self.states, self.states_key = {}, None
+
     def _send_each(self, build: Callable[[int | None], str | list[str]]) -> None:
         """To each connection the frame(s) for its seat (None: spectators), built once a seat."""
+        self._told()
         texts = {seat: build(seat) for seat in {c.seat for c in self.connections}}
         for conn in self.connections:
             text = texts[conn.seat]
@@ -214,6 +259,7 @@ class Room(Seating):
 
     def _send_all(self, text: str, skip: Any = None) -> None:
         """One frame for every connection (but ``skip``)."""
+        self._told()
         for conn in self.connections:
             if conn is not skip:
                 conn.send(text)
@@ -239,6 +285,10 @@ class Room(Seating):
                 raise RoomError("closed", f"this room is closed: {self.closed}")
             if self.playing:
                 raise RoomError("playing", "a game is already in progress")
+            if self.match.full:
+                most = MAX_GAMES
+                message = f"a room plays at most {most} games: open a new room to play on"
+                raise RoomError("match_over", message, params={"most": most})
             empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]
             if empty:
                 seats = ", ".join(map(str, empty))
@@ -273,6 +323,10 @@ class Room(Seating):
                 conn.send(frames.ack(message.id, None))
             elif isinstance(message, protocol.Ready):
                 await self.ready(conn)
+                conn.send(frames.ack(message.id, None))
+            elif isinstance(message, protocol.History):
+                async with self.lock:
+                    conn.send(self.history_page(conn.seat, message.before, message.id))
                 conn.send(frames.ack(message.id, None))
             else:
                 async with self.lock:
@@ -340,7 +394,7 @@ class Room(Seating):
             if table.record is not None:
                 table.record.result = result
             match.add_scores(state)
-            await self.store.finish_game(game_id, result)
+            await self.store.finish_game(game_id, result, self.id, match.scores)
         elif ends_deal(events, state):
             self.begin_break(time.time())
         self._broadcast_update(state, events, match.log[-1].stand_in, step=match.seq)

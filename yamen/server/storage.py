@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from sqlalchemy import delete, event, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from yamen.engine import score_json
 from yamen.errors import YamenError
 from yamen.records import Record
 from yamen.server.journal import Conflict, Fence, Journal, SqliteAppender, sqlite_pragmas
@@ -38,6 +41,7 @@ from yamen.server.tables import (
 )
 
 CLUSTER_PREFIX = "cluster_prefix"  # the site fact naming the cluster that runs the database
+ACTIONS_PART = 1000  # a game's actions are read this many at a time
 
 
 class StartupError(YamenError):
@@ -80,6 +84,17 @@ class StoredGame:
     players: list[str | None] | None = None
     quarantined: str | None = None
     stand_ins: dict[int, str] = field(default_factory=dict)  # action index -> why (timeout...)
+
+
+@dataclass(frozen=True)
+class Access:
+    """What decides who may watch a room (identity.admits), read from its stored row and seats
+    before the room is loaded."""
+
+    public: bool
+    host: str
+    invite: str
+    seated: frozenset[str]
 
 
 class Store:
@@ -220,6 +235,22 @@ class Store:
             )
             return room, list(seats)
 
+    async def room_access(self, room_id: str) -> Access | None:
+        """Who may watch the room, as stored (None: no such room), in one query whether the
+        room exists or not: deciding costs the same for a private room as for a missing one."""
+        query = (
+            select(RoomRow.public, RoomRow.host, RoomRow.invite, SeatRow.player_id)
+            .outerjoin(SeatRow, SeatRow.room_id == RoomRow.id)
+            .where(RoomRow.id == room_id)
+        )
+        async with self.session() as s:
+            rows = (await s.execute(query)).all()
+        if not rows:
+            return None
+        public, host, invite, _ = rows[0]
+        seated = frozenset(row[3] for row in rows if row[3] is not None)
+        return Access(public, host, invite, seated)
+
     async def public_rooms(self, limit: int, fresh_since: float | None = None) -> list[str]:
         """Public rooms, newest first. With ``fresh_since``, only the listed ones: a room with
         no game yet or one in progress (never a finished or set-aside match), and a person in
@@ -308,23 +339,46 @@ class Store:
             s.add(row)
         return row.id
 
-    async def finish_game(self, game_id: int, result: dict[str, Any]) -> None:
+    async def finish_game(
+        self,
+        game_id: int,
+        result: dict[str, Any],
+        room_id: str | None = None,
+        totals: Sequence[Fraction] | None = None,
+    ) -> None:
+        """A game's result, and with it its room's match ``totals`` (that game's scores
+        included), in one transaction: a room is loaded from these, never by replaying its
+        finished games."""
         async with self.session.begin() as s:
             await s.execute(
                 update(GameRow).where(GameRow.id == game_id).values(result=result, finished=now())
             )
+            if room_id is not None and totals is not None:
+                scores = [score_json(score) for score in totals]
+                await s.execute(update(RoomRow).where(RoomRow.id == room_id).values(scores=scores))
         # ratings after the result is safe: a failure there is logged, never the room's
         await rate_game(self, game_id)
 
-    async def games(self, room_id: str) -> list[StoredGame]:
-        """The room's games in order, each with its whole action log."""
+    async def last_game(self, room_id: str) -> StoredGame | None:
+        """The room's last game (the match's highest number) with its whole action log (the
+        length of one game, bounded by its options); None before its first game."""
         async with self.session() as s:
-            rows = list(
-                await s.scalars(
-                    select(GameRow).where(GameRow.room_id == room_id).order_by(GameRow.number)
+            row = await s.scalar(
+                select(GameRow)
+                .where(GameRow.room_id == room_id)
+                .order_by(GameRow.number.desc(), GameRow.id.desc())
+                .limit(1)
+            )
+            return None if row is None else await self._stored(s, row)
+
+    async def set_aside(self, room_id: str) -> int | None:
+        """The number of the room's first game set aside (quarantined), if any."""
+        async with self.session() as s:
+            return await s.scalar(
+                select(func.min(GameRow.number)).where(
+                    GameRow.room_id == room_id, GameRow.quarantined.is_not(None)
                 )
             )
-            return [await self._stored(s, row) for row in rows]
 
     async def game(self, game_id: int) -> StoredGame | None:
         async with self.session() as s:
@@ -403,13 +457,18 @@ class Store:
 
 
 async def _actions(s: Any, game_id: int) -> list[tuple[int, str, str | None]]:
-    """A game's actions in order: (seat, text, why a stand-in played it or None)."""
-    rows = await s.execute(
+    """A game's actions in order: (seat, text, why a stand-in played it or None). Read in
+    parts, so that the event loop goes on between them however long the game."""
+    rows = await s.stream(
         select(ActionRow.seat, ActionRow.text, ActionRow.stand_in)
         .where(ActionRow.game_id == game_id)
         .order_by(ActionRow.index)
+        .execution_options(yield_per=ACTIONS_PART)
     )
-    return [tuple(a) for a in rows]
+    actions: list[tuple[int, str, str | None]] = []
+    async for part in rows.partitions():
+        actions.extend((seat, text, why) for seat, text, why in part)
+    return actions
 
 
 def _stored_game(row: GameRow, actions: list[tuple[int, str, str | None]]) -> StoredGame:
@@ -435,3 +494,10 @@ def now() -> float:
 
 def default_url(directory: str | Path = ".") -> str:
     return f"sqlite:///{Path(directory) / 'yamen.db'}"
+
+
+def read_scores(stored: list[int | str] | None, seats: int) -> list[Fraction]:
+    """A room's stored match totals (RoomRow.scores), exact; zeros before any game finished."""
+    if stored is None:
+        return [Fraction(0)] * seats
+    return [Fraction(score) for score in stored]

@@ -69,6 +69,10 @@ class RoomRow(Base):
     host: Mapped[str] = mapped_column(ForeignKey("players.id"))
     settings: Mapped[dict] = mapped_column(JSON)  # turn timer, bot pace: the room's, not the game's
     created: Mapped[float] = mapped_column(Float)
+    # the match totals of its finished games per seat, exact (engine.score_json: an int or
+    # "n/d"), written with each game's result; null: no game finished yet. A room is loaded
+    # from these and its last game, never by replaying every game (yamen/server/match.py)
+    scores: Mapped[list | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):

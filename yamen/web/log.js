@@ -1,7 +1,8 @@
 // The room's log and what the server did for a seat: a state frame's history told in words
-// (the whole game's, so a reload loses nothing), the notice when the stand-in played my seat,
-// and the bar of the break between two deals. It names no game: events are told by the
-// game's describe(), through the shell.
+// (its latest entries; the earlier ones a page at a time, asked for with the button at the top
+// of the log, so a reload loses nothing), the notice when the
+// stand-in played my seat, and the bar of the break between two deals. It names no game:
+// events are told by the game's describe(), through the shell.
 
 import { t } from "./i18n.js";
 
@@ -18,6 +19,52 @@ export function logLines(entries, describe, names) {
     }
   }
   return lines;
+}
+
+// The log from a state frame: its lines, and where to page back from (null: it is whole).
+export function startLog(page, table, describe, names) {
+  page.log = table && table.history ? logLines(table.history, describe, names) : [];
+  page.logBefore = table ? table.history_before : null;
+  page.logAsked = null; // the id of the page asked for, until it comes
+}
+
+// Ask for the page of the log before the lines shown (once at a time).
+let asked = 0;
+export function askEarlier(page, redraw) {
+  if (page.logBefore == null || page.logAsked) return;
+  page.logAsked = `log-${++asked}`;
+  page.live.send({ type: "history", before: page.logBefore, id: page.logAsked });
+  redraw();
+}
+
+// A page of the log came (a `history` frame): its lines go before the others', if it answers
+// the last ask and is this game's; an ask refused may be made again.
+export function addEarlier(page, frame, describe, names) {
+  if (frame.type === "error") {
+    if (frame.id === page.logAsked || (frame.id == null && frame.code === "rate_limited")) page.logAsked = null;
+    return;
+  }
+  if (frame.id !== page.logAsked || !page.table || frame.game_id !== page.table.game_id) return;
+  page.log.unshift(...logLines(frame.entries, describe, names));
+  page.logBefore = frame.before;
+  page.logAsked = null;
+}
+
+// The log in the side column: kept open and scrolled where it was across redraws (lines
+// added above keep the ones in view where they were); at its top, while there is more, the
+// button that asks for the earlier lines.
+export function logPanel(h, page, old, redraw) {
+  const list = h("ol", {}, page.log.map((line) => h("li", {}, line)));
+  const more = page.logBefore != null
+    ? h("button", { type: "button", id: "log-earlier", class: "small quiet", disabled: Boolean(page.logAsked), onclick: () => askEarlier(page, redraw) }, t(page.logAsked ? "log.loading" : "log.earlier"))
+    : null;
+  const panel = h("details", { class: "log", open: Boolean(old && old.open) }, h("summary", {}, t("log")), more, list);
+  const was = old && old.querySelector("ol");
+  if (was) {
+    const fromBottom = was.scrollHeight - was.scrollTop;
+    requestAnimationFrame(() => (list.scrollTop = list.scrollHeight - fromBottom));
+  }
+  return panel;
 }
 
 // The events that name the seat: what the stand-in did there (an answer sealed in a window

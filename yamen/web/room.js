@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { myDeadline } from "./clock.js";
 import { attend } from "./turn.js";
 import { errorText, optionSummary } from "./lobby.js";
-import { logLines, standInNotice, awayNotice, breakBar, behindNote } from "./log.js";
+import { logLines, startLog, addEarlier, standInNotice, awayNotice, breakBar, behindNote } from "./log.js";
 import { h } from "./dom.js";
 import { games, gameInfo } from "./gamelist.js";
 import { lobby } from "./home.js";
@@ -28,7 +28,7 @@ export async function roomPage(roomId, invite) {
   } catch {
     module = (await import("./games/generic.js")).default;
   }
-  const page = { id: roomId, invite: invite || info.invite, room: info, table: null, seat: null, chat: [], log: [], module, live: null };
+  const page = { id: roomId, invite: invite || info.invite, room: info, table: null, seat: null, chat: [], log: [], logBefore: null, logAsked: null, module, live: null };
   shell.page = page;
   const table = h("div", { id: "table", class: "table" });
   const side = h("aside", { class: "side" });
@@ -59,8 +59,8 @@ function onFrame(frame) {
       page.table = frame.table;
       page.chat = frame.chat;
       page.seat = mySeat(page.room);
-      // the room's log of this game, whole: a reload or a second tab loses nothing
-      page.log = frame.table && frame.table.history ? logLines(frame.table.history, describe, names()) : [];
+      // the room's log of this game, its latest lines (earlier ones a page at a time)
+      startLog(page, frame.table, describe, names());
       // back after an absence: what the stand-in did meanwhile, once per point of the game
       const notice = frame.table && awayNotice(frame.table.history, page.seat, describe);
       if (notice && page.toldAway !== frame.table.seq) say(notice, "warn");
@@ -68,7 +68,7 @@ function onFrame(frame) {
       break;
     }
     case "update": {
-      if (page.table && page.table.number !== frame.table.number) page.log = []; // a new game
+      if (page.table && page.table.number !== frame.table.number) startLog(page, null, describe, names()); // a new game
       page.table = frame.table;
       page.log.push(...logLines([frame], describe, names()));
       const notice = standInNotice(frame, page.seat, describe);
@@ -82,10 +82,14 @@ function onFrame(frame) {
     case "presence":
       Object.assign(page.room.seats[frame.seat], { online: frame.online, away: frame.away });
       break;
+    case "history": // a page of the log, asked for (yamen/web/log.js)
+      addEarlier(page, frame, describe, names());
+      break;
     case "chat":
       page.chat.push(frame);
       break;
     case "error":
+      addEarlier(page, frame, describe, names());
       say(errorText(frame.code, frame.params || {}, page.room && page.room.game), frame.code === "removed" ? "warn" : "error");
       break;
   }

@@ -9,6 +9,7 @@ import { h, confirmStep } from "./dom.js";
 import { botName, botKind, defaultBot } from "./lobby.js";
 import { knownGames, gameInfo } from "./gamelist.js";
 import { names } from "./context.js";
+import { logPanel } from "./log.js";
 import { shell, attempt } from "./shell.js";
 
 export function drawSide() {
@@ -53,7 +54,7 @@ export function drawSide() {
     h("ul", { class: "chat" }, page.chat.slice(-50).map(chatLine)),
     // replaceChildren writes a null as the word "null": a spectator's missing form is left out
     ...(page.seat !== null ? [chat] : []),
-    h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, page.log.map((line) => h("li", {}, line)))),
+    logPanel(h, page, side.querySelector("details.log"), shell.redraw),
   );
   input.value = typed;
   if (focused) input.focus();

@@ -41,7 +41,7 @@ from yamen.server.cluster.proxies import MOVING, Link, Relayed, Remote
 from yamen.server.errors import RoomError
 from yamen.server.frames import dumps
 from yamen.server.loading import load_room
-from yamen.server.registry import Rooms
+from yamen.server.registry import Rooms, no_room
 from yamen.server.rooms import Room
 from yamen.server.storage import CLUSTER_PREFIX, StartupError, Store
 from yamen.server.thinking import INLINE, Thinker
@@ -138,7 +138,7 @@ class ClusterRooms(Rooms):
         room = self.loaded.get(room_id)
         if room is not None:
             return room
-        async with self.loading:
+        async with self.loading.of(room_id):
             room = self.loaded.get(room_id)
             if room is None:
                 try:
@@ -148,7 +148,7 @@ class ClusterRooms(Rooms):
                     raise
                 if room is None:
                     await self._drop(room_id, release=True)
-                    raise RoomError("not_found", f"no room {room_id!r}", 404)
+                    raise no_room(room_id)
                 if room_id not in self.leases.held:  # lost while loading
                     await room.close()
                     raise NotOwner
