@@ -87,7 +87,7 @@ LATER = [
     ("0004", {"outcomes", "ratings"}),
     ("0005", {"accounts", "sessions"}),
     ("0006", {"analyses"}),
-    ("0007", {"player_stats"}),
+    ("0008", {"player_stats"}),
 ]
 
 

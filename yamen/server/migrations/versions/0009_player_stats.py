@@ -2,7 +2,7 @@
 far; the outcomes indexed by (who, finished) for a player's last games, newest first
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 """
 
 from collections.abc import Iterator
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
