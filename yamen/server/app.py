@@ -73,6 +73,7 @@ def create_app(
             app.state.startup_error = str(exc)  # `yamen serve` exits with it
             await store.engine.dispose()
             raise
+        rooms.most_open = limits.open_rooms  # checked as a room is stored
         app.state.rooms = rooms
         thinker.start()
         await app.state.rooms.resume()

@@ -250,21 +250,26 @@ def per_player(kind: str, who: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def room_quota(who: Callable[..., Any]) -> Callable[..., Any]:
-    """A dependency for creating a room: the host's ``open_rooms`` cap, then the ``rooms`` rate
-    (per player and per address)."""
+    """A dependency for creating a room: the host's ``open_rooms`` cap (a first look: the room
+    is counted again as it is stored), then the ``rooms`` rate (per player and per address)."""
 
     async def check(request: Request, player: Annotated[Any, Depends(who)]) -> None:
         limiter = limiter_of(request)
         cap = limiter.limits.open_rooms
-        try:
+        try:  # (counted again as the room is stored: yamen/server/registry.py)
             if cap is not None and await request.app.state.rooms.open_rooms(player.id) >= cap:
-                message = f"too many {WHAT['open_rooms']} (at most {cap}): finish one first"
-                raise Limited("too_many", message, 60)
+                raise open_rooms_refusal(cap)
             limiter.take("rooms", player.id, address(request.client))
         except Limited as exc:
             raise refused(exc) from None
 
     return check
+
+
+def open_rooms_refusal(cap: int | None) -> Limited:
+    """A host at the ``open_rooms`` cap."""
+    message = f"too many {WHAT['open_rooms']} (at most {cap}): finish one first"
+    return Limited("too_many", message, 60)
 
 
 def joins_with_invite(request: Request, invite: str | None = None) -> None:

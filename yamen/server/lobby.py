@@ -22,7 +22,8 @@ from yamen.server.account_store import account
 from yamen.server.errors import options_refused
 from yamen.server.handle import RoomHandle
 from yamen.server.identity import Player, new_guest, player_of, same_secret
-from yamen.server.limits import joins_with_invite, per_address, room_quota
+from yamen.server.limits import Limited, joins_with_invite, per_address, room_quota
+from yamen.server.limits import refused as over_limit
 from yamen.server.registry import Rooms
 from yamen.server.replays import RETRY_SECONDS, Busy, Replays
 from yamen.server.rooms import RoomError
@@ -191,6 +192,8 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
             message = f"there is no seat {body.seat}: seats are 0 to {seats - 1}"
             raise http_error(422, "no_seat", message, {"seat": body.seat, "high": seats - 1})
         room = await rooms_of(request).create(player.id, game, body.public, body.settings)
+    except Limited as exc:  # the open_rooms cap, counted as the room is stored
+        raise over_limit(exc) from None
     except OptionsError as exc:
         refused = options_refused(exc)
         raise http_error(422, refused.code, str(exc), refused.params) from None

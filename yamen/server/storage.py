@@ -204,11 +204,26 @@ class Store:
             return {row[0]: row[1] for row in rows}
 
     # rooms and seats
-    async def add_room(self, room: RoomRow, seats: int) -> None:
+    async def add_room(
+        self, room: RoomRow, seats: int, most_open: int | None = None, since: float = 0.0
+    ) -> bool:
+        """Store a new room with ``seats`` empty seats. With ``most_open``, only while its host
+        has fewer open rooms made since ``since`` (:meth:`open_rooms`): the count and the
+        insert are one transaction under a lock on the host (PostgreSQL: an advisory lock, so
+        every process takes its turn; SQLite: one connection, so this process's calls do), so
+        creations at once cannot all pass the count. False, and nothing stored, at the cap."""
         async with self.session.begin() as s:
+            if most_open is not None:
+                if self.engine.dialect.name == "postgresql":
+                    key = hashlib.sha256(f"open_rooms:{room.host}".encode()).digest()[:8]
+                    lock = text("SELECT pg_advisory_xact_lock(:key)")
+                    await s.execute(lock, {"key": int.from_bytes(key, "big", signed=True)})
+                if (await s.scalar(_open_rooms(room.host, since)) or 0) >= most_open:
+                    return False
             s.add(room)
             await s.flush()
             s.add_all(SeatRow(room_id=room.id, seat=i) for i in range(seats))
+        return True
 
     async def room(self, room_id: str) -> tuple[RoomRow, list[SeatRow]] | None:
         async with self.session() as s:
@@ -369,19 +384,8 @@ class Store:
     async def open_rooms(self, host: str, since: float) -> int:
         """How many of the rooms ``host`` created since ``since`` have no game yet or one in
         progress."""
-        played = select(GameRow.room_id)
-        unfinished = select(GameRow.room_id).where(GameRow.finished.is_(None))
-        query = (
-            select(func.count())
-            .select_from(RoomRow)
-            .where(
-                RoomRow.host == host,
-                RoomRow.created >= since,
-                or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)),
-            )
-        )
         async with self.session() as s:
-            return await s.scalar(query) or 0
+            return await s.scalar(_open_rooms(host, since)) or 0
 
     # chat
     async def add_chat(self, room_id: str, player_id: str, text: str) -> float:
@@ -400,6 +404,21 @@ class Store:
                 .limit(limit)
             )
             return [(player, line, at) for player, line, at in reversed(rows.all())]
+
+
+def _open_rooms(host: str, since: float) -> Any:
+    """The count of ``host``'s rooms made since ``since`` with no game yet or one in progress."""
+    played = select(GameRow.room_id)
+    unfinished = select(GameRow.room_id).where(GameRow.finished.is_(None))
+    return (
+        select(func.count())
+        .select_from(RoomRow)
+        .where(
+            RoomRow.host == host,
+            RoomRow.created >= since,
+            or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)),
+        )
+    )
 
 
 async def _actions(s: Any, game_id: int) -> list[tuple[int, str, str | None]]:
