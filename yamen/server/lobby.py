@@ -7,6 +7,7 @@ A seat action needs ``Authorization: Bearer <token>``; refusals are JSON ``{"det
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Annotated, Any
 
@@ -207,11 +208,56 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
 @router.get("/rooms")
 async def public_rooms(request: Request, limit: int = 50) -> list[dict[str, Any]]:
     """Public rooms one may join or watch, newest first: not a finished match (``over``) or a
-    closed room, nor an abandoned one (nobody seated, made over ABANDONED_AFTER seconds ago)."""
+    closed room, nor an abandoned one (nobody seated, made over ABANDONED_AFTER seconds ago).
+    Each as a summary (:func:`summary`): the room's own page has the rest."""
     rooms = rooms_of(request)
     since = time.time() - ABANDONED_AFTER
     ids = await rooms.store.public_rooms(max(1, min(limit, 200)), since)
-    return [(await rooms.get(room_id)).info() for room_id in ids]
+    return [summary((await rooms.get(room_id)).info()) for room_id in ids]
+
+
+# what a summary takes from the room's info as it is (protocol.RoomSummary)
+LISTED = [key for key in protocol.RoomSummary.model_fields if key in protocol.RoomInfo.model_fields]
+
+
+def summary(info: dict[str, Any]) -> dict[str, Any]:
+    """A room as the public list shows it (protocol.RoomSummary), of a size that does not grow
+    with its options: a data option (a room's own card list, up to 62 KB) is named in
+    ``custom``, not sent; settings and scores are left out. ``GET /api/rooms/{id}`` has all."""
+    declared = game_type(info["game"]).declaration
+    data = {option.name for option in declared if option.kind == "data"}
+    options = info["options"]
+    made = {key: info[key] for key in LISTED}
+    made["preset"] = preset_of(info["game"], options)
+    made["options"] = {k: v for k, v in options.items() if k not in data}
+    made["custom"] = sorted(k for k in data if options.get(k) is not None)
+    return {key: made[key] for key in protocol.RoomSummary.model_fields}
+
+
+def preset_of(game: str, options: dict[str, Any]) -> str | None:
+    """The name of the game's first preset whose options (over the defaults) these are, as the
+    browser's form finds it: every option a form shows has the preset's value."""
+    for name, filled in presets_filled(game):
+        if all(options.get(key) == value for key, value in filled.items()):
+            return name
+    return None
+
+
+@functools.cache
+def presets_filled(game: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """Each preset of ``game`` and the options it makes that a form shows (read once)."""
+    hidden = {option.name for option in game_type(game).declaration if not option.shown}
+    return tuple(
+        (
+            preset.name,
+            {
+                k: v
+                for k, v in get_game(game, dict(preset.options)).options.items()
+                if k not in hidden
+            },
+        )
+        for preset in game_type(game).presets
+    )
 
 
 @router.patch("/rooms/{room_id}")
