@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yamen.server import account_api, analysis_api, api_docs, errors
 from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, check_budget
+from yamen.server.chat import sweep_old_chat
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -92,6 +93,7 @@ def create_app(
         background = [
             asyncio.create_task(Watchdog(app.state.rooms).run()),
             asyncio.create_task(rate_unrated(store)),  # games finished before ratings existed
+            asyncio.create_task(sweep_old_chat(store)),  # a room's chat is kept a week at most
         ]
         if limits.idle_seconds is not None:
             background.append(asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds)))

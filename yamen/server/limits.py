@@ -59,6 +59,7 @@ class Limits:
     open_rooms: int | None = 5  # a host's rooms of the last day still open or playing
     sockets_per_player: int | None = 8  # WebSocket connections open at once
     chat: Rate | None = Rate(10, 10)  # chat lines, over all of the player's connections
+    chat_per_address: Rate | None = Rate(30, 10)  # chat lines of every player of an address
     # the whole server
     connections: int | None = 10_000  # TCP connections open at once (at most the fd limit)
     request_seconds: float = 10.0  # a request's head and body must arrive within this
@@ -75,6 +76,7 @@ class Limits:
         "open_rooms",
         "sockets_per_player",
         "chat",
+        "chat_per_address",
     )
 
     @classmethod
@@ -148,6 +150,7 @@ WHAT = {
     "open_rooms": "rooms of yours that are open or playing",
     "sockets_per_player": "open connections of yours",
     "chat": "chat lines",
+    "chat_per_address": "chat lines from your address",
 }
 
 
@@ -167,18 +170,24 @@ class Limiter:
     def take(self, kind: str, *keys: str) -> None:
         """One of ``kind`` for every key (e.g. the player and the address), or :class:`Limited`
         and nothing charged."""
-        rate: Rate | None = getattr(self.limits, kind)
-        if rate is None:
-            return
-        now, refill = self.clock(), rate.count / rate.seconds
+        self.take_each(*((kind, key) for key in keys))
+
+    def take_each(self, *charges: tuple[str, str]) -> None:
+        """One for each (kind, key), e.g. ``("chat", player), ("chat_per_address", address)``,
+        or :class:`Limited` and nothing charged."""
+        now = self.clock()
         levels = []
-        for key in keys:
+        for kind, key in charges:
+            rate: Rate | None = getattr(self.limits, kind)
+            if rate is None:
+                continue
+            refill = rate.count / rate.seconds
             tokens, then = self.buckets.get((kind, key), (rate.count, now))
             tokens = min(rate.count, tokens + (now - then) * refill)
             if tokens < 1:
                 raise Limited("rate_limited", f"too many {WHAT[kind]}", (1 - tokens) / refill)
-            levels.append(tokens)
-        for key, tokens in zip(keys, levels, strict=True):
+            levels.append((kind, key, tokens))
+        for kind, key, tokens in levels:
             self.buckets[(kind, key)] = (tokens - 1, now)
             self.buckets.move_to_end((kind, key))
         while len(self.buckets) > self.keys:

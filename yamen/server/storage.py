@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, func, or_, select, text, update
+from sqlalchemy import delete, event, false, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -388,11 +388,45 @@ class Store:
             return await s.scalar(_open_rooms(host, since)) or 0
 
     # chat
-    async def add_chat(self, room_id: str, player_id: str, text: str) -> float:
+    async def add_chat(
+        self, room_id: str, player_id: str, text: str, keep: int, since: float | None = None
+    ) -> float:
+        """Store a line (its time), and in the same transaction let the room keep only its
+        latest ``keep`` lines, none from before ``since``: at most ``keep`` rows of the room's
+        read (its index), whatever its history."""
         at = now()
         async with self.session.begin() as s:
             s.add(ChatRow(room_id=room_id, player_id=player_id, text=text, at=at))
+            await s.flush()
+            oldest_kept = (
+                select(ChatRow.id)
+                .where(ChatRow.room_id == room_id)
+                .order_by(ChatRow.id.desc())
+                .offset(keep - 1)
+                .limit(1)
+                .scalar_subquery()
+            )
+            too_old = ChatRow.at < since if since is not None else false()
+            await s.execute(
+                delete(ChatRow).where(
+                    ChatRow.room_id == room_id, or_(ChatRow.id < oldest_kept, too_old)
+                )
+            )
         return at
+
+    async def drop_chat_before(self, before: float, batch: int = 1000) -> int:
+        """Delete every room's chat lines from before ``before`` (by the index on their time),
+        ``batch`` rows a transaction; how many."""
+        dropped = 0
+        while True:
+            async with self.session.begin() as s:
+                old = select(ChatRow.id).where(ChatRow.at < before).limit(batch)
+                ids = list(await s.scalars(old))
+                if ids:
+                    await s.execute(delete(ChatRow).where(ChatRow.id.in_(ids)))
+            dropped += len(ids)
+            if len(ids) < batch:
+                return dropped
 
     async def chat(self, room_id: str, limit: int) -> list[tuple[str, str, float]]:
         """The room's latest chat lines, oldest first: (player id, text, time)."""
