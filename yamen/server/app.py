@@ -57,6 +57,7 @@ def create_app(
     (yamen/server/analysis_queue.py)."""
     limits = limits or Limits()
     thinker = Thinker(bot_workers, bot_seconds)  # checked now, not when the server starts
+    thinker.bot_pace = limits.bot_pace or 0.0  # tables of bots alone: yamen/server/driver.py
     check_budget(analysis_playouts, analysis_jobs)
 
     @asynccontextmanager

@@ -7,7 +7,9 @@ Two kinds, both named fields of :class:`Limits` (docs/server.md lists them with 
   ``seconds / count``. New guests, new rooms, new WebSocket connections, chat lines, seat and
   invite attempts, sign-in attempts and lobby calls are rates.
 - a *cap*: how many may exist at once per key (open WebSocket connections per address and per
-  player, open rooms per host).
+  player, open rooms per host, games of bots alone in progress per host).
+- a *pace*: ``bot_pace``, the least time a bot's answer takes at a table with no person seated
+  (yamen/server/driver.py), so that a player's tables of bots alone cost a bounded amount.
 
 A refusal is HTTP 429 with a ``Retry-After`` header (whole seconds) and the documented body
 ``{"detail": {"code", "message", "retry_after"}}``; over a WebSocket, an ``error`` frame with
@@ -20,11 +22,13 @@ Memory is bounded: at most ``keys`` buckets are kept, the least recently used dr
 dropped bucket is a full one). In a cluster each process counts for itself.
 """
 
+import asyncio
+import contextlib
 import ipaddress
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, fields, replace
 from typing import Annotated, Any, get_args
 
@@ -60,6 +64,9 @@ class Limits:
     sockets_per_player: int | None = 8  # WebSocket connections open at once
     chat: Rate | None = Rate(10, 10)  # chat lines, over all of the player's connections
     chat_per_address: Rate | None = Rate(30, 10)  # chat lines of every player of an address
+    # a table with no person seated (only watchers): its bots answer no sooner than this
+    bot_pace: float | None = 1.0
+    bot_tables: int | None = 2  # a host's games of bots alone in progress (of the last day)
     # the whole server
     connections: int | None = 10_000  # TCP connections open at once (at most the fd limit)
     request_seconds: float = 10.0  # a request's head and body must arrive within this
@@ -77,6 +84,8 @@ class Limits:
         "sockets_per_player",
         "chat",
         "chat_per_address",
+        "bot_pace",
+        "bot_tables",
     )
 
     @classmethod
@@ -151,7 +160,31 @@ WHAT = {
     "sockets_per_player": "open connections of yours",
     "chat": "chat lines",
     "chat_per_address": "chat lines from your address",
+    "bot_tables": "games of bots alone of yours in progress",
 }
+
+
+class Turns:
+    """One at a time per key (a player): for a cap that is counted and then taken in separate
+    steps, so that calls at once cannot all pass the count. A key's lock is forgotten once
+    nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self.locks: dict[str, tuple[asyncio.Lock, int]] = {}  # key -> (its lock, its users)
+
+    @contextlib.asynccontextmanager
+    async def __call__(self, key: str) -> AsyncIterator[None]:
+        lock, users = self.locks.get(key, (asyncio.Lock(), 0))
+        self.locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self.locks[key]
+            if users == 1:
+                del self.locks[key]
+            else:
+                self.locks[key] = (lock, users - 1)
 
 
 class Limiter:
@@ -166,6 +199,7 @@ class Limiter:
         self.limits, self.keys, self.clock = limits, keys, clock
         self.buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()
         self.open: dict[tuple[str, str], int] = {}  # caps: how many are held now
+        self.turns = Turns()  # a host's game starts, one at a time (the bot_tables cap)
 
     def take(self, kind: str, *keys: str) -> None:
         """One of ``kind`` for every key (e.g. the player and the address), or :class:`Limited`
@@ -279,6 +313,12 @@ def open_rooms_refusal(cap: int | None) -> Limited:
     """A host at the ``open_rooms`` cap."""
     message = f"too many {WHAT['open_rooms']} (at most {cap}): finish one first"
     return Limited("too_many", message, 60)
+
+
+def bot_tables_refusal(cap: int) -> Limited:
+    """A host with ``cap`` games of bots alone in progress, starting another."""
+    message = f"too many {WHAT['bot_tables']} (at most {cap}): let one finish, or seat a person"
+    return Limited("bot_tables", message, 60)
 
 
 def joins_with_invite(request: Request, invite: str | None = None) -> None:

@@ -23,7 +23,14 @@ from yamen.server.account_store import account
 from yamen.server.errors import options_refused
 from yamen.server.handle import RoomHandle
 from yamen.server.identity import Player, new_guest, player_of, same_secret
-from yamen.server.limits import Limited, joins_with_invite, per_address, room_quota
+from yamen.server.limits import (
+    Limited,
+    bot_tables_refusal,
+    joins_with_invite,
+    limiter_of,
+    per_address,
+    room_quota,
+)
 from yamen.server.limits import refused as over_limit
 from yamen.server.registry import Rooms
 from yamen.server.replays import RETRY_SECONDS, Busy, Replays
@@ -338,10 +345,29 @@ async def remove_bot(room_id: str, seat: int, player: Me, request: Request) -> d
 
 @router.post("/rooms/{room_id}/start")
 async def start(room_id: str, player: Me, request: Request) -> dict[str, Any]:
-    """Start the first game, or the match's next one once a game is over (a rematch)."""
+    """Start the first game, or the match's next one once a game is over (a rematch). A game
+    of bots alone is refused (429 ``bot_tables``) while its host has ``bot_tables`` of them in
+    progress (started in the last day)."""
     room = await room_or_404(request, room_id)
-    await run(room.start(player.id))
+    limiter = limiter_of(request)
+    cap = limiter.limits.bot_tables
+    if cap is None or player.id != room.host or not bots_alone(room.info()):
+        await run(room.start(player.id))
+        return room.info()
+    async with limiter.turns(player.id):  # one start of the host's at a time: counted, started
+        since = time.time() - BOT_TABLES_WINDOW
+        if await rooms_of(request).store.bot_tables(player.id, since) >= cap:
+            raise over_limit(bot_tables_refusal(cap))
+        await run(room.start(player.id))
     return room.info()
+
+
+BOT_TABLES_WINDOW = 86400.0  # seconds: a host's games of bots alone started in this time count
+
+
+def bots_alone(info: dict[str, Any]) -> bool:
+    """Every seat of the room is a bot's: no person would be seated in its game."""
+    return all(seat["player"] is None and seat["bot"] is not None for seat in info["seats"])
 
 
 def replays_of(request: Request) -> Replays:

@@ -387,6 +387,21 @@ class Store:
         async with self.session() as s:
             return await s.scalar(_open_rooms(host, since)) or 0
 
+    async def bot_tables(self, host: str, since: float) -> int:
+        """How many of ``host``'s rooms have a game started since ``since`` in progress and no
+        person seated (bots alone, watched or not)."""
+        playing = select(GameRow.room_id).where(
+            GameRow.finished.is_(None), GameRow.quarantined.is_(None), GameRow.started >= since
+        )
+        seated = select(SeatRow.room_id).where(SeatRow.player_id.is_not(None))
+        query = (
+            select(func.count())
+            .select_from(RoomRow)
+            .where(RoomRow.host == host, RoomRow.id.in_(playing), RoomRow.id.not_in(seated))
+        )
+        async with self.session() as s:
+            return await s.scalar(query) or 0
+
     # chat
     async def add_chat(
         self, room_id: str, player_id: str, text: str, keep: int, since: float | None = None
