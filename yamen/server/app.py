@@ -81,7 +81,9 @@ def create_app(
         await app.state.rooms.resume()
         app.state.replays = Replays()
         if redis_url is None:  # analysed in this process's pool of workers
-            app.state.analyses = Analyses(store, analysis_playouts, analysis_jobs)
+            app.state.analyses = Analyses(
+                store, analysis_playouts, analysis_jobs, limiter=app.state.limiter
+            )
         else:  # on the cluster's shared job queue
             from yamen.server.analysis_queue import QueuedAnalyses
             from yamen.server.cluster import cluster_settings

@@ -63,6 +63,8 @@ class Limits:
     open_rooms: int | None = 5  # a host's rooms of the last day still open or playing
     sockets_per_player: int | None = 8  # WebSocket connections open at once
     chat: Rate | None = Rate(10, 10)  # chat lines, over all of the player's connections
+    # decisions of post-game analyses asked for (a job's decisions at once): 5,000 a day
+    analysis_decisions: Rate | None = Rate(5000, 86400)
     chat_per_address: Rate | None = Rate(30, 10)  # chat lines of every player of an address
     # a table with no person seated (only watchers): its bots answer no sooner than this
     bot_pace: float | None = 1.0
@@ -86,6 +88,7 @@ class Limits:
         "chat_per_address",
         "bot_pace",
         "bot_tables",
+        "analysis_decisions",
     )
 
     @classmethod
@@ -137,6 +140,15 @@ def _positive(name: str, text: str) -> float:
     return value
 
 
+def refilled(rate: Rate, bucket: tuple[float, float] | None, now: float) -> float:
+    """The tokens of a bucket (``(tokens, when)`` as last charged; None: never, a full one)
+    at ``now``."""
+    if bucket is None:
+        return rate.count
+    tokens, then = bucket
+    return min(rate.count, tokens + max(0.0, now - then) * rate.count / rate.seconds)
+
+
 class Limited(Exception):
     """Over a limit: ``retry_after`` seconds until it would be allowed."""
 
@@ -161,6 +173,7 @@ WHAT = {
     "chat": "chat lines",
     "chat_per_address": "chat lines from your address",
     "bot_tables": "games of bots alone of yours in progress",
+    "analysis_decisions": "decisions analysed for you today",
 }
 
 
@@ -201,28 +214,28 @@ class Limiter:
         self.open: dict[tuple[str, str], int] = {}  # caps: how many are held now
         self.turns = Turns()  # a host's game starts, one at a time (the bot_tables cap)
 
-    def take(self, kind: str, *keys: str) -> None:
-        """One of ``kind`` for every key (e.g. the player and the address), or :class:`Limited`
-        and nothing charged."""
-        self.take_each(*((kind, key) for key in keys))
+    def take(self, kind: str, *keys: str, cost: float = 1) -> None:
+        """``cost`` of ``kind`` (one, or a job's decisions) for every key (e.g. the player and
+        the address), or :class:`Limited` and nothing charged."""
+        self.take_each(*((kind, key) for key in keys), cost=cost)
 
-    def take_each(self, *charges: tuple[str, str]) -> None:
-        """One for each (kind, key), e.g. ``("chat", player), ("chat_per_address", address)``,
-        or :class:`Limited` and nothing charged."""
+    def take_each(self, *charges: tuple[str, str], cost: float = 1) -> None:
+        """``cost`` for each (kind, key), e.g. ``("chat", player), ("chat_per_address",
+        address)``, or :class:`Limited` and nothing charged."""
         now = self.clock()
         levels = []
         for kind, key in charges:
             rate: Rate | None = getattr(self.limits, kind)
             if rate is None:
                 continue
-            refill = rate.count / rate.seconds
-            tokens, then = self.buckets.get((kind, key), (rate.count, now))
-            tokens = min(rate.count, tokens + (now - then) * refill)
-            if tokens < 1:
-                raise Limited("rate_limited", f"too many {WHAT[kind]}", (1 - tokens) / refill)
+            then = self.buckets.get((kind, key))
+            tokens = refilled(rate, then, now)
+            if tokens < cost:
+                wait = (cost - tokens) / (rate.count / rate.seconds)
+                raise Limited("rate_limited", f"too many {WHAT[kind]}", wait)
             levels.append((kind, key, tokens))
         for kind, key, tokens in levels:
-            self.buckets[(kind, key)] = (tokens - 1, now)
+            self.buckets[(kind, key)] = (tokens - cost, now)
             self.buckets.move_to_end((kind, key))
         while len(self.buckets) > self.keys:
             self.buckets.popitem(last=False)
