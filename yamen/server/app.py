@@ -90,7 +90,13 @@ def create_app(
 
             url, prefix, _ = cluster_settings(redis_url)
             app.state.analyses = QueuedAnalyses(
-                store, url, prefix, analysis_playouts, analysis_jobs, analysis_workers
+                store,
+                url,
+                prefix,
+                analysis_playouts,
+                analysis_jobs,
+                analysis_workers,
+                quota=limits.analysis_decisions,
             )
             app.state.analyses.start_workers()
         background = [
