@@ -90,7 +90,8 @@ def test_a_small_job_behind_a_big_one_is_done_long_before_it(tmp_path):
     run(with_store(tmp_path, go))
     assert sorted(order) == sorted([f"A{i}" for i in range(50)] + ["B0"])  # each once
     assert order.index("B0") < order.index("A9")  # not after all of the big job
-    assert order.index("B0") <= 3  # in its turn: A0, A1 sent first, then A2 or B0
+    # in its turn: A0 to A3 sent first (2 workers, 2 a worker), then A4 and B0
+    assert order.index("B0") <= 5
 
 
 def test_a_jobs_status_says_how_long_it_will_take(tmp_path):

@@ -22,8 +22,8 @@ Where the work runs (one server process, the default): valuing a decision is CPU
 a thread of the server it would hold the GIL and slow every table. So the server lists the
 decisions (the record replayed: cheap, on a thread) and sends each one as a task of its own to
 a pool of ``jobs`` worker processes (started on the first job, "spawn": no fork of a running
-event loop), never more tasks than workers at once, so that the next one is chosen fairly when
-a worker is free. A task gets the seat's view, its legal actions, the action played, the
+event loop), never more than AHEAD tasks a worker at once, so that the next ones are chosen
+fairly as workers free up. A task gets the seat's view, its legal actions, the action played, the
 playouts and the decision's seed, nothing else: the record and the game's state stay here, so
 the rule that an analysis sees only the seat's view holds by construction. Progress is the
 decisions whose values are back; the values are assembled here into the answer, which is the
@@ -72,6 +72,7 @@ DEFAULT_JOBS = 2  # worker processes: decisions valued at once in a server
 MAX_DECISIONS = 2500  # a job's decisions at most
 MAX_HELD = 5000  # decisions of the jobs a server holds at once (queued or running)
 TIMED = 100  # the latest decisions' times in a worker make a job's estimate
+AHEAD = 2  # decisions sent per worker at once: one valued, the next waiting (no idle trip)
 SEED = 0  # analyses are reproducible: the same game and seat give the same answer
 NONE = {"state": "none", "progress": {"done": 0, "total": 0}}
 
@@ -227,7 +228,7 @@ class Analyses:
         self.most, self.held = most, held
         self.running: dict[tuple[int, int], Job] = {}  # (game id, seat) -> its job, until stored
         self.turns: deque[Job] = deque()  # jobs with decisions to send, in turn
-        self.sending = 0  # decisions with a worker now (at most ``jobs``)
+        self.sending = 0  # decisions with the workers now (at most AHEAD a worker)
         self.seconds: dict[str, deque[float]] = {}  # analyst -> its latest decisions' times
         self.computed = 0  # analyses computed by this process (tests: stored ones are not redone)
 
@@ -323,9 +324,10 @@ class Analyses:
                 self.running.pop(key, None)  # stored: the database answers from now on
 
     def feed(self) -> None:
-        """Send decisions to the free workers, one of each job in turn (round robin by job),
-        never more than there are workers: the next one is chosen when one is free."""
-        while self.sending < self.jobs and self.turns:
+        """Send decisions to the workers, one of each job in turn (round robin by job), at
+        most AHEAD a worker (each has its next one waiting, rather than idle while a value
+        comes back and the next is chosen): a job asked for now is at most that far behind."""
+        while self.sending < self.jobs * AHEAD and self.turns:
             job = self.turns.popleft()
             index, (step, view, legal, played) = job.waiting.popleft()
             if job.waiting:
