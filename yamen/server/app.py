@@ -50,8 +50,8 @@ def create_app(
     processes (0: a thread of this one) for at most ``bot_seconds`` a decision
     (yamen/server/thinking.py). ``limits``: those per address and per player
     (yamen/server/limits.py); the defaults suit a public server. Post-game analyses get
-    ``analysis_playouts`` playouts a decision and ``analysis_jobs`` at once: in a pool of
-    that many worker processes (yamen/server/analysis.py), or with ``redis_url`` on the
+    ``analysis_playouts`` playouts a decision, valued by ``analysis_jobs`` worker processes:
+    a pool here, the jobs taking turns (yamen/server/analysis.py), or with ``redis_url`` the
     cluster's job queue, where this process starts ``analysis_workers`` (default
     ``analysis_jobs``; 0: none, the queue's workers run elsewhere) worker processes
     (yamen/server/analysis_queue.py)."""
