@@ -320,6 +320,8 @@ class Analyses:
             job.waiting.clear()  # a failed or cancelled job's decisions not sent are dropped
             if job in self.turns:
                 self.turns.remove(job)
+            if job.finished is not None and not job.finished.done():
+                job.finished.cancel()  # (cancelled: its tasks' values are not waited for)
             if job.state == "done":
                 self.running.pop(key, None)  # stored: the database answers from now on
 
