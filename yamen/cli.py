@@ -430,8 +430,9 @@ def serve_command(
         int,
         typer.Option(
             min=1,
-            help="Post-game analyses at once, and the worker processes they run in (with "
-            "--redis: this process's workers on the site's shared job queue).",
+            help="Worker processes that value post-game analyses' decisions, the jobs taking "
+            "turns (with --redis: this process's workers on the site's shared job queue, a "
+            "job to a worker).",
         ),
     ] = 2,
     log_format: Annotated[

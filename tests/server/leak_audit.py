@@ -306,8 +306,13 @@ def _exact(
     return []
 
 
-def room_shape(room: Any, where: str, extra: set[str] = frozenset()) -> list[Finding]:
-    found = _exact(room, fields(protocol.RoomInfo) | extra, where)
+def room_shape(
+    room: Any,
+    where: str,
+    extra: set[str] = frozenset(),
+    model: type[BaseModel] = protocol.RoomInfo,  # RoomSummary: the public list's
+) -> list[Finding]:
+    found = _exact(room, fields(model) | extra, where)
     if not found:
         for i, seat in enumerate(room["seats"]):
             found += _exact(seat, fields(protocol.SeatInfo), f"{where}.seats.{i}")
@@ -451,10 +456,11 @@ def audit(
                 found.append(Finding("events", f"{who} pages", f"steps {missing[:5]} are missing"))
     for answer in answers:
         where = f"lobby {answer.label} (asked by {answer.who}) [{answer.status}]"
-        if answer.status < 400:
-            rooms = answer.body if isinstance(answer.body, list) else [answer.body]
-            for i, room in enumerate(rooms):
-                found += room_shape(room, f"{where} {i}", answer.extra)
+        if answer.status < 400 and isinstance(answer.body, list):  # the public list
+            for i, room in enumerate(answer.body):
+                found += room_shape(room, f"{where} {i}", answer.extra, protocol.RoomSummary)
+        elif answer.status < 400:
+            found += room_shape(answer.body, where, answer.extra)
         ks = [] if answer.step is None else list(range(answer.step, answer.step + 4))
         found += hidden_in(answer.body, answer.who, steps, record, ks, where)
     return found

@@ -8,12 +8,14 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 
 from tests.server.helpers import ServerThread, database, finished_baohuang, run, watch_until_over
 from yamen.bots.baohuang import analysis
 from yamen.client import Lobby, LobbyError
+from yamen.server.limits import Limits, Rate
 
 BUDGET = 6  # playouts per decision
 
@@ -71,9 +73,11 @@ def test_an_analysis_job_values_each_decision_of_the_seat_once(kind, tmp_path, m
 
             first = await host.call("POST", path)  # the host's own seat: 0
             assert first["state"] in ("queued", "running")
+            assert first["progress"]["total"] > 0 and "eta_seconds" in first
             again = await refused(host.call("POST", path, {"seat": 1}))
             assert (again.status, again.code) == (409, "analysis_running")
-            busy = await refused(second.call("POST", path))  # one job at once on this server
+            analyses.held = first["progress"]["total"]  # the server holds no more decisions
+            busy = await refused(second.call("POST", path))
             assert (busy.status, busy.code) == (429, "busy")
             assert (await host.call("POST", path))["state"] in ("queued", "running")  # the same
             spy.gate.set()
@@ -118,3 +122,32 @@ def test_a_game_without_an_analyst_is_refused(tmp_path):
         error, has = run(go())
     assert (error.status, error.code) == (422, "no_analysis")
     assert has == {"baohuang": True, "criminal_poker": False, "bao_qingtian": False}
+
+
+def test_a_job_too_long_or_over_the_days_decisions_is_refused(tmp_path):
+    """Over HTTP: a seat of more decisions than a job may have is 422 ``analysis_too_long``
+    (with the figures); a job over the asker's decisions of the day is 429 ``analysis_quota``
+    with Retry-After; neither starts anything."""
+    limits = replace(Limits.off(), analysis_decisions=Rate(5, 86400))
+    with database("sqlite", tmp_path) as url, ServerThread(url, limits) as server:
+        analyses = server.app.state.analyses
+
+        async def go():
+            gid, host, _ = await finished_baohuang(server.url)
+            path = f"/api/games/{gid}/analysis"
+            analyses.most = 3
+            long = await refused(host.call("POST", path))
+            analyses.most = 10_000
+            headers = {"Authorization": f"Bearer {host.token}"}
+            quota = await host.http.post(path, headers=headers)
+            status = await host.call("GET", f"{path}?seat=0")
+            return long, quota, status
+
+        long, quota, status = run(go())
+    assert (long.status, long.code) == (422, "analysis_too_long")
+    assert long.params["most"] == 3 and long.params["decisions"] > 3
+    detail = quota.json()["detail"]
+    assert (quota.status_code, detail["code"]) == (429, "analysis_quota")
+    assert int(quota.headers["retry-after"]) == detail["retry_after"] >= 1
+    assert detail["params"]["decisions"] == long.params["decisions"]
+    assert status["state"] == "none" and not analyses.running

@@ -12,6 +12,7 @@ has a Redis prefix (so a queue, job ids and worker names) of its own, and delete
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import secrets
 
@@ -23,6 +24,7 @@ from yamen.bots.baohuang import analysis
 from yamen.client import Lobby, LobbyError
 from yamen.records import Record
 from yamen.server.analysis import SEED
+from yamen.server.limits import Rate
 
 REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
 PLAYOUTS = 4
@@ -172,3 +174,46 @@ def test_the_servers_start_their_workers_and_stop_them(postgres, redis_url):
         assert (
             Worker.count(connection=client, queue=type(queue)(queue.name, connection=client)) == 0
         )
+
+
+def test_a_players_decisions_of_the_day_hold_across_the_site(postgres, redis_url):
+    """The day's cap is a bucket in Redis: decisions charged through one process count on the
+    other; another player's are their own. A queued job's estimate comes from the site's
+    latest pace, once a job has run."""
+    from rq import SimpleWorker
+    from rq.serializers import JSONSerializer
+
+    from yamen.server.analysis_workers import pace_key
+
+    a, b = apps(postgres, redis_url, workers=0)
+    with a, b:
+        jobs, jobs_b = a.app.state.analyses, b.app.state.analyses
+
+        async def asking():
+            gid, host, second = await finished_baohuang(a.url)
+            record = Record.from_json(await host.call("GET", f"/api/games/{gid}/record"))
+            mine, theirs = (sum(1 for who, _ in record.actions if who == s) for s in (0, 1))
+            jobs.quota = jobs_b.quota = Rate(mine + theirs - 1, 86400)
+            first = await host.call("POST", f"/api/games/{gid}/analysis")  # seat 0, on A
+            return gid, host.token, second.token, mine, theirs, first
+
+        gid, token, second, mine, theirs, first = run(asking())
+        worker = SimpleWorker(
+            [jobs.queue], name=f"{jobs.name}-t", connection=jobs.redis, serializer=JSONSerializer
+        )
+        worker.work(burst=True)  # (rq's worker wants the main thread)
+
+        async def again():
+            path = f"/api/games/{gid}/analysis"
+            await Lobby(a.url, token).call("GET", f"{path}?seat=0")  # read: stored
+            over = await refused(Lobby(b.url, token).call("POST", path, {"seat": 1}))
+            other = await Lobby(b.url, second).call("POST", path)  # their own bucket
+            return over, other
+
+        over, other = run(again())
+        pace = float(jobs.redis.get(pace_key(jobs.name)))
+    assert first["state"] == "queued" and first["progress"] == {"done": 0, "total": mine}
+    assert first["eta_seconds"] is None  # no job has run on this site yet
+    assert (over.status, over.code) == (429, "analysis_quota")
+    assert over.params == {"decisions": theirs}
+    assert other["state"] == "queued" and other["eta_seconds"] == math.ceil(theirs * pace)

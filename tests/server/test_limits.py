@@ -19,6 +19,7 @@ import httpx
 import pytest
 import websockets
 
+from tests.server import helpers
 from tests.server.helpers import ServerThread, free_port, room_with, run
 from tests.server.test_cluster import database, redis_url  # noqa: F401 (fixtures)
 from yamen.client import Lobby, SeatClient
@@ -222,6 +223,34 @@ def test_a_host_has_a_few_open_rooms_at_most(tmp_path):
     refused_429(third, "too_many")
     assert bobs.status_code == 201
     assert sorted(r["host"] for r in listed) == sorted([ann.player, ann.player, bob.player])
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_concurrent_creations_keep_to_the_open_rooms_cap(kind, tmp_path):
+    """Ten creations at once by one host: the cap is checked and the room made in one step, so
+    at most five are made; the others are refused ``too_many``."""
+    body = {"game": "baohuang"}
+    with (
+        helpers.database(kind, tmp_path) as url,
+        ServerThread(url, replace(Limits.off(), open_rooms=5)) as server,
+    ):
+
+        async def go():
+            ann = await Lobby.guest(server.url, "Ann")
+            async with httpx.AsyncClient(base_url=server.url, headers=auth(ann)) as http:
+                made = await asyncio.gather(
+                    *(http.post("/api/rooms", json=body) for _ in range(10))
+                )
+                listed = (await http.get("/api/rooms")).json()
+            return ann.player, made, listed
+
+        host, made, listed = run(go())
+    statuses = sorted(a.status_code for a in made)
+    assert statuses == [201] * 5 + [429] * 5
+    for answer in made:
+        if answer.status_code == 429:
+            refused_429(answer, "too_many")
+    assert [r["host"] for r in listed] == [host] * 5
 
 
 def test_invite_guesses_are_limited_per_address(tmp_path):

@@ -300,3 +300,54 @@ def test_private_games_are_read_by_their_players_and_invite_holders_only(server)
 def test_unknown_games_are_not_found(server, gid):
     for kind in ("record", "replay"):
         assert answer(server.url, f"/api/games/{gid}/{kind}") == (404, "not_found")
+
+
+def test_the_room_list_shows_a_summary_whatever_the_options_size(server):
+    """The public list carries each room's summary: a room's own card list (a data option) is
+    named, not sent, so an entry is as long whether the list is small or large; the room's own
+    page keeps every option."""
+    from importlib import resources
+
+    text = resources.files("yamen.games.criminal_poker").joinpath("cards.json").read_text()
+    small = json.loads(text)
+    large = json.loads(text)
+    for card in [*large["evidence"], *large["identities"]]:
+        card["name"] = {lang: lang[0] * 80 for lang in ("en", "zh", "ja", "ko", "fr", "de")}
+
+    async def go():
+        host = await Lobby.guest(server.url, "Cards")
+        made = {}
+        for name, options in (
+            ("plain", {}),
+            ("small", {"cards": small}),
+            ("large", {"cards": large}),
+        ):
+            body = {"game": "criminal_poker", "options": options, "seat": 0}
+            made[name] = await host.call("POST", "/api/rooms", body)
+        for name, options in (
+            ("bie", {"variant": "japanese", "lowest_held": True}),
+            ("old", {"variant": "japanese", "lowest_last": True}),
+            ("own", {"deals": 3}),
+        ):
+            body = {"game": "baohuang", "options": options, "seat": 0}
+            made[name] = await host.call("POST", "/api/rooms", body)
+        listed = {r["id"]: r for r in await host.call("GET", "/api/rooms?limit=200")}
+        pages = {n: await host.call("GET", f"/api/rooms/{r['id']}") for n, r in made.items()}
+        return {n: listed[r["id"]] for n, r in made.items()}, pages
+
+    entries, pages = run(go())
+    assert entries.pop("bie")["preset"] == "bie_liu_168"  # a preset's options, named
+    assert entries.pop("old")["preset"] is None  # the first reading of 憋六 is no preset now
+    own = entries.pop("own")
+    assert own["preset"] is None and own["options"]["deals"] == 3
+    size = {n: len(json.dumps(e)) for n, e in entries.items()}
+    assert len(json.dumps(large)) > 3 * len(json.dumps(small))  # the options differ in size
+    assert size["small"] == size["large"]  # ... the entries do not
+    assert entries["large"]["custom"] == ["cards"] and entries["plain"]["custom"] == []
+    assert "cards" not in entries["large"]["options"]
+    assert entries["large"]["options"]["players"] == pages["large"]["options"]["players"]
+    assert pages["large"]["options"]["cards"] == large  # the room's page: every option
+    for entry in entries.values():
+        assert entry["game"] == "criminal_poker" and entry["status"] == "open"
+        assert entry["preset"] is None
+        assert entry["seats"][0]["name"] == "Cards"

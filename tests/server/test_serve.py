@@ -129,3 +129,72 @@ def test_the_api_docs_need_no_internet(tmp_path):
             for asset in assets:
                 assert httpx.get(server.url + asset).status_code == 200, asset
         assert httpx.get(server.url + "/openapi.json").status_code == 200
+
+
+def answers(sock: socket.socket, count: int) -> list[int]:
+    """The statuses of the next ``count`` HTTP answers on ``sock`` (each read whole)."""
+    buffer, statuses = b"", []
+    while len(statuses) < count:
+        while b"\r\n\r\n" not in buffer:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return statuses
+            buffer += chunk
+        head, _, buffer = buffer.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        statuses.append(int(lines[0].split()[1]))
+        fields = dict(line.lower().split(": ", 1) for line in lines[1:] if ": " in line)
+        length = int(fields.get("content-length", "0"))
+        while len(buffer) < length:
+            buffer += sock.recv(65536)
+        buffer = buffer[length:]
+    return statuses
+
+
+def gone(sock: socket.socket) -> bool:
+    """The server closed the connection (with unread bytes of ours, the close is a reset)."""
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+
+
+def request(path: str, pad: int = 0, body: bytes = b"") -> bytes:
+    """A whole HTTP/1.1 request, its head padded by a header of ``pad`` bytes."""
+    head = f"{'POST' if body else 'GET'} {path} HTTP/1.1\r\nHost: x\r\n"
+    if pad:
+        head += f"X-Pad: {'a' * pad}\r\n"
+    if body:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+    return head.encode() + b"\r\n" + body
+
+
+def test_a_huge_request_head_is_refused_from_its_first_byte(tmp_path):
+    """A head of 250,000 bytes sent in one write is refused (431) and closed, whether it is a
+    connection's first request or a later one (its first read counts); a keep-alive connection
+    of ordinary requests, one with a body and one with a 100 KB head, is answered as before."""
+    port = free_port()
+    proc = start(tmp_path, "--port", str(port), "--limit", "all=off")
+    try:
+        proc.stdout.readline()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as first:
+            first.sendall(request("/api/games", pad=250_000))
+            alone = answers(first, 1)
+            closed = gone(first)
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as kept:
+            statuses = []
+            for one in (
+                request("/api/games"),
+                request("/api/guests", body=b'{"name": "Ann"}'),
+                request("/api/games", pad=100_000),
+                request("/api/games"),
+            ):
+                kept.sendall(one)
+                statuses += answers(kept, 1)
+            kept.sendall(request("/api/games", pad=250_000))
+            statuses += answers(kept, 1)
+            kept_closed = gone(kept)
+    finally:
+        stop(proc, tmp_path)
+    assert alone == [431] and closed
+    assert statuses == [200, 201, 200, 200, 431] and kept_closed

@@ -57,9 +57,9 @@ def test_a_database_missing_a_column_is_refused_at_start(kind, tmp_path):
     with database(kind, tmp_path) as url:
         run(new_database(url))
         assert run(opened(url)) is None
-        run(execute(url, "ALTER TABLE chat DROP COLUMN at"))
+        run(execute(url, "ALTER TABLE chat DROP COLUMN text"))  # (at: indexed, not dropped)
         problem = run(opened(url))
-    assert problem is not None and "table chat lacks column(s) at" in problem
+    assert problem is not None and "table chat lacks column(s) text" in problem
 
 
 def test_a_read_only_sqlite_file_is_refused_at_start(tmp_path):

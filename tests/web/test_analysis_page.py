@@ -7,6 +7,10 @@ not recomputed; another seat's perspective offers nothing to ask."""
 
 from __future__ import annotations
 
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from tests.web.helpers import (
@@ -18,6 +22,7 @@ from tests.web.helpers import (
     play_pages,
     start_game,
 )
+from yamen.bots.baohuang import analysis
 
 pytestmark = needs_chromium
 
@@ -118,4 +123,44 @@ def test_ask_for_the_analysis_and_see_its_marks_in_the_replay(web_server, browse
     )
     assert "analysis." not in host.inner_text("#replay")
     assert "null" not in host.inner_text("#replay")
+    assert host.errors == []
+
+
+def test_a_running_analysis_says_how_long_it_will_take(web_server, browser, monkeypatch):
+    """While the job runs, the page says about how long it will take (the server's
+    ``eta_seconds``), in the page's language."""
+    analyses = web_server.app.state.analyses
+    gate, calls = threading.Event(), []
+    real = analysis.evaluate
+
+    def held(view, legal, played, playouts, rng):  # the first decision is timed, then held
+        calls.append(1)
+        if len(calls) > 1:
+            gate.wait(60)
+        return real(view, legal, played, playouts, rng)
+
+    monkeypatch.setattr(analysis, "evaluate", held)
+    kept = analyses.pool, analyses.playouts
+    analyses.pool, analyses.playouts = ThreadPoolExecutor(1), BUDGET  # the decisions here
+    try:
+        host = person(browser, web_server.url, "Eta")
+        start_game(host, "baohuang", {"deals": 1})
+        play_pages([host])
+        host.click("#replay-link")
+        host.click("#ask-analysis")
+        host.wait_for_selector("#analysis-eta")
+        english = host.inner_text("#analysis-eta")
+        host.select_option("#lang", "ja")
+        host.wait_for_function(
+            "() => (document.getElementById('analysis-eta') || {}).innerText?.includes('残り約')"
+        )
+        japanese = host.inner_text("#analysis-eta")
+        gate.set()
+        host.wait_for_selector("#analysis-summary", timeout=60_000)
+        assert host.locator("#analysis-eta").count() == 0  # done: nothing left to wait for
+    finally:
+        gate.set()
+        analyses.pool, analyses.playouts = kept
+    assert re.fullmatch(r"about \d+ (s|min) to go", english), english
+    assert re.fullmatch(r"残り約 \d+ (秒|分)", japanese), japanese
     assert host.errors == []

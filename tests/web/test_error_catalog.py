@@ -23,6 +23,7 @@ REFUSALS = {
     "error",
     "close_with_error",
     "Limited",
+    "Refused",
     "refusal",
     "end",
     "HTTPException",

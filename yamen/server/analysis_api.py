@@ -51,8 +51,10 @@ async def ask_analysis(
     """Start the analysis of a seat's decisions in a finished game (the asker's own seat unless
     ``seat`` is given): a background job, answered with its status (GET to follow it). Only a
     player who sat in the game or the room's host may ask; 422 ``no_analysis`` for a game
-    without an analyst; 409 ``analysis_running`` while the asker has another running; 429
-    ``busy`` while the server runs as many as it may."""
+    without an analyst, ``analysis_too_long`` for a seat of more decisions than a job may
+    have; 409 ``analysis_running`` while the asker has another running; 429 ``busy`` while
+    the server holds as many as it may, ``analysis_quota`` over the asker's decisions of the
+    day."""
     stored, record = await finished_game(request, game_id, player, invite)
     players = list(stored.players or [None] * record.start().num_seats)
     found = await rooms_of(request).store.room(stored.room_id)
@@ -66,10 +68,21 @@ async def ask_analysis(
     try:
         return await analyses_of(request).start(stored.id, seat, record, player.id, analyst)
     except Refused as exc:
-        if exc.code == "busy":
-            retry = {"Retry-After": str(RETRY_SECONDS)}
-            raise HTTPException(429, {"code": "busy", "message": str(exc)}, retry) from None
-        raise http_error(409, exc.code, str(exc)) from None
+        raise refusal(exc) from None
+
+
+def refusal(exc: Refused) -> HTTPException:
+    """A job refused: 429 with Retry-After while the workers hold all they may (``busy``) or
+    over the player's decisions of the day (``analysis_quota``), 422 for a job over the size
+    of one (``analysis_too_long``), 409 while the asker's other job runs."""
+    if exc.code in ("busy", "analysis_quota"):
+        retry = RETRY_SECONDS if exc.retry_after is None else exc.retry_after
+        detail = {"code": exc.code, "message": str(exc), "retry_after": retry}
+        if exc.params:
+            detail["params"] = exc.params
+        return HTTPException(429, detail, {"Retry-After": str(retry)})
+    status = 422 if exc.code == "analysis_too_long" else 409
+    return http_error(status, exc.code, str(exc), exc.params)
 
 
 @router.get("/games/{game_id}/analysis")
@@ -77,7 +90,9 @@ async def read_analysis(
     game_id: str, request: Request, player: Anyone, seat: int, invite: Invite = None
 ) -> dict[str, Any]:
     """The analysis of ``seat``: ``{state: none|queued|running|done|failed, progress: {done,
-    total}}``, with ``result`` once done (stored: read again, never recomputed)."""
+    total}}``, with ``eta_seconds`` while queued or running (an estimate; null until the
+    server has timed a decision) and ``result`` once done (stored: read again, never
+    recomputed)."""
     stored, record = await finished_game(request, game_id, player, invite)
     if analyst_of(record.game) is None:
         raise http_error(422, "no_analysis", "this game has no analysis", {"game": record.game})

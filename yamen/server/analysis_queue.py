@@ -12,7 +12,21 @@ site's, not one process's.
   with the job's timeout), and a second ask while that job is queued or running is 409
   ``analysis_running``; the site runs at most as many jobs (queued or started, from rq's queue
   and started registry) as there are workers listening on the queue (``jobs`` a process),
-  beyond which it is 429 ``busy``.
+  beyond which it is 429 ``busy``; a job has at most ``most`` decisions (422
+  ``analysis_too_long``), and a player's decisions of the day (the limit
+  ``analysis_decisions``) are a token bucket in Redis, a hash per player charged under the same
+  lock as the job is enqueued, so the day's cap holds across every process (429
+  ``analysis_quota``).
+- Fairness: rq gives a job to a worker whole, first come first served, so a big job holds its
+  worker until it ends (at most ``most`` decisions: about 11 CPU-minutes at 200 playouts).
+  Since the site takes no more jobs than it has workers, a small job is never queued behind a
+  big one: it gets a worker of its own or is refused ``busy`` at once (try again). Round robin
+  within a worker (jobs in chunks) is not done here; the lone server's pool does it
+  (yamen/server/analysis.py).
+- Estimate: a running job's ``eta_seconds`` is its decisions left times the seconds its
+  decisions took so far (the job's meta); a queued one's, its decisions times the seconds a
+  decision took in the site's latest job (analysis_workers.pace_key), not counting the wait
+  for a worker; None until one is known.
 - Workers: each server process starts ``workers`` (default ``jobs``) worker processes that
   listen on the shared queue, so no other command is needed; they are stopped with the server
   (an idle one at once, a busy one killed, its job dropped: ask again), and a worker whose
@@ -29,10 +43,12 @@ site's, not one process's.
 from __future__ import annotations
 
 import asyncio
+import math
 import multiprocessing
 import os
 import re
 import secrets
+import time
 from types import ModuleType
 from typing import Any
 
@@ -47,15 +63,20 @@ from yamen.records import Record
 from yamen.server.analysis import (
     DEFAULT_JOBS,
     DEFAULT_PLAYOUTS,
+    MAX_DECISIONS,
     NONE,
     SEED,
     Refused,
     check_budget,
+    check_size,
+    decisions_of,
     done_status,
+    quota_refusal,
     store_result,
     stored,
 )
-from yamen.server.analysis_workers import drop, run_job, work
+from yamen.server.analysis_workers import drop, pace_key, run_job, work
+from yamen.server.limits import Limited, Rate, refilled
 from yamen.server.storage import Store
 
 JOB_TIMEOUT = 3600  # seconds a job may run; also how long a player's running key lives
@@ -75,9 +96,14 @@ class QueuedAnalyses:
         playouts: int = DEFAULT_PLAYOUTS,
         jobs: int = DEFAULT_JOBS,
         workers: int | None = None,
+        quota: Rate | None = None,
+        most: int = MAX_DECISIONS,
     ):
+        """``quota``: the decisions a player may ask for in a day (limits.analysis_decisions;
+        None: no such limit); ``most``: a job's decisions at most."""
         check_budget(playouts, jobs)
         self.store, self.playouts, self.jobs = store, playouts, jobs
+        self.quota, self.most = quota, most
         self.redis_url, self.redis = redis_url, Redis.from_url(redis_url)
         self.name = re.sub(r"[^A-Za-z0-9_-]", "-", prefix) + "analysis"  # rq's ids allow these
         self.queue = Queue(self.name, connection=self.redis, serializer=JSONSerializer)
@@ -126,9 +152,18 @@ class QueuedAnalyses:
         if state == JobStatus.FINISHED:
             return await self.collect(game_id, seat, job)
         meta = job.meta or {}
-        progress = {"done": meta.get("done", 0), "total": meta.get("total", 0)}
+        done, total = meta.get("done", 0), meta.get("total", 0)
+        progress = {"done": done, "total": total}
+        if state not in LIVE:
+            return {"state": "failed", "progress": progress}
         named = "running" if state == JobStatus.STARTED else "queued"
-        return {"state": named if state in LIVE else "failed", "progress": progress}
+        if done:  # seconds so far, a decision
+            eta = (total - done) * meta.get("seconds", 0.0) / done
+        else:  # the site's latest pace
+            pace = await asyncio.to_thread(self.redis.get, pace_key(self.name))
+            eta = None if pace is None else total * float(pace)
+        seconds = None if eta is None else math.ceil(eta)
+        return {"state": named, "progress": progress, "eta_seconds": seconds}
 
     async def collect(self, game_id: int, seat: int, job: Job) -> dict[str, Any]:
         """A finished job: its result stored (once, whoever comes first), the job deleted."""
@@ -148,15 +183,24 @@ class QueuedAnalyses:
         result = await stored(self.store, game_id, seat)
         if result is not None:
             return done_status(result)
+        decisions = decisions_of(record, seat)
+        check_size(decisions, self.most)
         job = await asyncio.to_thread(
-            self.enqueue, game_id, seat, record.to_json(), player, analyst.__name__
+            self.enqueue, game_id, seat, record.to_json(), player, analyst.__name__, decisions
         )
         return await self.answer(game_id, seat, job)
 
     def enqueue(
-        self, game_id: int, seat: int, record: dict[str, Any], player: str, analyst: str
+        self,
+        game_id: int,
+        seat: int,
+        record: dict[str, Any],
+        player: str,
+        analyst: str,
+        decisions: int,
     ) -> Job:
-        """The job of (game, seat): the one there is, or a new one within the budget."""
+        """The job of (game, seat): the one there is, or a new one within the budget (the
+        player's decisions of the day charged then, in the same lock)."""
         job_id = self.job_id(game_id, seat)
         with self.redis.lock(f"{self.name}-lock", timeout=10, blocking_timeout=10):
             job = self.fetch(job_id)
@@ -172,6 +216,7 @@ class QueuedAnalyses:
             live = self.queue.count + StartedJobRegistry(queue=self.queue).count
             if live >= max(self.jobs, Worker.count(connection=self.redis, queue=self.queue)):
                 raise Refused("busy", "every analysis worker is busy: try again later")
+            self.charge(player, decisions)
             job = self.queue.enqueue(
                 run_job,
                 analyst,
@@ -183,10 +228,28 @@ class QueuedAnalyses:
                 job_timeout=JOB_TIMEOUT,
                 result_ttl=RESULT_TTL,
                 failure_ttl=RESULT_TTL,
-                meta={"done": 0, "total": 0, "playouts": self.playouts},
+                meta={"done": 0, "total": decisions, "playouts": self.playouts},
             )
             self.redis.set(key, job_id, ex=JOB_TIMEOUT)
             return job
+
+    def charge(self, player: str, decisions: int) -> None:
+        """Take ``decisions`` from the player's bucket of the day in Redis (under the enqueue
+        lock), or :class:`Refused` ``analysis_quota`` and nothing taken."""
+        if self.quota is None:
+            return
+        key = f"{self.name}-quota-{player}"
+        now = time.time()
+        tokens_then, then = self.redis.hmget(key, "tokens", "at")
+        bucket = None
+        if tokens_then is not None and then is not None:
+            bucket = (float(tokens_then), float(then))
+        tokens = refilled(self.quota, bucket, now)
+        if tokens < decisions:
+            wait = (decisions - tokens) / (self.quota.count / self.quota.seconds)
+            raise quota_refusal(Limited("rate_limited", "", wait), decisions)
+        self.redis.hset(key, mapping={"tokens": tokens - decisions, "at": now})
+        self.redis.expire(key, math.ceil(self.quota.seconds))
 
     async def close(self) -> None:
         await asyncio.to_thread(self.stop_workers)

@@ -4,8 +4,10 @@ the job itself, and a worker process's life.
 A job (:func:`run_job`) is given the game's analyst by name, the record, the seat and its
 budget; it lists the seat's decisions, values them one after another (each from the seat's view
 alone, by the analyst's ``value``) and writes its progress into the job's meta
-(``{"done", "total"}``) as it goes, which any server process reads. Its return value is the
-analysis; the server process that first reads the finished job stores it.
+(``{"done", "total", "seconds"}``: ``seconds`` spent valuing so far) as it goes, which any
+server process reads; at its end it leaves the seconds a decision took (:func:`pace_key`) for
+the estimates of jobs still queued. Its return value is the analysis; the server process that
+first reads the finished job stores it.
 
 A worker (:func:`work`) is an rq ``SimpleWorker`` in a process of its own, started by a server
 process: it takes jobs from the shared queue and runs each in itself (no fork per job: the
@@ -37,19 +39,32 @@ def run_job(
     job = get_current_job()
     found = list(analyst.decisions(game, seat))
     values: list[dict[str, Any]] = []
+    spent = 0.0  # seconds valuing, for the estimate of how long the job will take
 
     def progress() -> None:
         if job is not None:
-            job.meta.update(done=len(values), total=len(found))
+            job.meta.update(done=len(values), total=len(found), seconds=spent)
             job.save_meta()
 
     progress()
     for step, view, legal, played in found:
+        began = time.perf_counter()
         values.append(
             analyst.value(view, legal, played, playouts, analyst.decision_seed(seed, step))
         )
+        spent += time.perf_counter() - began
         progress()
+    if job is not None and found:  # the site's pace lately: a queued job's estimate
+        job.connection.set(pace_key(job.origin), spent / len(found), ex=PACE_SECONDS)
     return dict(analyst.assemble(game, seat, playouts, found, values))
+
+
+PACE_SECONDS = 7 * 86400  # how long the latest job's seconds a decision is kept
+
+
+def pace_key(queue: str) -> str:
+    """The Redis key of the seconds a decision took in the queue's latest job."""
+    return f"{queue}-pace"
 
 
 def work(redis_url: str, queue: str, name: str, server: int) -> None:

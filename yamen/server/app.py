@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yamen.server import account_api, analysis_api, api_docs, errors
 from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, check_budget
+from yamen.server.chat import sweep_old_chat
 from yamen.server.guesses import Guesses
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
@@ -50,13 +51,14 @@ def create_app(
     processes (0: a thread of this one) for at most ``bot_seconds`` a decision
     (yamen/server/thinking.py). ``limits``: those per address and per player
     (yamen/server/limits.py); the defaults suit a public server. Post-game analyses get
-    ``analysis_playouts`` playouts a decision and ``analysis_jobs`` at once: in a pool of
-    that many worker processes (yamen/server/analysis.py), or with ``redis_url`` on the
+    ``analysis_playouts`` playouts a decision, valued by ``analysis_jobs`` worker processes:
+    a pool here, the jobs taking turns (yamen/server/analysis.py), or with ``redis_url`` the
     cluster's job queue, where this process starts ``analysis_workers`` (default
     ``analysis_jobs``; 0: none, the queue's workers run elsewhere) worker processes
     (yamen/server/analysis_queue.py)."""
     limits = limits or Limits()
     thinker = Thinker(bot_workers, bot_seconds)  # checked now, not when the server starts
+    thinker.bot_pace = limits.bot_pace or 0.0  # tables of bots alone: yamen/server/driver.py
     check_budget(analysis_playouts, analysis_jobs)
 
     @asynccontextmanager
@@ -74,24 +76,34 @@ def create_app(
             app.state.startup_error = str(exc)  # `yamen serve` exits with it
             await store.engine.dispose()
             raise
+        rooms.most_open = limits.open_rooms  # checked as a room is stored
         app.state.rooms = rooms
         thinker.start()
         await app.state.rooms.resume()
         app.state.replays = Replays()
         if redis_url is None:  # analysed in this process's pool of workers
-            app.state.analyses = Analyses(store, analysis_playouts, analysis_jobs)
+            app.state.analyses = Analyses(
+                store, analysis_playouts, analysis_jobs, limiter=app.state.limiter
+            )
         else:  # on the cluster's shared job queue
             from yamen.server.analysis_queue import QueuedAnalyses
             from yamen.server.cluster import cluster_settings
 
             url, prefix, _ = cluster_settings(redis_url)
             app.state.analyses = QueuedAnalyses(
-                store, url, prefix, analysis_playouts, analysis_jobs, analysis_workers
+                store,
+                url,
+                prefix,
+                analysis_playouts,
+                analysis_jobs,
+                analysis_workers,
+                quota=limits.analysis_decisions,
             )
             app.state.analyses.start_workers()
         background = [
             asyncio.create_task(Watchdog(app.state.rooms).run()),
             asyncio.create_task(rate_unrated(store)),  # games finished before ratings existed
+            asyncio.create_task(sweep_old_chat(store)),  # a room's chat is kept a week at most
         ]
         if limits.idle_seconds is not None:
             background.append(asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds)))

@@ -49,13 +49,14 @@ async def clock(policy: Policy | None = None) -> None:
     loop = asyncio.get_running_loop()
     now = loop.time()
     middle_at = now + policy.middle_every
-    full_at = None if policy.full_every is None else now + policy.full_every
+    full_every = float("inf") if policy.full_every is None else policy.full_every
+    full_at = now + full_every
     while True:
         await asyncio.sleep(policy.young_every)
         now = loop.time()
-        if full_at is not None and now >= full_at:
+        if now >= full_at:
             gc.collect(2)
-            full_at, middle_at = now + policy.full_every, now + policy.middle_every
+            full_at, middle_at = now + full_every, now + policy.middle_every
         elif now >= middle_at:
             gc.collect(1)
             middle_at = now + policy.middle_every

@@ -170,12 +170,24 @@ class Driver:
     def _budget(self, bot: str) -> float:
         return self.thinker.budget(self.game, bot)
 
+    def _bot_delay(self) -> float:
+        """The room's ``bot_delay``; with no person seated (nobody or only watchers at the
+        table), never under the server's ``bot_pace`` (Thinker.bot_pace): what a table of bots
+        alone costs is bounded whatever its settings, and a table with a person keeps its
+        own pace."""
+        delay = self.settings().bot_delay
+        if not any(seat.player is not None for seat in self.seats()):
+            delay = max(delay, self.thinker.bot_pace)
+        return delay
+
     def _next_move(self, state: State) -> DueMove | None:
         """The next seat a bot plays, when its answer reaches the table, and which bot: a bot's
-        seat after ``bot_delay``, a gone player's seat once they count as away, a person's seat
-        when the timer runs out. Never sooner than the bot's budget after the question: the
-        answer's time then says nothing of what the seat holds (the bot thinks meanwhile)."""
+        seat after ``bot_delay`` (:meth:`_bot_delay`), a gone player's seat once they count as
+        away, a person's seat when the timer runs out. Never sooner than the bot's budget after
+        the question: the answer's time then says nothing of what the seat holds (the bot
+        thinks meanwhile)."""
         settings, seats = self.settings(), self.seats()
+        bot_delay = self._bot_delay()
         best = None
         for seat in state.pending():
             info, asked = seats[seat], self.asked.get(seat, time.time())
@@ -184,7 +196,7 @@ class Driver:
             why: str | None
             if info.bot is not None:  # people talk first, however quick a bot is
                 talk = settings.talk_seconds if talking else 0
-                bot, at = info.bot, asked + max(talk, settings.bot_delay)
+                bot, at = info.bot, asked + max(talk, bot_delay)
                 why = "left" if info.left is not None else None
             elif info.away_since is not None:
                 away_at = info.away_since + settings.away_seconds
@@ -221,7 +233,7 @@ class Driver:
             key = (seq, seat, bot_name)
             now = time.time()
             budget = self._budget(bot_name)
-            start = when - max(budget, self.settings().bot_delay)
+            start = when - max(budget, self._bot_delay())
             if key not in thinking and now >= start:  # (late when nobody was here till now)
                 thinking[key] = self._think(state, seat, bot_name), max(when, now + budget)
             wait = (thinking[key][1] if key in thinking else start) - now

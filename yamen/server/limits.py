@@ -7,7 +7,9 @@ Two kinds, both named fields of :class:`Limits` (docs/server.md lists them with 
   ``seconds / count``. New guests, new rooms, new WebSocket connections, chat lines, seat and
   invite attempts, sign-in attempts and lobby calls are rates.
 - a *cap*: how many may exist at once per key (open WebSocket connections per address and per
-  player, open rooms per host).
+  player, open rooms per host, games of bots alone in progress per host).
+- a *pace*: ``bot_pace``, the least time a bot's answer takes at a table with no person seated
+  (yamen/server/driver.py), so that a player's tables of bots alone cost a bounded amount.
 
 A refusal is HTTP 429 with a ``Retry-After`` header (whole seconds) and the documented body
 ``{"detail": {"code", "message", "retry_after"}}``; over a WebSocket, an ``error`` frame with
@@ -20,11 +22,13 @@ Memory is bounded: at most ``keys`` buckets are kept, the least recently used dr
 dropped bucket is a full one). In a cluster each process counts for itself.
 """
 
+import asyncio
+import contextlib
 import ipaddress
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, fields, replace
 from typing import Annotated, Any, get_args
 
@@ -59,6 +63,12 @@ class Limits:
     open_rooms: int | None = 5  # a host's rooms of the last day still open or playing
     sockets_per_player: int | None = 8  # WebSocket connections open at once
     chat: Rate | None = Rate(10, 10)  # chat lines, over all of the player's connections
+    # decisions of post-game analyses asked for (a job's decisions at once): 5,000 a day
+    analysis_decisions: Rate | None = Rate(5000, 86400)
+    chat_per_address: Rate | None = Rate(30, 10)  # chat lines of every player of an address
+    # a table with no person seated (only watchers): its bots answer no sooner than this
+    bot_pace: float | None = 1.0
+    bot_tables: int | None = 2  # a host's games of bots alone in progress (of the last day)
     # the whole server
     connections: int | None = 10_000  # TCP connections open at once (at most the fd limit)
     request_seconds: float = 10.0  # a request's head and body must arrive within this
@@ -75,6 +85,10 @@ class Limits:
         "open_rooms",
         "sockets_per_player",
         "chat",
+        "chat_per_address",
+        "bot_pace",
+        "bot_tables",
+        "analysis_decisions",
     )
 
     @classmethod
@@ -126,6 +140,15 @@ def _positive(name: str, text: str) -> float:
     return value
 
 
+def refilled(rate: Rate, bucket: tuple[float, float] | None, now: float) -> float:
+    """The tokens of a bucket (``(tokens, when)`` as last charged; None: never, a full one)
+    at ``now``."""
+    if bucket is None:
+        return rate.count
+    tokens, then = bucket
+    return min(rate.count, tokens + max(0.0, now - then) * rate.count / rate.seconds)
+
+
 class Limited(Exception):
     """Over a limit: ``retry_after`` seconds until it would be allowed."""
 
@@ -148,7 +171,33 @@ WHAT = {
     "open_rooms": "rooms of yours that are open or playing",
     "sockets_per_player": "open connections of yours",
     "chat": "chat lines",
+    "chat_per_address": "chat lines from your address",
+    "bot_tables": "games of bots alone of yours in progress",
+    "analysis_decisions": "decisions analysed for you today",
 }
+
+
+class Turns:
+    """One at a time per key (a player): for a cap that is counted and then taken in separate
+    steps, so that calls at once cannot all pass the count. A key's lock is forgotten once
+    nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self.locks: dict[str, tuple[asyncio.Lock, int]] = {}  # key -> (its lock, its users)
+
+    @contextlib.asynccontextmanager
+    async def __call__(self, key: str) -> AsyncIterator[None]:
+        lock, users = self.locks.get(key, (asyncio.Lock(), 0))
+        self.locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self.locks[key]
+            if users == 1:
+                del self.locks[key]
+            else:
+                self.locks[key] = (lock, users - 1)
 
 
 class Limiter:
@@ -163,23 +212,30 @@ class Limiter:
         self.limits, self.keys, self.clock = limits, keys, clock
         self.buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()
         self.open: dict[tuple[str, str], int] = {}  # caps: how many are held now
+        self.turns = Turns()  # a host's game starts, one at a time (the bot_tables cap)
 
-    def take(self, kind: str, *keys: str) -> None:
-        """One of ``kind`` for every key (e.g. the player and the address), or :class:`Limited`
-        and nothing charged."""
-        rate: Rate | None = getattr(self.limits, kind)
-        if rate is None:
-            return
-        now, refill = self.clock(), rate.count / rate.seconds
+    def take(self, kind: str, *keys: str, cost: float = 1) -> None:
+        """``cost`` of ``kind`` (one, or a job's decisions) for every key (e.g. the player and
+        the address), or :class:`Limited` and nothing charged."""
+        self.take_each(*((kind, key) for key in keys), cost=cost)
+
+    def take_each(self, *charges: tuple[str, str], cost: float = 1) -> None:
+        """``cost`` for each (kind, key), e.g. ``("chat", player), ("chat_per_address",
+        address)``, or :class:`Limited` and nothing charged."""
+        now = self.clock()
         levels = []
-        for key in keys:
-            tokens, then = self.buckets.get((kind, key), (rate.count, now))
-            tokens = min(rate.count, tokens + (now - then) * refill)
-            if tokens < 1:
-                raise Limited("rate_limited", f"too many {WHAT[kind]}", (1 - tokens) / refill)
-            levels.append(tokens)
-        for key, tokens in zip(keys, levels, strict=True):
-            self.buckets[(kind, key)] = (tokens - 1, now)
+        for kind, key in charges:
+            rate: Rate | None = getattr(self.limits, kind)
+            if rate is None:
+                continue
+            then = self.buckets.get((kind, key))
+            tokens = refilled(rate, then, now)
+            if tokens < cost:
+                wait = (cost - tokens) / (rate.count / rate.seconds)
+                raise Limited("rate_limited", f"too many {WHAT[kind]}", wait)
+            levels.append((kind, key, tokens))
+        for kind, key, tokens in levels:
+            self.buckets[(kind, key)] = (tokens - cost, now)
             self.buckets.move_to_end((kind, key))
         while len(self.buckets) > self.keys:
             self.buckets.popitem(last=False)
@@ -250,21 +306,32 @@ def per_player(kind: str, who: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def room_quota(who: Callable[..., Any]) -> Callable[..., Any]:
-    """A dependency for creating a room: the host's ``open_rooms`` cap, then the ``rooms`` rate
-    (per player and per address)."""
+    """A dependency for creating a room: the host's ``open_rooms`` cap (a first look: the room
+    is counted again as it is stored), then the ``rooms`` rate (per player and per address)."""
 
     async def check(request: Request, player: Annotated[Any, Depends(who)]) -> None:
         limiter = limiter_of(request)
         cap = limiter.limits.open_rooms
-        try:
+        try:  # (counted again as the room is stored: yamen/server/registry.py)
             if cap is not None and await request.app.state.rooms.open_rooms(player.id) >= cap:
-                message = f"too many {WHAT['open_rooms']} (at most {cap}): finish one first"
-                raise Limited("too_many", message, 60)
+                raise open_rooms_refusal(cap)
             limiter.take("rooms", player.id, address(request.client))
         except Limited as exc:
             raise refused(exc) from None
 
     return check
+
+
+def open_rooms_refusal(cap: int | None) -> Limited:
+    """A host at the ``open_rooms`` cap."""
+    message = f"too many {WHAT['open_rooms']} (at most {cap}): finish one first"
+    return Limited("too_many", message, 60)
+
+
+def bot_tables_refusal(cap: int) -> Limited:
+    """A host with ``cap`` games of bots alone in progress, starting another."""
+    message = f"too many {WHAT['bot_tables']} (at most {cap}): let one finish, or seat a person"
+    return Limited("bot_tables", message, 60)
 
 
 def joins_with_invite(request: Request, invite: str | None = None) -> None:

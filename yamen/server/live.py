@@ -264,6 +264,7 @@ async def watch(
     in) is revoked (yamen/server/revocation.py)."""
     rooms = ws.app.state.rooms
     metrics = rooms.metrics
+    where = address(ws.client)  # its chat counts for its address too
     client = WebSocketClient(
         ws, player_id, lambda: metrics.hello.observe(time.monotonic() - hello_at)
     )
@@ -300,8 +301,8 @@ async def watch(
                 break
             message, problem = read(raw)
             if isinstance(message, protocol.Chat) and player_id is not None:
-                try:  # over all of the player's connections
-                    limiter.take("chat", player_id)
+                try:  # over all of the player's connections, and all of the address's
+                    limiter.take_each(("chat", player_id), ("chat_per_address", where))
                 except Limited as exc:
                     if client.slow_down(limited(exc, message.id)):
                         continue

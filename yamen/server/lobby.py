@@ -7,6 +7,7 @@ A seat action needs ``Authorization: Bearer <token>``; refusals are JSON ``{"det
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Annotated, Any
 
@@ -16,13 +17,22 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from yamen.bots import bot_names
 from yamen.engine import game_names, game_type, get_game
 from yamen.errors import OptionsError
+from yamen.options import NO_LEGACY
 from yamen.records import Record
 from yamen.server import protocol
 from yamen.server.account_store import account
 from yamen.server.errors import options_refused
 from yamen.server.handle import RoomHandle
 from yamen.server.identity import Player, new_guest, player_of, same_secret
-from yamen.server.limits import joins_with_invite, per_address, room_quota
+from yamen.server.limits import (
+    Limited,
+    bot_tables_refusal,
+    joins_with_invite,
+    limiter_of,
+    per_address,
+    room_quota,
+)
+from yamen.server.limits import refused as over_limit
 from yamen.server.registry import Rooms, no_room
 from yamen.server.replays import RETRY_SECONDS, Busy, Replays
 from yamen.server.rooms import RoomError
@@ -203,6 +213,8 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
             message = f"there is no seat {body.seat}: seats are 0 to {seats - 1}"
             raise http_error(422, "no_seat", message, {"seat": body.seat, "high": seats - 1})
         room = await rooms_of(request).create(player.id, game, body.public, body.settings)
+    except Limited as exc:  # the open_rooms cap, counted as the room is stored
+        raise over_limit(exc) from None
     except OptionsError as exc:
         refused = options_refused(exc)
         raise http_error(422, refused.code, str(exc), refused.params) from None
@@ -216,11 +228,61 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
 @router.get("/rooms")
 async def public_rooms(request: Request, limit: int = 50) -> list[dict[str, Any]]:
     """Public rooms one may join or watch, newest first: not a finished match (``over``) or a
-    closed room, nor an abandoned one (nobody seated, made over ABANDONED_AFTER seconds ago)."""
+    closed room, nor an abandoned one (nobody seated, made over ABANDONED_AFTER seconds ago).
+    Each as a summary (:func:`summary`): the room's own page has the rest."""
     rooms = rooms_of(request)
     since = time.time() - ABANDONED_AFTER
     ids = await rooms.store.public_rooms(max(1, min(limit, 200)), since)
-    return [(await rooms.get(room_id)).info() for room_id in ids]
+    return [summary((await rooms.get(room_id)).info()) for room_id in ids]
+
+
+# what a summary takes from the room's info as it is (protocol.RoomSummary)
+LISTED = [key for key in protocol.RoomSummary.model_fields if key in protocol.RoomInfo.model_fields]
+
+
+def summary(info: dict[str, Any]) -> dict[str, Any]:
+    """A room as the public list shows it (protocol.RoomSummary), of a size that does not grow
+    with its options: a data option (a room's own card list, up to 62 KB) is named in
+    ``custom``, not sent; settings and scores are left out. ``GET /api/rooms/{id}`` has all."""
+    declared = game_type(info["game"]).declaration
+    data = {option.name for option in declared if option.kind == "data"}
+    options = info["options"]
+    made = {key: info[key] for key in LISTED}
+    made["preset"] = preset_of(info["game"], options)
+    made["options"] = {k: v for k, v in options.items() if k not in data}
+    made["custom"] = sorted(k for k in data if options.get(k) is not None)
+    return {key: made[key] for key in protocol.RoomSummary.model_fields}
+
+
+def preset_of(game: str, options: dict[str, Any]) -> str | None:
+    """The name of the game's first preset whose options (over the defaults) these are: every
+    option has the preset's value, but an edition of the rules (a hidden option with a legacy
+    value: a room made before it keeps its first one) is not a preset's."""
+    for name, filled in presets_filled(game):
+        if all(options.get(key) == value for key, value in filled.items()):
+            return name
+    return None
+
+
+@functools.cache
+def presets_filled(game: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """Each preset of ``game`` and the options it sets, editions aside (read once)."""
+    hidden = {
+        option.name
+        for option in game_type(game).declaration
+        if not option.shown and option.legacy is not NO_LEGACY
+    }
+    return tuple(
+        (
+            preset.name,
+            {
+                k: v
+                for k, v in get_game(game, dict(preset.options)).options.items()
+                if k not in hidden
+            },
+        )
+        for preset in game_type(game).presets
+    )
 
 
 @router.patch("/rooms/{room_id}")
@@ -299,10 +361,29 @@ async def remove_bot(room_id: str, seat: int, player: Me, request: Request) -> d
 
 @router.post("/rooms/{room_id}/start")
 async def start(room_id: str, player: Me, request: Request) -> dict[str, Any]:
-    """Start the first game, or the match's next one once a game is over (a rematch)."""
+    """Start the first game, or the match's next one once a game is over (a rematch). A game
+    of bots alone is refused (429 ``bot_tables``) while its host has ``bot_tables`` of them in
+    progress (started in the last day)."""
     room = await room_or_404(request, room_id, player)
-    await run(room.start(player.id))
+    limiter = limiter_of(request)
+    cap = limiter.limits.bot_tables
+    if cap is None or player.id != room.host or not bots_alone(room.info()):
+        await run(room.start(player.id))
+        return room.info()
+    async with limiter.turns(player.id):  # one start of the host's at a time: counted, started
+        since = time.time() - BOT_TABLES_WINDOW
+        if await rooms_of(request).store.bot_tables(player.id, since) >= cap:
+            raise over_limit(bot_tables_refusal(cap))
+        await run(room.start(player.id))
     return room.info()
+
+
+BOT_TABLES_WINDOW = 86400.0  # seconds: a host's games of bots alone started in this time count
+
+
+def bots_alone(info: dict[str, Any]) -> bool:
+    """Every seat of the room is a bot's: no person would be seated in its game."""
+    return all(seat["player"] is None and seat["bot"] is not None for seat in info["seats"])
 
 
 def replays_of(request: Request) -> Replays:

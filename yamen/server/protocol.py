@@ -112,6 +112,26 @@ class RoomInfo(BaseModel):
     settings: dict[str, Any]
 
 
+class RoomSummary(BaseModel):
+    """A room in the public list (``GET /api/rooms``), of a size that does not grow with its
+    options: :class:`RoomInfo` without its settings and scores, its options without those of
+    kind ``data`` (a room's own card list), which ``custom`` names when the room sets them, and
+    ``preset``, the name of the game's preset its options are (null: none). The room's own
+    page (``GET /api/rooms/{id}``) has every option."""
+
+    id: str
+    game: str
+    preset: str | None
+    options: dict[str, Any]  # every option but those of kind data
+    custom: list[str]  # the data options the room sets (not null), by name
+    public: bool
+    host: str
+    seats: list[SeatInfo]
+    status: Literal["open", "playing", "over", "closed"]
+    number: int
+    game_id: str | None
+
+
 class StandIn(BaseModel):
     """A person's seat played by the server's stand-in bot: their turn timer ran out, they
     were away, or they left the game. Public: who was played for is no secret."""

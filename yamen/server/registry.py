@@ -22,6 +22,7 @@ from typing import Any
 from yamen.engine import Game
 from yamen.server.handle import RoomHandle
 from yamen.server.identity import admits
+from yamen.server.limits import open_rooms_refusal
 from yamen.server.loading import load_room
 from yamen.server.metrics import Metrics
 from yamen.server.revocation import Sockets
@@ -76,6 +77,7 @@ class Rooms:
         self.metrics.watch(self.metrics.rooms_loaded, lambda: len(self.loaded))
         store.metrics = self.metrics  # the journal counts the actions it stores
         self.sockets = Sockets()  # signed-in connections, closed when their token is revoked
+        self.most_open: int | None = None  # a host's open rooms at most (limits.open_rooms)
 
     async def open_store(self) -> None:
         """Create or upgrade the schema; a database a cluster runs is refused (StartupError)."""
@@ -137,7 +139,9 @@ class Rooms:
         public: bool,
         settings: dict[str, Any] | None,
     ) -> Room:
-        """A new room for ``game``, stored and loaded here."""
+        """A new room for ``game``, stored and loaded here; :class:`Limited` (``too_many``)
+        when its host has ``most_open`` open rooms already (counted as it is stored, so that
+        creations at once cannot all pass)."""
         room_settings = Settings.read(settings, game.name)
         row = RoomRow(
             id=secrets.token_urlsafe(6),
@@ -149,7 +153,9 @@ class Rooms:
             settings=room_settings.to_json(),
             created=time.time(),
         )
-        await self.store.add_room(row, game.num_seats)
+        since = row.created - OPEN_ROOMS_WINDOW
+        if not await self.store.add_room(row, game.num_seats, self.most_open, since):
+            raise open_rooms_refusal(self.most_open)
         room = Room(
             self.store,
             row.id,

@@ -18,6 +18,7 @@ from yamen.bots import bot_names
 from yamen.engine import Game, get_game
 from yamen.errors import OptionsError
 from yamen.server import frames
+from yamen.server.chat import ChatLog
 from yamen.server.errors import RoomError, options_refused
 from yamen.server.handle import Connection
 from yamen.server.identity import admits
@@ -50,6 +51,7 @@ class Seating:
     lock: asyncio.Lock
     driver: Driver
     closed: str | None
+    chat_lines: ChatLog
 
     if TYPE_CHECKING:  # Room's own
 
@@ -95,13 +97,16 @@ class Seating:
             await self._seats_changed()
 
     async def rename(self, player: str, name: str) -> None:
-        """The player's seat shows ``name`` from now on (wire.DELETED: their account was
-        deleted), told to everyone watching."""
+        """The player's seat and chat lines show ``name`` from now on (wire.DELETED: their
+        account was deleted), told to everyone watching: a ``room`` frame for a seat, a whole
+        ``state`` frame (its chat) for lines."""
         async with self.lock:
             seats = [seat for seat in self.seats if seat.player == player]
             for seat in seats:
                 seat.name = name
-            if seats:
+            if self.chat_lines.rename(player, name):
+                await self._broadcast_state()
+            elif seats:
                 self._broadcast_room()
 
     async def leave(self, player: str) -> None:

@@ -44,7 +44,13 @@ class GuardedHttp(HttpToolsProtocol):
     request whose head and body have not arrived within ``request_seconds`` of its first byte
     (or of the connection, for the first one), or whose head has not ended within its first
     ``MAX_HEAD + MAX_BODY`` bytes (a read may hold the body too), is closed.
-    uvicorn itself bounds only the time between requests (``timeout_keep_alive``)."""
+    uvicorn itself bounds only the time between requests (``timeout_keep_alive``).
+
+    A head is counted from the read in which its request begins, that read whole: the parser
+    does not say where in a read a request starts, and a head that arrives in one write with
+    the first read must count (it once did not: the count was reset when the parser found the
+    request's start, after the read had been counted). The read may hold the end of the
+    request before (a client that pipelines): that counts too, on the safe side."""
 
     cap = 10_000
     request_seconds = 10.0
@@ -52,6 +58,7 @@ class GuardedHttp(HttpToolsProtocol):
     def connection_made(self, transport: Any) -> None:
         self.deadline: asyncio.TimerHandle | None = None
         self.head: int | None = 0  # bytes of the head so far; None: not reading a head
+        self.read = 0  # bytes of the read being parsed
         super().connection_made(transport)
         if len(self.connections) > self.cap:
             transport.write(BUSY)
@@ -76,30 +83,49 @@ class GuardedHttp(HttpToolsProtocol):
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
+        self.read = len(data)
         if self.head is not None:
             self.head += len(data)
-            if self.head > MAX_HEAD + MAX_BODY:  # a whole small request may come in one read
-                self.transport.write(HUGE)
-                self.transport.close()
-                return
+        if self._huge():
+            return
         super().data_received(data)
+        self._huge()  # a head begun in this read and not ended: the parser holds it
+
+    def _huge(self) -> bool:
+        """The head being read is over the cap (a whole small request may come in one read):
+        answered 431 and closed; the parser's events after that are ignored."""
+        if self.head is None or self.head <= MAX_HEAD + MAX_BODY:
+            return False
+        self.head = None
+        if not self.transport.is_closing():
+            self.transport.write(HUGE)
+            self.transport.close()
+        return True
 
     def on_message_begin(self) -> None:
-        self.head = 0
+        self.head = self.read  # the read it begins in, whole (see the class's docstring)
         self._arm()
         super().on_message_begin()
 
     def on_headers_complete(self) -> None:
+        if self._huge() or self.transport.is_closing():
+            return  # refused (or the client is gone): never handed to the app
         self.head = None
         super().on_headers_complete()
 
+    def on_body(self, body: bytes) -> None:
+        if not self.transport.is_closing():
+            super().on_body(body)
+
     def on_message_complete(self) -> None:
         self._disarm()
-        super().on_message_complete()
+        if not self.transport.is_closing():
+            super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
-        super().handle_websocket_upgrade()
+        if not self.transport.is_closing():
+            super().handle_websocket_upgrade()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()

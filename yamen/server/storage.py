@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, func, or_, select, text, update
+from sqlalchemy import delete, event, false, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -219,11 +219,26 @@ class Store:
             return {row[0]: row[1] for row in rows}
 
     # rooms and seats
-    async def add_room(self, room: RoomRow, seats: int) -> None:
+    async def add_room(
+        self, room: RoomRow, seats: int, most_open: int | None = None, since: float = 0.0
+    ) -> bool:
+        """Store a new room with ``seats`` empty seats. With ``most_open``, only while its host
+        has fewer open rooms made since ``since`` (:meth:`open_rooms`): the count and the
+        insert are one transaction under a lock on the host (PostgreSQL: an advisory lock, so
+        every process takes its turn; SQLite: one connection, so this process's calls do), so
+        creations at once cannot all pass the count. False, and nothing stored, at the cap."""
         async with self.session.begin() as s:
+            if most_open is not None:
+                if self.engine.dialect.name == "postgresql":
+                    key = hashlib.sha256(f"open_rooms:{room.host}".encode()).digest()[:8]
+                    lock = text("SELECT pg_advisory_xact_lock(:key)")
+                    await s.execute(lock, {"key": int.from_bytes(key, "big", signed=True)})
+                if (await s.scalar(_open_rooms(room.host, since)) or 0) >= most_open:
+                    return False
             s.add(room)
             await s.flush()
             s.add_all(SeatRow(room_id=room.id, seat=i) for i in range(seats))
+        return True
 
     async def room(self, room_id: str) -> tuple[RoomRow, list[SeatRow]] | None:
         async with self.session() as s:
@@ -423,26 +438,64 @@ class Store:
     async def open_rooms(self, host: str, since: float) -> int:
         """How many of the rooms ``host`` created since ``since`` have no game yet or one in
         progress."""
-        played = select(GameRow.room_id)
-        unfinished = select(GameRow.room_id).where(GameRow.finished.is_(None))
+        async with self.session() as s:
+            return await s.scalar(_open_rooms(host, since)) or 0
+
+    async def bot_tables(self, host: str, since: float) -> int:
+        """How many of ``host``'s rooms have a game started since ``since`` in progress and no
+        person seated (bots alone, watched or not)."""
+        playing = select(GameRow.room_id).where(
+            GameRow.finished.is_(None), GameRow.quarantined.is_(None), GameRow.started >= since
+        )
+        seated = select(SeatRow.room_id).where(SeatRow.player_id.is_not(None))
         query = (
             select(func.count())
             .select_from(RoomRow)
-            .where(
-                RoomRow.host == host,
-                RoomRow.created >= since,
-                or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)),
-            )
+            .where(RoomRow.host == host, RoomRow.id.in_(playing), RoomRow.id.not_in(seated))
         )
         async with self.session() as s:
             return await s.scalar(query) or 0
 
     # chat
-    async def add_chat(self, room_id: str, player_id: str, text: str) -> float:
+    async def add_chat(
+        self, room_id: str, player_id: str, text: str, keep: int, since: float | None = None
+    ) -> float:
+        """Store a line (its time), and in the same transaction let the room keep only its
+        latest ``keep`` lines, none from before ``since``: at most ``keep`` rows of the room's
+        read (its index), whatever its history."""
         at = now()
         async with self.session.begin() as s:
             s.add(ChatRow(room_id=room_id, player_id=player_id, text=text, at=at))
+            await s.flush()
+            oldest_kept = (
+                select(ChatRow.id)
+                .where(ChatRow.room_id == room_id)
+                .order_by(ChatRow.id.desc())
+                .offset(keep - 1)
+                .limit(1)
+                .scalar_subquery()
+            )
+            too_old = ChatRow.at < since if since is not None else false()
+            await s.execute(
+                delete(ChatRow).where(
+                    ChatRow.room_id == room_id, or_(ChatRow.id < oldest_kept, too_old)
+                )
+            )
         return at
+
+    async def drop_chat_before(self, before: float, batch: int = 1000) -> int:
+        """Delete every room's chat lines from before ``before`` (by the index on their time),
+        ``batch`` rows a transaction; how many."""
+        dropped = 0
+        while True:
+            async with self.session.begin() as s:
+                old = select(ChatRow.id).where(ChatRow.at < before).limit(batch)
+                ids = list(await s.scalars(old))
+                if ids:
+                    await s.execute(delete(ChatRow).where(ChatRow.id.in_(ids)))
+            dropped += len(ids)
+            if len(ids) < batch:
+                return dropped
 
     async def chat(self, room_id: str, limit: int) -> list[tuple[str, str, float]]:
         """The room's latest chat lines, oldest first: (player id, text, time)."""
@@ -454,6 +507,21 @@ class Store:
                 .limit(limit)
             )
             return [(player, line, at) for player, line, at in reversed(rows.all())]
+
+
+def _open_rooms(host: str, since: float) -> Any:
+    """The count of ``host``'s rooms made since ``since`` with no game yet or one in progress."""
+    played = select(GameRow.room_id)
+    unfinished = select(GameRow.room_id).where(GameRow.finished.is_(None))
+    return (
+        select(func.count())
+        .select_from(RoomRow)
+        .where(
+            RoomRow.host == host,
+            RoomRow.created >= since,
+            or_(RoomRow.id.not_in(played), RoomRow.id.in_(unfinished)),
+        )
+    )
 
 
 async def _actions(s: Any, game_id: int) -> list[tuple[int, str, str | None]]:

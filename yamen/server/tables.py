@@ -114,12 +114,15 @@ class ActionRow(Base):
 
 
 class ChatRow(Base):
+    """A line of a room's chat; a room keeps its latest lines, none older than a week
+    (yamen/server/chat.py)."""
+
     __tablename__ = "chat"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     text: Mapped[str] = mapped_column(Text)
-    at: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float, index=True)  # the sweep of old lines reads it
 
 
 class OutcomeRow(Base):

@@ -59,6 +59,11 @@ def default_workers() -> int:
 class Thinker:
     """The server's bots: how they are made (its budget) and where they think."""
 
+    # A table with no person seated (watchers only) has its bots answer no sooner than this
+    # (seconds), whatever its bot_delay: the server's limit ``bot_pace``, set by create_app
+    # (yamen/server/driver.py reads it; 0: none).
+    bot_pace: float = 0.0
+
     def __init__(self, workers: int = 0, seconds: float = DEFAULT_SECONDS, slack: float = SLACK):
         if not isinstance(workers, int) or workers < 0:
             raise OptionsError("bot workers must be a whole number of at least 0")

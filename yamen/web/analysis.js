@@ -68,6 +68,14 @@ export function analyses(gameId, invite, changed) {
 
 const points = (n) => (Math.round(n * 10) / 10).toString();
 
+// How long the server says a job will take, in words: "about 40 s", "about 3 min"; nothing
+// while it cannot say (null: no decision timed yet).
+export function etaWords(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  if (seconds < 90) return t("analysis.eta_seconds", { seconds: Math.max(1, Math.ceil(seconds)) });
+  return t("analysis.eta_minutes", { minutes: Math.ceil(seconds / 60) });
+}
+
 // A decision where the bot would have played differently, worth marking.
 const differs = (row) => row.evaluated && row.best !== row.played && row.loss > 0;
 
@@ -112,8 +120,10 @@ export function panel({ jobs, seat, mine, game, module, ctx, jump }) {
     const { done, total } = status.progress;
     body.push(
       h("progress", { id: "analysis-progress", max: total || 1, value: done }),
-      h("span", { class: "analysis-count" }, total ? t("analysis.progress", { done, total }) : t("analysis.queued")),
+      h("span", { class: "analysis-count" }, status.state === "running" ? t("analysis.progress", { done, total }) : t("analysis.queued")),
     );
+    const eta = etaWords(status.eta_seconds);
+    if (eta) body.push(h("span", { class: "analysis-eta quiet", id: "analysis-eta" }, eta));
   } else if (status.state === "done") {
     const { summary, decisions, playouts } = status.result;
     body.push(
