@@ -399,6 +399,7 @@ class Relayed:
         self.room: Room | None = None
         self.inbox: asyncio.Queue[Attach | Forward | Detach] = asyncio.Queue()
         self.inbox.put_nowait(attach)
+        self.sent_at = time.monotonic()  # when it was last sent a frame (yamen/server/beats.py)
         self.worker = rooms.spawn(self._work())
 
     @property
@@ -406,6 +407,7 @@ class Relayed:
         return self.origin, self.cid
 
     def send(self, text: str) -> None:
+        self.sent_at = time.monotonic()
         self.rooms.metrics.relayed.labels("out").inc()
         self.rooms.bus.post(self.origin, Deliver(self.rooms.node, self.cid, text))
 
