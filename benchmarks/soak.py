@@ -453,20 +453,29 @@ class Soak:
                 self.note(f"no Redis connection named {name} to kill")
         if marks and kind in ("kill", "stop"):
             self.spawn(self.measure(marks, started))
-        self.spawn(self.recovery(kind, {p.room for p in touched}, started))
+        rooms = {p.room for p in touched}
+        record["rooms_touched"] = len(rooms)
+        self.spawn(self.recovery(kind, rooms, started, record))
 
-    async def recovery(self, kind: str, rooms: set[str], started: float) -> None:
+    async def recovery(
+        self, kind: str, rooms: set[str], started: float, record: dict[str, Any]
+    ) -> None:
         """Seconds until every person of each room the fault touched saw its game move."""
         waiting = {room: [p for p in self.persons if p.room == room] for room in rooms}
         deadline = started + 120
+        record["recovered"], record["slowest_s"] = 0, 0.0
         while waiting and time.monotonic() < deadline and self.playing:
             await asyncio.sleep(0.1)
             for room, persons in list(waiting.items()):
                 if all(p.moved_at > started or p.done for p in persons):
-                    self.recoveries[kind].append(time.monotonic() - started)
+                    took = time.monotonic() - started
+                    self.recoveries[kind].append(took)
+                    record["recovered"] += 1
+                    record["slowest_s"] = round(max(record["slowest_s"], took), 2)
                     del waiting[room]
-        for room in waiting if self.playing else ():
-            self.note(f"room {room}: its people saw nothing move within 120 s of a {kind}")
+        for room in waiting:
+            waited = time.monotonic() - started
+            self.note(f"room {room}: its people saw nothing move for {waited:.0f} s after a {kind}")
 
     def unexplained(self) -> list[tuple[Person, float, float]]:
         """The silences beyond the bound that no fault explains (see the module's docstring)."""
@@ -628,6 +637,7 @@ class Soak:
             "processes": args.processes,
             "lease_s": self.lease,
             "faults": {k: sum(f["kind"] == k for f in self.faults) for k in KINDS},
+            "each_fault": self.faults,
             "rooms_stalled": len(stalled),
             "hellos": tally.hellos,
             "hellos_unanswered": tally.hellos_unanswered,
