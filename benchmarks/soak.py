@@ -410,15 +410,23 @@ class Soak:
     # ----- faults ------------------------------------------------------------------------------
 
     async def fault(self, kind: str, redis: Any, prefix: str) -> None:
-        live = self.live()
-        if kind in ("sub", "pub"):  # a process with such a connection (it talks to others)
-            names = {c.get("name") for c in await redis.client_list()}
-            live = [p for p in live if f"{prefix}{p.node}:{kind}" in names] or live
-        victim = self.rng.choice(live)
-        owned = []
+        owners: dict[str, list[str]] = {}  # node -> the rooms it owns
         async for key in redis.scan_iter(match=f"{prefix}room:*"):
-            if await redis.get(key) == victim.node:
-                owned.append(key.removeprefix(f"{prefix}room:"))
+            node = await redis.get(key)
+            if node is not None:
+                owners.setdefault(node, []).append(key.removeprefix(f"{prefix}room:"))
+        live = self.live()
+        # a victim that matters: one that owns rooms or has people connected (a process just
+        # started again has neither), and for a CLIENT KILL one that has such a connection
+        names = {c.get("name") for c in await redis.client_list()}
+        busy = [
+            p
+            for p in live
+            if (owners.get(p.node) or any(q.process is p for q in self.persons))
+            and (kind not in ("sub", "pub") or f"{prefix}{p.node}:{kind}" in names)
+        ]
+        victim = self.rng.choice(busy or live)
+        owned = owners.get(victim.node, [])
         # whom it touches: the people of the rooms its victim owns and those connected to it
         # (all of them when Redis pauses); a room nobody is at waits on purpose
         touched = {
