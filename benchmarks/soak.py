@@ -488,15 +488,15 @@ class Soak:
     def unexplained(self) -> list[tuple[Person, float, float]]:
         """The silences beyond the bound that no fault explains (see the module's docstring)."""
         found = []
-        for person, began, ended in self.tally.silences:
+        for person, since, until in self.tally.silences:
             if not any(
                 kind in SILENCING
                 and person in touched
-                and at <= ended
-                and began <= at + self.explains
+                and at <= until
+                and since <= at + self.explains
                 for kind, at, touched in self.touched
             ):
-                found.append((person, began, ended))
+                found.append((person, since, until))
         return found
 
     async def restart(self, process: Process, after: float) -> None:
@@ -632,12 +632,12 @@ class Soak:
         takeovers = sorted(self.takeovers)
         tally = self.tally
         unexplained = self.unexplained()
-        for person, began, ended in unexplained[:10]:
+        for person, since, until in unexplained[:10]:
             self.note(
                 f"room {person.room} seat {person.seat}: heard nothing for"
-                f" {ended - began:.1f} s, {began - playing_at:.1f} s into play"
+                f" {until - since:.1f} s, {since - playing_at:.1f} s into play"
             )
-        silences = [ended - began for _, began, ended in tally.silences]
+        silences = [until - since for _, since, until in tally.silences]
         return {
             "rooms": args.rooms,
             "rooms_nobody_at": args.paused,
