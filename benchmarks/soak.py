@@ -235,7 +235,7 @@ class Person:
         table: dict[str, Any] | None = None
         every = soak.args.beat  # the server's heartbeat, as its beats say
         asked: float | None = None  # when it asked for the table (silence, a missed step)
-        restarted = None  # the game whose end this host has asked to start the next after
+        restarting: asyncio.Task | None = None  # this host asking for the next game
 
         async def resync(why: str) -> None:
             nonlocal asked
@@ -321,9 +321,11 @@ class Person:
                 )
                 tally.frames += 1
             over = table["result"] is not None
-            if over and self.host and soak.playing and restarted != table["game_id"]:
-                restarted = table["game_id"]
-                soak.spawn(soak.start_next(self.room, self.token))
+            if over and self.host and soak.playing and (restarting is None or restarting.done()):
+                # (again while the game shows over: a start refused while the room moved)
+                restarting = asyncio.ensure_future(soak.start_next(self.room, self.token))
+                soak.tasks.add(restarting)
+                restarting.add_done_callback(soak.tasks.discard)
 
 
 class Soak:
@@ -387,8 +389,13 @@ class Soak:
         raise RuntimeError(f"{method} {path}: {problem}")
 
     async def start_next(self, room: str, token: str) -> None:
+        """Start the room's next game (a refusal: a moment, then the host looks again)."""
         with contextlib.suppress(RuntimeError):
-            await self.call("POST", f"/api/rooms/{room}/start", token)
+            answer = await self.call("POST", f"/api/rooms/{room}/start", token)
+            if answer.status_code >= 400:
+                if '"playing"' not in answer.text:  # (started already: its frames are coming)
+                    self.note(f"room {room}: start refused: {answer.text[:120]}")
+                await asyncio.sleep(1.0)
 
     # ----- the database ----------------------------------------------------------------------
 
@@ -477,6 +484,10 @@ class Soak:
             for room, persons in list(waiting.items()):
                 if all(p.moved_at > started or p.done for p in persons):
                     took = time.monotonic() - started
+                    if took > self.explains:
+                        self.note(
+                            f"room {room}: its people saw it move {took:.1f} s after a {kind}"
+                        )
                     self.recoveries[kind].append(took)
                     record["recovered"] += 1
                     record["slowest_s"] = round(max(record["slowest_s"], took), 2)
