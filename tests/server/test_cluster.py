@@ -823,7 +823,7 @@ def test_a_dropped_publisher_connection_loses_no_frame(database, redis_url, capl
                 await asyncio.sleep(0.4)
             room = one.loaded[link.id]
             await _eventually(lambda: _in_step(watcher, room))
-            return watcher.frames, one.metrics.text().decode()
+            return list(watcher.frames), one.metrics.text().decode()  # (before the teardown's)
 
     caplog.set_level(logging.WARNING)
     frames, owner = run(go())
