@@ -555,12 +555,13 @@ class Bus:
 
     async def _listen(self) -> None:
         lost: float | None = None  # when the subscriber connection dropped
+        tries = 0
         while True:
             try:
                 if lost is not None:
                     await self.pubsub.subscribe(self.channel, self.everyone)
                     self.resubscribed(time.monotonic() - lost)
-                    lost = None
+                    lost, tries = None, 0
                 async for message in self.pubsub.listen():
                     if message["type"] == "message":
                         self._receive(message["data"])
@@ -572,7 +573,8 @@ class Bus:
                     log.warning(
                         "cluster: the subscriber connection dropped (%s): subscribing again", exc
                     )
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(backoff(tries))  # (Redis may be down a while)
+                tries += 1
 
     def _receive(self, data: str) -> None:
         try:
