@@ -10,7 +10,8 @@ Pub/sub delivers at most once, and only to whoever listens at that moment; the b
 it (:class:`Bus`):
 
 - every message to a process is numbered, per sender and receiver, in the order it is
-  published (one queue, one connection): the envelope ``<sender>:<number> <message>``. The
+  published (one queue, one publishing task per receiver at a time): the envelope
+  ``<sender>:<number> <message>``. The
   receiver ignores a number it has seen (a batch published again after Redis failed midway)
   and notices a number it never got (``missed``: the two processes resync their clients);
 - a message that finds nobody listening is kept, with the later ones to the same process
@@ -260,9 +261,10 @@ class Bus:
     whose messages never arrived (the number of them); ``resubscribed`` that this process's
     subscriber connection dropped and is back (after how many seconds).
 
-    Three Redis connections of its own, named for ``CLIENT LIST`` (``{prefix}{node}:pub``
-    and ``:sub``): the publisher (one connection: publishing order is numbering order) and the
-    subscriber."""
+    Two Redis clients of its own, their connections named for ``CLIENT LIST``
+    (``{prefix}{node}:pub`` and ``:sub``): the publisher and the subscriber. Messages to one
+    process are published by one task at a time (the outbox's, or while some are kept, that
+    process's retries), so each receiver gets its numbers in order."""
 
     def __init__(
         self,
