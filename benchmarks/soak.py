@@ -2,10 +2,15 @@
 
 Rooms of five seats (one or two people, bots in the rest; Baohuang, Criminal Poker and Bao
 Qing-tian) are played by clients spread over the processes, each person's client connected to
-a different process and moving to the next one when its connection drops. Meanwhile, at random
-moments, one fault at a time: ``kill -9`` of a process (started again a moment later),
-``SIGTERM`` (the same), ``SIGSTOP`` past the lease (then ``SIGCONT``), or a Redis ``CLIENT PAUSE
-WRITE``. A host starts the next game of its room whenever one ends, until the faults stop.
+a different process and moving to the next one when its connection drops. The clients behave
+like the browser (yamen/web/net.js): they never ``sync`` on their own; they ask for the table
+when they hear nothing for twice the server's heartbeat (``--beat``) or when a beat or an
+update shows a step they never got, and connect again when that ask goes unanswered as long.
+Meanwhile, at random moments, one fault at a time: ``kill -9`` of a process (started again a
+moment later), ``SIGTERM`` (the same), ``SIGSTOP`` past the lease (then ``SIGCONT``), a Redis
+``CLIENT PAUSE WRITE``, or Redis ``CLIENT KILL`` of a process's subscriber connection (``sub``)
+or of its publisher connection (``pub``), found by name (``{prefix}{node}:sub``, ``:pub``). A
+host starts the next game of its room whenever one ends, until the faults stop.
 
 It then checks, and prints as one JSON object:
 
@@ -13,8 +18,16 @@ It then checks, and prints as one JSON object:
   (every room has a person seated: none waits on purpose);
 - ``hellos_unanswered`` and ``frames_unanswered``: a client's hello with no welcome, error or
   close, or a frame with no ack or error, within the bound (never silence);
-- ``takeover_s``: after a kill or a freeze, for each room its victim owned, the seconds until
-  its game moved again (percentiles);
+- ``clients_silent``: times a client heard nothing (not even a beat) for longer than the
+  silence bound (twice the heartbeat) that no fault explains: a process it was connected to, or
+  that owned its room, killed, stopped or frozen, or Redis paused, within a window before
+  (``silences_during_faults`` counts those); a dropped Redis connection explains none;
+- ``recovery_s``: per fault kind, for each room the fault touched (owned by its victim, or with
+  a person connected to it; every room for a Redis pause), the seconds until every person of
+  the room saw its game move again; ``takeover_s``: after a kill or a freeze, for each room its
+  victim owned, the seconds until its stored game moved again (percentiles);
+- ``client_resyncs``: the clients' own asks for the table (``quiet``: silence; ``behind``: a
+  step never got);
 - ``actions_acked`` and ``actions_lost``: every acknowledged action must be in the stored
   record, where and as it was acknowledged;
 - the watchdogs' counts from each process's ``/metrics``, and the command to run it again.
@@ -60,7 +73,8 @@ from yamen.server.protocol import VERSION  # noqa: E402
 POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
 GAMES = (("baohuang", {}), ("criminal_poker", {}), ("bao_qingtian", {"players": 5}))
-KINDS = ("kill", "term", "stop", "pause")
+KINDS = ("kill", "term", "stop", "pause", "sub", "pub")
+SILENCING = ("kill", "term", "stop", "pause")  # the faults that may explain a client's silence
 # Rooms play at the bots' pace: no turn timer, and no talk time (the soak measures faults, not
 # people talking; a bot investigator would otherwise wait for talk with a person seated).
 SETTINGS = {"turn_seconds": None, "away_seconds": 30, "talk_seconds": 0, "deal_pause": 0}
@@ -75,11 +89,12 @@ def free_port() -> int:
 class Process:
     """One ``yamen serve``, on a port of its own that it keeps when started again."""
 
-    def __init__(self, db: str, redis: str, logs: Path, n: int):
+    def __init__(self, db: str, redis: str, logs: Path, n: int, beat: float):
         self.port, self.n, self.logs = free_port(), n, logs
         self.url = f"http://127.0.0.1:{self.port}"
         self.args = [sys.executable, "-m", "yamen", "serve", "--port", str(self.port)]
         self.args += ["--db", db, "--redis", redis, "--limit", "all=off", "--bot-workers", "0"]
+        self.args += ["--limit", f"beat_seconds={beat:g}"]
         self.args += ["--log-format", "json"]
         self.proc: subprocess.Popen | None = None
         self.node: str | None = None
@@ -134,11 +149,38 @@ class Tally:
     closes_with_reason: int = 0
     bad_acks: int = 0
     acked: list[tuple[str, int, int, int]] = field(default_factory=list)  # game, seq, seat, act
+    resyncs: dict[str, int] = field(default_factory=lambda: {"quiet": 0, "behind": 0})
+    silences: list[tuple[Person, float, float]] = field(default_factory=list)  # who, from, to
+
+
+def missed(table: dict[str, Any] | None, frame: dict[str, Any]) -> bool:
+    """A beat ahead of the table, or an update past its next step (yamen/web/net.js)."""
+    shown = frame if frame["type"] == "beat" else frame["table"]
+    number, seq = (table["number"], table["seq"]) if table else (0, 0)
+    if shown["number"] < number:
+        return False
+    if frame["type"] == "beat":
+        return shown["number"] > number or shown["seq"] > seq
+    if shown["number"] > number:
+        return shown["number"] > number + 1 or shown["seq"] > 0
+    return shown["seq"] > seq + 1
+
+
+def stale(table: dict[str, Any] | None, frame: dict[str, Any]) -> bool:
+    """An update the client had already, or an older one (yamen/web/net.js)."""
+    if table is None:
+        return False
+    shown = frame["table"]
+    if shown["number"] != table["number"]:
+        return shown["number"] < table["number"]
+    return shown["seq"] < table["seq"] or (shown["seq"] == table["seq"] and bool(frame["events"]))
 
 
 class Person:
-    """A seated person's client: plays its seat, syncs now and then, and moves to the next
-    process when its connection drops or stays silent past the bound."""
+    """A seated person's client, as the browser behaves: plays its seat, asks for the table
+    when it hears nothing for twice the heartbeat or sees a step it never got, connects again
+    when that ask goes unanswered as long, and moves to the next process when its connection
+    drops or a frame stays unanswered past the bound."""
 
     def __init__(self, soak: Soak, room: str, seat: int, token: str, first: int, host: bool):
         self.soak, self.room, self.seat, self.token = soak, room, seat, token
@@ -146,8 +188,13 @@ class Person:
         self.rng = random.Random(soak.rng.random())
         self.ids = itertools.count()
         self.done = False
+        self.process: Process | None = None  # the one it is connected to
+        self.heard = time.monotonic()  # when it last heard a frame, on any connection
+        self.moved_at = 0.0  # when it last saw its room's game move
+        self.shown = (0, -1)  # the game number and seq it saw last
 
     async def run(self) -> None:
+        self.heard = time.monotonic()  # (it was made before the others' rooms were)
         while not self.done:
             process = self.soak.processes[self.at % len(self.soak.processes)]
             self.at += 1
@@ -155,12 +202,26 @@ class Person:
                 await asyncio.sleep(0.2)
                 continue
             url = f"ws://127.0.0.1:{process.port}/ws/rooms/{self.room}"
+            self.process = process
             try:
                 async with websockets.connect(url, max_size=2**24, open_timeout=10) as ws:
                     await self.session(ws)
             except (OSError, websockets.WebSocketException, TimeoutError):
                 pass
+            self.process = None
             await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+
+    def hear(self, now: float) -> None:
+        """A frame arrived: a silence longer than the bound before it is kept."""
+        if now - self.heard > self.soak.silence_bound:
+            self.soak.tally.silences.append((self, self.heard, now))
+        self.heard = now
+
+    def saw(self, table: dict[str, Any], now: float) -> None:
+        shown = (table["number"], table["seq"])
+        if shown > self.shown:
+            self.moved_at = now
+        self.shown = shown
 
     async def session(self, ws: Any) -> None:
         soak, tally = self.soak, self.soak.tally
@@ -171,8 +232,18 @@ class Person:
         welcomed = False
         sent: dict[str, tuple[float, Any]] = {}  # frame id -> (when, what)
         acted = None
-        next_sync = time.monotonic() + soak.sync_every * self.rng.random()
         table: dict[str, Any] | None = None
+        every = soak.args.beat  # the server's heartbeat, as its beats say
+        asked: float | None = None  # when it asked for the table (silence, a missed step)
+        restarting: asyncio.Task | None = None  # this host asking for the next game
+
+        async def resync(why: str) -> None:
+            nonlocal asked
+            if asked is None:
+                asked = time.monotonic()
+                tally.resyncs[why] += 1
+                await ws.send(json.dumps({"type": "sync"}))
+
         while True:
             now = time.monotonic()
             if not welcomed and now > deadline:
@@ -186,6 +257,10 @@ class Person:
                 return
             if self.done and not sent:
                 return
+            if welcomed and asked is not None and now - asked > 2 * every:
+                return  # asked, unanswered: connect again (to the next process)
+            if welcomed and asked is None and now - self.heard > 2 * every:
+                await resync("quiet")
             try:
                 text = await asyncio.wait_for(ws.recv(), 0.25)
             except TimeoutError:
@@ -195,6 +270,8 @@ class Person:
                 tally.closes_with_reason += bool(closed.rcvd and closed.rcvd.reason)
                 return
             if text is not None:
+                now = time.monotonic()
+                self.hear(now)
                 frame = json.loads(text)
                 kind = frame["type"]
                 if kind == "welcome":
@@ -206,8 +283,20 @@ class Person:
                     acted = None
                 elif kind == "error" and not welcomed and frame.get("id") is None:
                     welcomed = True  # a refusal is an answer too (the close follows)
-                elif kind in ("state", "update") and frame.get("table"):
+                elif kind == "beat":
+                    every = frame["every"]
+                    if missed(table, frame):
+                        await resync("behind")
+                elif kind == "state":
+                    asked = None
+                    if frame.get("table"):
+                        table = frame["table"]
+                        self.saw(table, now)
+                elif kind == "update" and not stale(table, frame):
+                    if missed(table, frame):
+                        await resync("behind")
                     table = frame["table"]
+                    self.saw(table, now)
                 elif kind in ("ack", "error") and frame.get("id") in sent:
                     _, what = sent.pop(frame["id"])
                     if kind == "error" and what is not None:
@@ -231,15 +320,12 @@ class Person:
                     json.dumps({"type": "act", "id": frame_id, "action": action, "seq": key[1]})
                 )
                 tally.frames += 1
-            if table["result"] is not None and self.host and soak.playing:
-                table = None  # (the next game's frames bring the new table)
-                soak.spawn(soak.start_next(self.room, self.token))
-            if time.monotonic() > next_sync and not self.done:
-                next_sync = time.monotonic() + soak.sync_every
-                frame_id = f"s{next(self.ids)}"
-                sent[frame_id] = (time.monotonic(), None)
-                await ws.send(json.dumps({"type": "sync", "id": frame_id}))
-                tally.frames += 1
+            over = table["result"] is not None
+            if over and self.host and soak.playing and (restarting is None or restarting.done()):
+                # (again while the game shows over: a start refused while the room moved)
+                restarting = asyncio.ensure_future(soak.start_next(self.room, self.token))
+                soak.tasks.add(restarting)
+                restarting.add_done_callback(soak.tasks.discard)
 
 
 class Soak:
@@ -250,7 +336,11 @@ class Soak:
         # what a client waits before it calls a hello or a frame unanswered: the server's own
         # bound (welcome_seconds: 2 leases and 10 s), plus a SIGSTOP'd process's freeze
         self.bound = 2 * self.lease + 10 + args.stop_extra + 5
-        self.sync_every = 3.0
+        # a client that hears nothing for longer than this is silent (the browser then asks)
+        self.silence_bound = 2 * args.beat
+        # how long after a fault a client it touched may be silent for it: the freeze, a
+        # takeover (a lease), the silence bound, and slack
+        self.explains = 3 * self.lease + args.stop_extra + self.silence_bound + 5
         self.think = 0.3
         self.playing = True
         self.tally = Tally()
@@ -258,7 +348,10 @@ class Soak:
         self.tasks: set[asyncio.Task] = set()
         self.processes: list[Process] = []
         self.faults: list[dict[str, Any]] = []
+        self.touched: list[tuple[str, float, set[Person]]] = []  # kind, when, whom it touched
         self.takeovers: list[float] = []
+        self.recoveries: dict[str, list[float]] = {kind: [] for kind in KINDS}
+        self.persons: list[Person] = []
         self.totals: dict[str, int] = {}  # room -> actions stored, all its games
         self.unfinished: set[str] = set()
         self.paused: list[str] = []  # rooms nobody is at until the end
@@ -296,8 +389,13 @@ class Soak:
         raise RuntimeError(f"{method} {path}: {problem}")
 
     async def start_next(self, room: str, token: str) -> None:
+        """Start the room's next game (a refusal: a moment, then the host looks again)."""
         with contextlib.suppress(RuntimeError):
-            await self.call("POST", f"/api/rooms/{room}/start", token)
+            answer = await self.call("POST", f"/api/rooms/{room}/start", token)
+            if answer.status_code >= 400:
+                if '"playing"' not in answer.text:  # (started already: its frames are coming)
+                    self.note(f"room {room}: start refused: {answer.text[:120]}")
+                await asyncio.sleep(1.0)
 
     # ----- the database ----------------------------------------------------------------------
 
@@ -319,17 +417,33 @@ class Soak:
     # ----- faults ------------------------------------------------------------------------------
 
     async def fault(self, kind: str, redis: Any, prefix: str) -> None:
-        victim = self.rng.choice(self.live())
-        owned = []
-        if kind in ("kill", "stop"):
-            async for key in redis.scan_iter(match=f"{prefix}room:*"):
-                if await redis.get(key) == victim.node:
-                    owned.append(key.removeprefix(f"{prefix}room:"))
-        # (a room nobody is at waits on purpose: not a takeover to time)
+        owners: dict[str, list[str]] = {}  # node -> the rooms it owns
+        async for key in redis.scan_iter(match=f"{prefix}room:*"):
+            node = await redis.get(key)
+            if node is not None:
+                owners.setdefault(node, []).append(key.removeprefix(f"{prefix}room:"))
+        live = self.live()
+        # a victim that matters: one that owns rooms or has people connected (a process just
+        # started again has neither), and for a CLIENT KILL one that has such a connection
+        names = {c.get("name") for c in await redis.client_list()}
+        busy = [
+            p
+            for p in live
+            if (owners.get(p.node) or any(q.process is p for q in self.persons))
+            and (kind not in ("sub", "pub") or f"{prefix}{p.node}:{kind}" in names)
+        ]
+        victim = self.rng.choice(busy or live)
+        owned = owners.get(victim.node, [])
+        # whom it touches: the people of the rooms its victim owns and those connected to it
+        # (all of them when Redis pauses); a room nobody is at waits on purpose
+        touched = {
+            p for p in self.persons if kind == "pause" or p.process is victim or p.room in owned
+        }
         marks = {room: self.totals.get(room, 0) for room in owned if room not in self.paused}
         started = time.monotonic()
         record = {"kind": kind, "process": victim.n, "rooms": len(owned)}
         self.faults.append(record)
+        self.touched.append((kind, started, touched))
         if kind == "kill":
             await asyncio.to_thread(victim.kill)
             self.spawn(self.restart(victim, 1.0))
@@ -340,12 +454,61 @@ class Soak:
             victim.up = False
             victim.signal(signal.SIGSTOP)
             self.spawn(self.wake(victim, self.lease * 2 + self.args.stop_extra))
-        else:
+        elif kind == "pause":
             pause = self.rng.uniform(1.0, 2.5)
             record["seconds"] = round(pause, 1)
             await redis.client_pause(int(pause * 1000), all=False)
-        if marks:
+        else:  # CLIENT KILL of the victim's subscriber or publisher connection(s)
+            name = f"{prefix}{victim.node}:{kind}"
+            killed = [c for c in await redis.client_list() if c.get("name") == name]
+            for client in killed:
+                await redis.client_kill_filter(_id=client["id"])
+            record["connections"] = len(killed)
+            if not killed:
+                self.note(f"no Redis connection named {name} to kill")
+        if marks and kind in ("kill", "stop"):
             self.spawn(self.measure(marks, started))
+        rooms = {p.room for p in touched}
+        record["rooms_touched"] = len(rooms)
+        self.spawn(self.recovery(kind, rooms, started, record))
+
+    async def recovery(
+        self, kind: str, rooms: set[str], started: float, record: dict[str, Any]
+    ) -> None:
+        """Seconds until every person of each room the fault touched saw its game move."""
+        waiting = {room: [p for p in self.persons if p.room == room] for room in rooms}
+        deadline = started + 120
+        record["recovered"], record["slowest_s"] = 0, 0.0
+        while waiting and time.monotonic() < deadline and self.playing:
+            await asyncio.sleep(0.1)
+            for room, persons in list(waiting.items()):
+                if all(p.moved_at > started or p.done for p in persons):
+                    took = time.monotonic() - started
+                    if took > self.explains:
+                        self.note(
+                            f"room {room}: its people saw it move {took:.1f} s after a {kind}"
+                        )
+                    self.recoveries[kind].append(took)
+                    record["recovered"] += 1
+                    record["slowest_s"] = round(max(record["slowest_s"], took), 2)
+                    del waiting[room]
+        for room in waiting:
+            waited = time.monotonic() - started
+            self.note(f"room {room}: its people saw nothing move for {waited:.0f} s after a {kind}")
+
+    def unexplained(self) -> list[tuple[Person, float, float]]:
+        """The silences beyond the bound that no fault explains (see the module's docstring)."""
+        found = []
+        for person, since, until in self.tally.silences:
+            if not any(
+                kind in SILENCING
+                and person in touched
+                and at <= until
+                and since <= at + self.explains
+                for kind, at, touched in self.touched
+            ):
+                found.append((person, since, until))
+        return found
 
     async def restart(self, process: Process, after: float) -> None:
         await asyncio.sleep(after)
@@ -424,7 +587,7 @@ class Soak:
         import redis.asyncio as aioredis
 
         args = self.args
-        self.processes = [Process(db, redis_url, logs, n) for n in range(args.processes)]
+        self.processes = [Process(db, redis_url, logs, n, args.beat) for n in range(args.processes)]
         for process in self.processes:
             await asyncio.to_thread(process.start)
         redis = aioredis.from_url(REDIS, decode_responses=True)
@@ -434,6 +597,8 @@ class Soak:
             for n in range(args.rooms):
                 persons += await self.make_room(n)
             paused = self.paused = [await self.make_paused(n) for n in range(args.paused)]
+            self.persons = persons
+            playing_at = time.monotonic()
             playing = [asyncio.ensure_future(person.run()) for person in persons]
             await self.poll_totals(db)
             rooms = list(self.totals)
@@ -477,6 +642,13 @@ class Soak:
             await redis.aclose()
         takeovers = sorted(self.takeovers)
         tally = self.tally
+        unexplained = self.unexplained()
+        for person, since, until in unexplained[:10]:
+            self.note(
+                f"room {person.room} seat {person.seat}: heard nothing for"
+                f" {until - since:.1f} s, {since - playing_at:.1f} s into play"
+            )
+        silences = [until - since for _, since, until in tally.silences]
         return {
             "rooms": args.rooms,
             "rooms_nobody_at": args.paused,
@@ -484,6 +656,7 @@ class Soak:
             "processes": args.processes,
             "lease_s": self.lease,
             "faults": {k: sum(f["kind"] == k for f in self.faults) for k in KINDS},
+            "each_fault": self.faults,
             "rooms_stalled": len(stalled),
             "hellos": tally.hellos,
             "hellos_unanswered": tally.hellos_unanswered,
@@ -492,9 +665,15 @@ class Soak:
             "closes": tally.closes,
             "closes_with_reason": tally.closes_with_reason,
             "bad_acks": tally.bad_acks,
+            "silence_bound_s": self.silence_bound,
+            "clients_silent": len(unexplained),
+            "silences_during_faults": len(silences) - len(unexplained),
+            "longest_silence_s": round(max(silences, default=0.0), 1),
+            "client_resyncs": tally.resyncs,
             "actions_acked": len(tally.acked),
             "actions_lost": lost,
             "actions_stored": sum(self.totals.values()),
+            "recovery_s": {kind: percentiles(sorted(v)) for kind, v in self.recoveries.items()},
             "takeover_s": percentiles(takeovers),
             "watchdogs": metrics,
             "seconds": round(time.monotonic() - began, 1),
@@ -548,7 +727,13 @@ class Soak:
 
     async def watchdogs(self) -> dict[str, float]:
         """The watchdogs' counts, summed over the processes (each since its last start)."""
-        wanted = ("yamen_stalled_rooms_total", "yamen_stalled_connections_total")
+        wanted = (
+            "yamen_stalled_rooms_total",
+            "yamen_stalled_connections_total",
+            "yamen_silent_connections",
+            "yamen_resynced_connections_total",
+            "yamen_bus_messages_total",
+        )
         sums: dict[str, float] = {}
         for process in self.live():
             async with httpx.AsyncClient(timeout=10) as http:
@@ -619,6 +804,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--settle", type=float, default=10.0, help="seconds after the last fault")
     p.add_argument("--window", type=float, default=15.0, help="seconds every room must move in")
     p.add_argument("--bot-delay", type=float, default=0.3)
+    p.add_argument("--beat", type=float, default=3.0, help="the servers' heartbeat, seconds")
     p.add_argument("--second-person", type=float, default=0.3, help="share of rooms with two")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--logs", default="", help="keep the servers' JSON logs in this folder")

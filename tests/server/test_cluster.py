@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import os
 import random
 import secrets
@@ -717,3 +718,250 @@ def test_a_rooms_setup_is_changed_through_either_process(database, redis_url):
     assert removed["seats"][1]["player"] is None
     assert [s["bot"] for s in filled["seats"]] == [None, "random", "random", "random", "random"]
     assert seen["seats"] == filled["seats"]
+
+
+# ----- Redis connections dropped (issue 23) ---------------------------------------------------
+
+
+async def _kill_connection(name: str) -> int:
+    """CLIENT KILL the Redis connection named ``name`` (a process's ``{prefix}{node}:sub`` or
+    ``:pub``, bus.py); its id."""
+    import redis.asyncio as aioredis
+
+    admin = aioredis.from_url(REDIS, decode_responses=True)
+    try:
+        found = [c for c in await admin.client_list() if c.get("name") == name]
+        assert found, f"no Redis connection named {name}"
+        for client in found:
+            await admin.client_kill_filter(_id=client["id"])
+        return len(found)
+    finally:
+        await admin.aclose()
+
+
+async def _bots_watched_across(one, two, bot_delay: float = 0.02):
+    """A Baohuang room of five bots owned by ``one``, watched (so its bots play) by a client
+    of ``two``: the link, the watcher, and a task that keeps ``one`` publishing to ``two``
+    (as a busy cluster does: a moment with nobody listening is then always met)."""
+    from yamen.server.cluster.bus import Deliver
+    from yamen.server.identity import new_guest
+
+    host, _ = await new_guest(one.store, "host")
+    settings = {**FAST, "bot_delay": bot_delay}
+    link = await one.create(host.id, get_game("baohuang"), True, settings)
+    for seat in range(5):
+        await link.set_bot(host.id, seat, "random")
+    watcher = Listener(host.id)
+    await (await two.get(link.id)).attach(watcher)
+    await _eventually(lambda: "state" in watcher.kinds())
+    await link.start(host.id)
+    await _eventually(lambda: watcher.kinds().count("update") > 3)
+
+    async def chatter():
+        while True:  # frames for a client two no longer has: ignored there
+            one.bus.post(two.node, Deliver(one.node, "nobody", "{}"))
+            await asyncio.sleep(0.002)
+
+    return link, watcher, asyncio.create_task(chatter())
+
+
+def _in_step(watcher: Listener, room) -> bool:
+    """The watcher's latest table is the room's now."""
+    tables = [f["table"] for f in watcher.frames if f.get("table")]
+    return bool(tables) and (tables[-1]["number"], tables[-1]["seq"]) == (
+        room.match.number,
+        room.match.seq,
+    )
+
+
+def test_a_dropped_subscriber_connection_silences_nobody(database, redis_url, caplog):
+    """CLIENT KILL of the subscriber connection of a process whose client watches a room of
+    another: the owner's messages meanwhile find nobody listening. The client's process is
+    not taken for gone (its process lease is fresh): the owner keeps its client, keeps its
+    messages and publishes them again, and the client's process, subscribed again, sends its
+    client the table again. The client hears the room on, in step with it. (Before: the owner
+    detached the client at the first publish nobody heard, and it heard nothing again.)"""
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            link, watcher, chatter = await _bots_watched_across(one, two)
+            mark = len(watcher.frames)
+            await _kill_connection(f"{two.prefix}{two.node}:sub")
+            await asyncio.sleep(1.0)
+            chatter.cancel()
+            room = one.loaded[link.id]
+            await _eventually(lambda: _in_step(watcher, room) and room.match.seq > 20)
+            kept = len(one.relayed)
+            after = watcher.kinds()[mark:]
+            # and a client's process that does stop is let go of at once (its lease deleted)
+            await two.close()
+            await _eventually(lambda: not one.relayed, seconds=3 * LEASE)
+            return kept, after, one.metrics.text().decode(), two.metrics.text().decode()
+
+    caplog.set_level(logging.WARNING)
+    kept, after, owner, client_side = run(go())
+    assert kept == 1  # the owner still has the client
+    assert after.count("update") > 5 and "welcome" in after and "state" in after  # resynced
+    assert _metric(owner, 'yamen_bus_messages_total{outcome="held"}') >= 1
+    assert _metric(client_side, 'yamen_resynced_connections_total{why="missed"}') == 1
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("subscriber connection dropped" in line for line in said)
+    assert any("subscribed again" in line and "1 clients here resynced" in line for line in said)
+
+
+def test_a_dropped_publisher_connection_loses_no_frame(database, redis_url, caplog):
+    """CLIENT KILL of the owner's publisher connection while its room plays: the batch whose
+    publish failed is published again, so the client misses no update (before: the batch was
+    dropped, and the client missed an update with nothing to tell it)."""
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            link, watcher, chatter = await _bots_watched_across(one, two, bot_delay=0.05)
+            chatter.cancel()
+            for _ in range(3):
+                await _kill_connection(f"{one.prefix}{one.node}:pub")
+                await asyncio.sleep(0.4)
+            room = one.loaded[link.id]
+            await _eventually(lambda: _in_step(watcher, room))
+            return list(watcher.frames), one.metrics.text().decode()  # (before the teardown's)
+
+    caplog.set_level(logging.WARNING)
+    frames, owner = run(go())
+    updates = [(f["table"]["number"], f["table"]["seq"]) for f in frames if f["type"] == "update"]
+    gaps = [(a, b) for a, b in itertools.pairwise(updates) if a[0] == b[0] and b[1] > a[1] + 1]
+    assert gaps == []
+    assert "welcome" not in [f["type"] for f in frames[1:]]  # no resync was needed
+    assert _metric(owner, 'yamen_bus_messages_total{outcome="retried"}') >= 1
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("publishing failed" in line for line in said)
+    assert any("published again after" in line for line in said)
+
+
+def test_a_lost_message_is_noticed_by_its_number_and_resyncs_the_client(database, redis_url):
+    """A frame for a relayed client lost on the way (it was in the killed subscriber
+    connection's buffer, say): the next message from its owner carries a number one too far,
+    and the client's process attaches the client to the owner again: a fresh welcome and
+    table, in step with the room (before: it went on with an update missing, unaware)."""
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            link, watcher, chatter = await _bots_watched_across(one, two, bot_delay=0.05)
+            chatter.cancel()
+            receive, lost = two.bus._receive, []
+
+            def lossy(data: str) -> None:
+                if not lost and "\ndeliver " not in data and " deliver " in data:
+                    lost.append(data)  # one frame for the watcher never arrives
+                    return
+                receive(data)
+
+            two.bus._receive = lossy
+            mark = len(watcher.frames)
+            await _eventually(lambda: lost)
+            room = one.loaded[link.id]
+            await _eventually(lambda: "welcome" in watcher.kinds()[mark:])
+            await _eventually(lambda: _in_step(watcher, room))
+            return watcher.kinds()[mark:], two.metrics.text().decode()
+
+    after, metrics = run(go())
+    assert after[after.index("welcome") + 1] == "state"
+    assert _metric(metrics, 'yamen_bus_messages_total{outcome="missed"}') == 1
+    assert _metric(metrics, 'yamen_resynced_connections_total{why="missed"}') == 1
+
+
+def test_an_owner_that_lost_a_detach_lets_go_of_the_ghost(database, redis_url):
+    """The owner's subscriber connection drops just as a relayed client leaves: its Detach is
+    lost, and the owner would keep a ghost connection (its seat shown online, for ever). Once
+    subscribed again the owner tells the client's process which of its clients it holds
+    (Missed); that process detaches the ones it no longer has."""
+    from yamen.server.cluster.bus import Detach
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            link, watcher, chatter = await _bots_watched_across(one, two, bot_delay=0.05)
+            chatter.cancel()
+            dispatch = one.bus.deliver
+            one.bus.deliver = lambda message: (
+                None if isinstance(message, Detach) else dispatch(message)
+            )
+            await two.links[link.id].detach(watcher)  # its Detach is lost
+            await asyncio.sleep(0.3)
+            one.bus.deliver = dispatch
+            ghosts = len(one.relayed)
+            await _kill_connection(f"{one.prefix}{one.node}:sub")
+            await _eventually(lambda: not one.relayed)
+            return ghosts, one.loaded[link.id].connections
+
+    ghosts, connections = run(go())
+    assert ghosts == 1 and not connections
+
+
+def test_a_process_taken_for_gone_attaches_its_clients_again(database, redis_url):
+    """A process frozen (or cut off from Redis) past its lease is taken for gone: the owner
+    lets go of its clients. When it wakes, its renewal finds its own lease had run out, and it
+    attaches its clients again: they hear the room on (before: silence, until they sent
+    something)."""
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            link, watcher, chatter = await _bots_watched_across(one, two, bot_delay=0.05)
+            chatter.cancel()
+            await two.redis.delete(two.leases.process_key(two.node))  # its lease ran out
+            one.origin_gone(two.node)  # as the owner's tick finds it
+            await _eventually(lambda: not one.relayed)
+            mark = len(watcher.frames)
+            await _eventually(lambda: "welcome" in watcher.kinds()[mark:], seconds=3 * LEASE)
+            room = one.loaded[link.id]
+            await _eventually(lambda: _in_step(watcher, room) and len(one.relayed) == 1)
+            return watcher.kinds()[mark:]
+
+    after = run(go())
+    assert after[after.index("welcome") + 1] == "state"
+
+
+def test_a_silent_relayed_client_is_attached_to_its_owner_again(database, redis_url):
+    """The room's owner has forgotten a relayed client (nothing more reaches it: no frame, no
+    beat). Its own process counts it silent after twice the heartbeat, and its watchdog
+    attaches it to the owner again: a welcome and the table, while the owner's beats reach the
+    relayed connection it now holds."""
+    from yamen.server.beats import Heartbeat
+    from yamen.server.identity import new_guest
+    from yamen.server.watchdog import Watchdog
+
+    class Socket(Listener):  # a WebSocket client as the heartbeat sees it
+        def __init__(self, player):
+            super().__init__(player)
+            self.sent_at, self.room = time.monotonic(), None
+
+        def send(self, text: str) -> None:
+            self.sent_at = time.monotonic()
+            super().send(text)
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            host, _ = await new_guest(one.store, "host")
+            link = await one.create(host.id, get_game("baohuang"), True, None)
+            client = Socket(host.id)
+            client.room = await two.get(link.id)
+            await client.room.attach(client)
+            await _eventually(lambda: "state" in client.kinds())
+            for conn in list(one.relayed.values()):  # forgotten by the owner
+                one.relayed.clear()
+                conn.worker.cancel()
+                one.loaded[link.id].connections.discard(conn)
+            beats = Heartbeat(two, every=0.2)
+            beats.hold(client)
+            dog = Watchdog(two, heartbeat=beats)
+            calm = await dog.wake_silent()
+            await asyncio.sleep(0.5)
+            mark = len(client.frames)
+            woken = await dog.wake_silent()
+            await _eventually(lambda: "state" in client.kinds()[mark:])
+            Heartbeat(one, every=0.2).beat(time.monotonic() + 1)  # the owner's beats reach it
+            await _eventually(lambda: "beat" in client.kinds()[mark:])
+            return calm, woken, client.kinds()[mark:], two.metrics.text().decode()
+
+    calm, woken, after, metrics = run(go())
+    assert (calm, woken) == (0, 1)
+    assert after[:2] == ["welcome", "state"] and after[-1] == "beat"
+    assert _metric(metrics, 'yamen_resynced_connections_total{why="silent"}') == 1

@@ -14,6 +14,7 @@ from yamen.server.cluster.bus import (
     Deliver,
     Detach,
     Forward,
+    Missed,
     Moved,
     decode,
     encode,
@@ -56,7 +57,43 @@ def test_a_room_a_link_and_a_remote_are_room_handles():
         Deliver("node-b", "3", '{"type":"chat","text":"第一行\\n二","at":1.5}'),
         Deliver("node-b", "3", "text with\na raw newline and a space"),
         Moved("node-b", "r1"),
+        Missed("node-b", [("3", "r1"), ("4", "r2")]),
     ],
 )
 def test_every_bus_message_reads_back_as_written(message):
     assert decode(encode(message)) == message
+
+
+def test_the_bus_takes_each_numbered_message_once_and_counts_the_missing():
+    """A receiver ignores a number it has had (a batch published again after Redis failed
+    midway) and tells ``missed`` how many numbers never came (the clients then resync)."""
+    import asyncio
+
+    from yamen.server.cluster.bus import Bus
+    from yamen.server.metrics import Metrics
+
+    got, missed = [], []
+
+    async def go():
+        bus = Bus(
+            "redis://127.0.0.1:1",  # never connected: only receiving is tried
+            "p:",
+            "me",
+            got.append,
+            gone=lambda node: None,
+            alive=None,
+            missed=lambda node, count: missed.append((node, count)),
+            resubscribed=lambda seconds: None,
+            metrics=Metrics(),
+            patience=1.0,
+        )
+        for number in (1, 2, 2, 1, 5, 6, 5):
+            bus._receive(f"them:{number} {encode(Moved('them', f'r{number}'))}")
+        bus._receive(f"others:1 {encode(Moved('others', 'x'))}")  # numbered per sender
+        return bus.metrics.text().decode()
+
+    metrics = asyncio.run(go())
+    assert [m.room for m in got] == ["r1", "r2", "r5", "r6", "x"]
+    assert missed == [("them", 2)]
+    assert 'yamen_bus_messages_total{outcome="duplicate"} 3.0' in metrics
+    assert 'yamen_bus_messages_total{outcome="missed"} 2.0' in metrics

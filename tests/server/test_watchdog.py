@@ -15,6 +15,7 @@ from tests.server.helpers import FAST, ServerThread, room_with, run
 from yamen.client import Lobby, SeatClient
 from yamen.engine import get_game
 from yamen.server import protocol
+from yamen.server.limits import Limits
 from yamen.server.logs import JsonFormatter
 from yamen.server.registry import Rooms
 from yamen.server.storage import Store
@@ -188,3 +189,76 @@ def test_the_json_log_keeps_the_room_id():
     line = json.loads(JsonFormatter().format(record))
     assert line["message"] == "lease lost" and line["room"] == "abc123"
     assert line["level"] == "warning" and line["logger"] == "yamen.server.cluster"
+
+
+def test_a_quiet_table_sends_beats_that_tell_its_seq_and_nothing_more(tmp_path):
+    """The heartbeat (yamen/server/beats.py): a connection sent nothing for ``beat_seconds``
+    gets a beat with the game number and action count its own table shows: the live ones for
+    a seat, the delayed ones for a spectator of a room with a spectator delay."""
+    limits = replace(Limits.off(), beat_seconds=0.3)
+    with ServerThread(f"sqlite:///{tmp_path / 'b.db'}", limits) as server:
+
+        async def go():
+            settings = {**FAST, "spectator_delay": 2}
+            rid, (host,) = await room_with(server.url, "baohuang", settings=settings)
+            seat = await SeatClient.connect(host.ws_url(rid), host.token)
+            await host.call("POST", f"/api/rooms/{rid}/start")
+            await seat.wait(lambda f: f["type"] == "update" and f["table"]["legal"])  # waits
+            watcher = await SeatClient.connect(Lobby(server.url).ws_url(rid))
+            marks = len(seat.frames), len(watcher.frames)
+            for client, mark in zip((seat, watcher), marks, strict=True):
+                await client.wait(lambda f: f["type"] == "beat", start=mark)
+                await client.wait(lambda f: f["type"] == "beat", start=len(client.frames))
+            beats = [
+                [f for f in client.frames[mark:] if f["type"] == "beat"]
+                for client, mark in zip((seat, watcher), marks, strict=True)
+            ]
+            tables = seat.table, watcher.table
+            for client in (seat, watcher):
+                await client.close()
+            return beats, tables
+
+        (seat_beats, watcher_beats), (table, delayed) = run(go())
+    assert table["seq"] > 2 and delayed["seq"] == table["seq"] - 2
+    for beats, shown in ((seat_beats, table), (watcher_beats, delayed)):
+        assert len(beats) >= 2
+        for frame in beats:
+            protocol.server_message.validate_python(frame)
+            assert frame == {"type": "beat", "number": 1, "seq": shown["seq"], "every": 0.3}
+
+
+def test_a_connection_sent_nothing_is_counted_silent_and_sent_the_table(tmp_path):
+    """A client its room has forgotten (a bug, say: neither frames nor beats reach it) is
+    counted in ``yamen_silent_connections`` once twice the heartbeat has passed; the watchdog
+    attaches it to the room again (``yamen_resynced_connections_total{why="silent"}``): a
+    welcome and the table, and it is not silent any more."""
+    limits = replace(Limits.off(), beat_seconds=0.3)
+    with ServerThread(f"sqlite:///{tmp_path / 's.db'}", limits) as server:
+
+        async def scrape() -> str:
+            async with httpx.AsyncClient() as http:
+                return (await http.get(f"{server.url}/metrics")).text
+
+        async def go():
+            rid, (host,) = await room_with(server.url, "bao_qingtian", {"players": 3})
+            seat = await SeatClient.connect(host.ws_url(rid), host.token)
+            (client,) = server.app.state.heartbeat.clients
+            calm = await scrape()
+            mark = len(seat.frames)
+            server.app.state.rooms.loaded[rid].connections.discard(client)  # forgotten
+            async with asyncio.timeout(10):
+                while "yamen_silent_connections 1.0" not in (silent := await scrape()):
+                    await asyncio.sleep(0.05)
+            await seat.wait(lambda f: f["type"] == "welcome", timeout=20, start=mark)
+            await seat.wait(lambda f: f["type"] == "state", timeout=20, start=mark)
+            await asyncio.sleep(0.1)
+            after = await scrape()
+            await seat.close()
+            return calm, silent, after, seat.frames[mark:]
+
+        calm, silent, after, frames = run(go())
+    assert [f["type"] for f in frames][:2] == ["welcome", "state"]  # nothing until then
+    assert "yamen_silent_connections 0.0" in calm
+    assert "yamen_silent_connections 1.0" in silent
+    assert "yamen_silent_connections 0.0" in after
+    assert 'yamen_resynced_connections_total{why="silent"} 0.0' not in after

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yamen.server import account_api, analysis_api, api_docs, errors
 from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, check_budget
+from yamen.server.beats import Heartbeat
 from yamen.server.chat import sweep_old_chat
 from yamen.server.guesses import Guesses
 from yamen.server.limits import Limiter, Limits, per_address
@@ -100,8 +102,12 @@ def create_app(
                 quota=limits.analysis_decisions,
             )
             app.state.analyses.start_workers()
+        # every connection hears from its room at least every beat_seconds (yamen/server/beats.py)
+        heartbeat = app.state.heartbeat = Heartbeat(rooms, limits.beat_seconds)
+        rooms.metrics.watch(rooms.metrics.silent, lambda: len(heartbeat.silent(time.monotonic())))
         background = [
-            asyncio.create_task(Watchdog(app.state.rooms).run()),
+            asyncio.create_task(heartbeat.run()),
+            asyncio.create_task(Watchdog(app.state.rooms, heartbeat=heartbeat).run()),
             asyncio.create_task(rate_unrated(store)),  # games finished before ratings existed
             asyncio.create_task(sweep_old_chat(store)),  # a room's chat is kept a week at most
         ]

@@ -73,6 +73,7 @@ class Limits:
     connections: int | None = 10_000  # TCP connections open at once (at most the fd limit)
     request_seconds: float = 10.0  # a request's head and body must arrive within this
     idle_seconds: float | None = 300.0  # a room nobody uses is unloaded from memory after this
+    beat_seconds: float = 15.0  # a connection sent nothing for this long gets a beat (beats.py)
 
     PER_CLIENT = (
         "guests",

@@ -64,10 +64,13 @@ class WebSocketClient:
         self.welcomed = False  # its room has sent it a welcome
         self.on_welcome = welcomed
         self.ending: tuple[int, str] = (1000, "")  # the close code and reason, once it ends
+        self.sent_at = time.monotonic()  # when it was last sent a frame (beats.py)
+        self.room: Any = None  # the room it is attached through (Room or Link), once it is
 
     def send(self, text: str) -> None:
         if self.lagging:
             return
+        self.sent_at = time.monotonic()
         if text.startswith(HISTORY) or (self.syncs and text.startswith(STATE)):
             self.syncs -= text.startswith(STATE)
             self.charge(len(text.encode()))
@@ -265,14 +268,17 @@ async def watch(
     rooms = ws.app.state.rooms
     metrics = rooms.metrics
     where = address(ws.client)  # its chat counts for its address too
+    heartbeat = ws.app.state.heartbeat  # counts it silent when it is sent nothing for too long
     client = WebSocketClient(
         ws, player_id, lambda: metrics.hello.observe(time.monotonic() - hello_at)
     )
+    client.room = room
     if player_id is not None and not await rooms.sockets.hold(
         rooms.store, player_id, client, *token
     ):
         return await client.close()
     metrics.connections.inc()
+    heartbeat.hold(client)
     deadline = hello_at + getattr(rooms, "welcome_seconds", WELCOME_SECONDS)
     guard = asyncio.create_task(unanswered(client, deadline, metrics))
     try:
@@ -285,6 +291,7 @@ async def watch(
             client.end("unavailable", "the room did not answer in time: connect again")
             metrics.stalled_connections.labels("closed").inc()
         metrics.connections.dec()
+        heartbeat.drop(client)
         if player_id is not None:
             rooms.sockets.drop(player_id, client)
         with contextlib.suppress(Exception):
@@ -322,6 +329,7 @@ async def watch(
     finally:
         guard.cancel()
         metrics.connections.dec()
+        heartbeat.drop(client)
         if player_id is not None:
             rooms.sockets.drop(player_id, client)
         await room.detach(client)

@@ -63,6 +63,29 @@ class Metrics:
             ["outcome"],
             registry=r,
         )
+        self.silent = Gauge(
+            "yamen_silent_connections",
+            "WebSocket clients of this process sent nothing for longer than twice the heartbeat"
+            " (beat_seconds): the room's frames and beats are not reaching them",
+            registry=r,
+        )
+        self.resynced = Counter(
+            "yamen_resynced_connections",
+            "Clients sent the whole table again by the server itself: missed (frames between"
+            " processes were lost: a Redis connection dropped) or silent (heard nothing for"
+            " twice the heartbeat)",
+            ["why"],
+            registry=r,
+        )
+        self.bus = Counter(
+            "yamen_bus_messages",
+            "Messages between processes (a cluster): held (nobody listened on the receiver's"
+            " channel: kept and published again), retried (published again after Redis failed),"
+            " dropped (given up: the receiver is gone, or over the bound), duplicate (received"
+            " twice: ignored), missed (never received: the sender's clients resync)",
+            ["outcome"],
+            registry=r,
+        )
         self.hello = Histogram(
             "yamen_hello_seconds",
             "Seconds from a client's hello to its welcome",
@@ -77,6 +100,8 @@ class Metrics:
             (self.relayed, ("in", "out")),
             (self.stalled_rooms, ("detected", "recovered")),
             (self.stalled_connections, ("rerouted", "closed")),
+            (self.resynced, ("missed", "silent")),
+            (self.bus, ("held", "retried", "dropped", "duplicate", "missed")),
         ):
             for name in names:
                 counter.labels(name)

@@ -243,6 +243,18 @@ class ChatFrame(BaseModel):
     at: float
 
 
+class Beat(BaseModel):
+    """The heartbeat: a connection sent nothing for ``every`` seconds hears this. ``number``
+    and ``seq`` are what its table should show now (the game number and action count): a
+    client whose table is behind missed an update and asks for the table (``sync``); one that
+    hears nothing, not even this, for twice ``every`` does the same, then connects again."""
+
+    type: Literal["beat"]
+    number: int
+    seq: int
+    every: float
+
+
 class Error(BaseModel):
     type: Literal["error"]
     id: str | int | None
@@ -253,7 +265,16 @@ class Error(BaseModel):
 
 
 ServerMessage = Annotated[
-    Welcome | StateFrame | Update | HistoryPage | RoomFrame | Presence | Ack | ChatFrame | Error,
+    Welcome
+    | StateFrame
+    | Update
+    | HistoryPage
+    | RoomFrame
+    | Presence
+    | Ack
+    | ChatFrame
+    | Beat
+    | Error,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

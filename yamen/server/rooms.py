@@ -248,6 +248,24 @@ class Room(Seating):
         self.version += 1
         self.states, self.states_key = {}, None
 
+    async def resync(self, conn: Connection, welcome: bool = False) -> None:
+        """Send ``conn`` the whole table again (frames for it may have been lost on the way;
+        ``welcome`` first, as after a hello); a connection the room no longer holds is attached
+        again."""
+        async with self.lock:
+            if conn in self.connections:
+                if welcome:
+                    conn.send(frames.welcome(conn.player, conn.seat))
+                conn.send(await self.state_frame(conn.seat))
+                return
+        await self.attach(conn)
+
+    def shown(self, seat: int | None) -> tuple[int, int]:
+        """The game number and action count that ``seat``'s table shows now (a delayed
+        spectator's is behind): what a heartbeat tells (yamen/server/beats.py)."""
+        seq = self._seen() if seat is None and self._delayed() else self.match.seq
+        return self.match.number, seq
+
     def _send_each(self, build: Callable[[int | None], str | list[str]]) -> None:
         """To each connection the frame(s) for its seat (None: spectators), built once a seat."""
         self._told()

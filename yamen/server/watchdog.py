@@ -8,6 +8,12 @@ recovers it: a lone server restarts the room's driver; a process of a cluster re
 from the database, its clients getting the table again (ClusterRooms.recover). Once the game
 moves again it counts as recovered. A room nobody is at is never stalled: its bots wait on
 purpose (Room.present). A game that waits for a person with no turn timer is not stalled either.
+
+It also looks after connections: a WebSocket client of this process that has been sent nothing
+for twice the heartbeat (yamen/server/beats.py: neither its room's frames nor its beats reach
+it) is *silent*; it is logged, counted (``yamen_resynced_connections_total{why="silent"}``) and
+sent the table again through the room it is attached to (in a cluster: attached to the room's
+owner again), at most once a bound while it stays silent.
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ STALL_SECONDS = 10.0  # past a move's time, with the game unchanged as long: sta
 
 
 class Watchdog:
-    def __init__(self, rooms: Any, seconds: float = STALL_SECONDS):
-        self.rooms, self.seconds = rooms, seconds
+    def __init__(self, rooms: Any, seconds: float = STALL_SECONDS, heartbeat: Any = None):
+        self.rooms, self.seconds, self.heartbeat = rooms, seconds, heartbeat
         self.stalled: dict[str, float] = {}  # room id -> its Room.moved when found stalled
 
     async def run(self) -> None:
@@ -33,6 +39,7 @@ class Watchdog:
             await asyncio.sleep(self.seconds / 4)
             try:
                 await self.check()
+                await self.wake_silent()
             except Exception:
                 log.exception("the watchdog failed; again later")
 
@@ -68,3 +75,27 @@ class Watchdog:
             except Exception:
                 log.exception("room %s: could not be recovered", room_id, extra={"room": room_id})
         return found
+
+    async def wake_silent(self, ahead: float = 0.0) -> int:
+        """Send the table again to each silent connection (one resynced less than a bound ago
+        waits); how many. ``ahead``: seconds to pretend have passed (tests)."""
+        if self.heartbeat is None:
+            return 0
+        now = time.monotonic() + ahead
+        woken = 0
+        for client in self.heartbeat.due_resync(now):
+            room = client.room
+            if room is None:  # not attached yet: the hello watchdog looks after it
+                continue
+            log.warning(
+                "a connection was sent nothing for %.0f s: sending it the table again",
+                now - client.sent_at,
+                extra={"room": getattr(room, "id", None)},
+            )
+            self.rooms.metrics.resynced.labels("silent").inc()
+            woken += 1
+            try:
+                await room.resync(client)
+            except Exception:
+                log.exception("a silent connection could not be resynced")
+        return woken

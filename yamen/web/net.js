@@ -2,6 +2,7 @@
 
 const TOKEN = "yamen.token";
 const SIGNED_OUT = 4001; // a live connection's close code once its token is revoked (yamen/server/revocation.py)
+const BEAT_SECONDS = 15; // the server's heartbeat until its first beat says otherwise (yamen/server/beats.py)
 
 export function token() {
   return localStorage.getItem(TOKEN);
@@ -59,8 +60,14 @@ export async function me() {
 
 // One room's live connection; reconnects with backoff and resynchronizes (the server sends
 // the whole table after every hello). `on(frame)` gets every frame, `status(s)` the state of
-// the connection: "connecting", "open", "lost", or "signed_out" (closed for good: its token was
-// revoked, here or on another device; the server's close code SIGNED_OUT).
+// the connection: "connecting", "open", "lost", "signed_out" (closed for good: its token was
+// revoked, here or on another device; the server's close code SIGNED_OUT), "quiet" (nothing
+// heard for too long: asking for the table again), "behind" (an update never came: asking for
+// the table again) or "caught_up" (the table asked for arrived).
+//
+// Silence: the server sends something at least every `every` seconds (a `beat` frame when
+// nothing else: it says its period), so a connection that hears nothing for twice that asks for
+// the table (`sync`), and one whose ask is not answered as long connects again.
 export class Live {
   constructor(room, invite, on, status) {
     this.room = room;
@@ -69,36 +76,79 @@ export class Live {
     this.status = status;
     this.closed = false;
     this.tries = 0;
+    this.every = BEAT_SECONDS; // the server's heartbeat, as its beats say
+    this.heard = Date.now(); // when a frame last arrived
+    this.asked = null; // when the table was asked for (a resync), until it arrives
     this.connect();
+    this.watch = setInterval(() => this.check(), 250);
   }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${this.room}`);
     this.ws = ws;
+    this.heard = Date.now();
+    this.asked = null;
     this.status("connecting");
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "hello", v: 1, token: token(), invite: this.invite }));
     };
     ws.onmessage = (msg) => {
       const frame = JSON.parse(msg.data);
+      this.heard = Date.now();
       if (frame.type === "welcome") {
         this.tries = 0;
         this.status("open");
+      } else if (frame.type === "beat") {
+        this.every = frame.every;
+      } else if (frame.type === "state" && this.asked !== null) {
+        this.asked = null;
+        this.status("caught_up");
       }
       this.on(frame);
     };
     ws.onclose = (event) => {
-      if (this.closed) return;
+      if (this.closed || ws !== this.ws) return; // (a connection given up on: one replaced it)
       if (event.code === SIGNED_OUT) {
-        this.closed = true; // connecting again with the same token would be refused
+        this.close(); // connecting again with the same token would be refused
         this.status("signed_out");
         return;
       }
       this.status("lost");
       const wait = Math.min(10000, 500 * 2 ** this.tries++);
-      setTimeout(() => !this.closed && this.connect(), wait);
+      setTimeout(() => !this.closed && this.ws === ws && this.connect(), wait);
     };
+  }
+
+  // Silence: twice the heartbeat with nothing heard asks for the table; as long again with no
+  // answer connects again.
+  check() {
+    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
+    const now = Date.now();
+    const bound = 2 * this.every * 1000;
+    if (this.asked !== null && now - this.asked > bound) this.reconnect();
+    else if (this.asked === null && now - this.heard > bound) this.resync("quiet");
+  }
+
+  // Ask for the whole table again (`why`: "quiet" or "behind", said through status).
+  resync(why) {
+    if (this.asked !== null) return; // asked already
+    this.asked = Date.now();
+    this.send({ type: "sync" });
+    this.status(why);
+  }
+
+  // Give this connection up and open another at once (its close may never come).
+  reconnect() {
+    const old = this.ws;
+    old.onmessage = null;
+    this.status("lost");
+    this.connect();
+    try {
+      old.close();
+    } catch {
+      // (closing a broken connection may fail: it is given up all the same)
+    }
   }
 
   send(frame) {
@@ -107,6 +157,26 @@ export class Live {
 
   close() {
     this.closed = true;
+    clearInterval(this.watch);
     this.ws.close();
   }
+}
+
+// Whether a frame shows that this page missed an update: a `beat` ahead of the table, or an
+// `update` past the next step (both carry the game's number and its action count, seq).
+export function missed(table, frame) {
+  const shown = frame.type === "beat" ? frame : frame.table;
+  const number = table ? table.number : 0;
+  const seq = table ? table.seq : 0;
+  if (shown.number < number) return false; // older than the table: nothing missed
+  if (frame.type === "beat") return shown.number > number || shown.seq > seq;
+  if (shown.number > number) return shown.number > number + 1 || shown.seq > 0; // a new game starts at 0
+  return shown.seq > seq + 1;
+}
+
+// Whether an update is one this page has had already (or an older one): its table is not the
+// page's next.
+export function stale(table, frame) {
+  if (!table || frame.table.number !== table.number) return Boolean(table) && frame.table.number < table.number;
+  return frame.table.seq < table.seq || (frame.table.seq === table.seq && frame.events.length > 0);
 }

@@ -2,7 +2,7 @@
 // what each live frame changes in the page's state, and drawing it all again: the head, the
 // table (or, before a game, the hint and the host's setup), my turn, the side column.
 
-import { api, Live } from "./net.js";
+import { api, Live, missed, stale } from "./net.js";
 import { t } from "./i18n.js";
 import { myDeadline } from "./clock.js";
 import { attend } from "./turn.js";
@@ -36,7 +36,9 @@ export async function roomPage(roomId, invite) {
   shell.redraw = drawRoom;
   page.live = new Live(roomId, page.invite, onFrame, (status) => {
     if (status === "lost") say(t("connection_lost"), "warn");
-    else if (status === "open") say("");
+    else if (status === "quiet") say(t("connection_quiet"), "warn"); // net.js: asking again
+    else if (status === "behind") say(t("connection_behind"), "warn");
+    else if (status === "open" || status === "caught_up") say("");
     else if (status === "signed_out") identityLost(); // its error frame said why: who is here now?
   });
   drawRoom();
@@ -67,7 +69,12 @@ function onFrame(frame) {
       if (frame.table) page.toldAway = frame.table.seq;
       break;
     }
+    case "beat": // the server's heartbeat: ahead of my table, an update never came (net.js)
+      if (missed(page.table, frame)) page.live.resync("behind");
+      return;
     case "update": {
+      if (stale(page.table, frame)) return; // had already (or older than my table)
+      if (missed(page.table, frame)) page.live.resync("behind"); // the state will mend the log
       if (page.table && page.table.number !== frame.table.number) startLog(page, null, describe, names()); // a new game
       page.table = frame.table;
       page.log.push(...logLines([frame], describe, names()));

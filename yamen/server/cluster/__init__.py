@@ -17,6 +17,11 @@ Redis pub/sub, a channel per process, typed messages):
   frames are sent back to this process, which writes them to the client); its frames are
   forwarded to the owner in order.
 
+A process is alive while its own lease (``{prefix}process:{node}``, renewed with its rooms')
+holds: a message to a process that nobody hears is kept and published again until it is heard
+or that lease runs out (bus.py), and messages that may have been lost between two processes
+make them send the clients concerned the table again (ClusterRooms.missed_from).
+
 ``ClusterRooms.get`` gives a :class:`Link` (proxies.py): the room itself when this process owns
 it, or a :class:`Remote` for its owner, all three a :class:`~yamen.server.handle.RoomHandle`.
 

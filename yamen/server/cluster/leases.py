@@ -5,6 +5,12 @@ unless the owner renews it (every quarter lease, all its rooms in one call). A p
 a room's actions only while it holds the lease *and* Redis confirmed its leases less than
 ``SAFE`` of a lease ago: a process frozen or cut off from Redis stops writing before its leases
 can have moved to another process.
+
+A process has a lease of its own too, ``{prefix}process:{node}``, renewed with its rooms'
+(whether it owns any or not): it is how the others know it is alive. A process is gone once that
+lease has run out (killed, or frozen or cut off from Redis for a whole lease), never because a
+message to it found nobody listening for a moment (its subscriber connection was reconnecting:
+bus.py keeps such messages and publishes them again).
 """
 
 from __future__ import annotations
@@ -77,12 +83,18 @@ class Leases:
         self.redis, self.prefix, self.node, self.lease = redis, prefix, node, lease
         self.held: set[str] = set()  # rooms whose lease this process holds
         self.safe_until = 0.0  # time.monotonic() after which no action may be written
+        # the last renewal found this process's own lease run out: the others took it for gone
+        # (and let go of its clients) meanwhile
+        self.lapsed = False
         self._acquire = redis.register_script(ACQUIRE)
         self._renew = redis.register_script(RENEW)
         self._release = redis.register_script(RELEASE)
 
     def key(self, room_id: str) -> str:
         return f"{self.prefix}room:{room_id}"
+
+    def process_key(self, node: str) -> str:
+        return f"{self.prefix}process:{node}"
 
     @property
     def lease_ms(self) -> int:
@@ -103,19 +115,36 @@ class Leases:
             self.held.add(room_id)
         return owner
 
+    async def join(self) -> None:
+        """Take this process's own lease (the others see it alive from now on)."""
+        await self.redis.set(self.process_key(self.node), "1", px=self.lease_ms)
+
+    async def leave(self) -> None:
+        """Let go of this process's own lease: the others take it for gone at once."""
+        await self.redis.delete(self.process_key(self.node))
+
+    async def alive(self, nodes: list[str]) -> set[str]:
+        """Those of ``nodes`` whose process lease has not run out."""
+        found = await self.redis.mget([self.process_key(n) for n in nodes])
+        return {node for node, value in zip(nodes, found, strict=True) if value is not None}
+
     async def renew(self) -> tuple[int, list[str]]:
-        """Renew every lease held: how many were renewed, and the rooms whose lease is lost.
-        The lost ones leave ``held`` *before* the others' trust is extended (the fence asks
-        ``held``), so that no lost room writes in between."""
+        """Renew every lease held, and the process's own, in one round trip: how many room
+        leases were renewed, and the rooms whose lease is lost. The lost ones leave ``held``
+        *before* the others' trust is extended (the fence asks ``held``), so that no lost room
+        writes in between. ``lapsed`` tells whether the process's own lease had run out."""
         held = sorted(self.held)
         sent = time.monotonic()
+        pipe = self.redis.pipeline(transaction=False)
+        mine = self.process_key(self.node)
+        pipe.pexpire(mine, self.lease_ms)  # false: it had run out
+        pipe.set(mine, "1", px=self.lease_ms)
         if held:
-            kept = await self._renew(
-                keys=[self.key(r) for r in held], args=[self.node, self.lease_ms]
-            )
-        else:
-            await self.redis.ping()
-            kept = []
+            keys = [self.key(r) for r in held]
+            await self._renew(keys=keys, args=[self.node, self.lease_ms], client=pipe)  # queued
+        answers = await pipe.execute()
+        self.lapsed = not answers[0]
+        kept = answers[2] if held else []
         lost = [room_id for room_id, ok in zip(held, kept, strict=True) if not ok]
         self.held.difference_update(lost)
         self.trust(sent)

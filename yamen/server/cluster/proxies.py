@@ -2,9 +2,11 @@
 
 - :class:`Link`: a room as this process reaches it, handed out by ``ClusterRooms.get``: the
   :class:`~yamen.server.rooms.Room` itself when this process owns it, else a :class:`Remote`.
-  When the owner goes away (the lease moves, a publish finds nobody listening, or the owner lets
-  go of the room), the link finds or becomes the new owner and attaches its clients again; each
-  gets a fresh ``state`` frame.
+  When the owner goes away (the lease moves, the owner's process lease runs out, or the owner
+  lets go of the room), the link finds or becomes the new owner and attaches its clients again;
+  each gets a fresh ``state`` frame. When frames between this process and the owner may have
+  been lost, its clients are attached to the same owner again (:meth:`Link.resync_soon`), which
+  sends them the table without detaching them first.
 - :class:`Remote`: a room another process owns: lobby calls are calls to it, local clients are
   attached to it as relayed connections.
 - :class:`Relayed`: on the owner, a client connected to another process, as the room sees it.
@@ -132,6 +134,33 @@ class Link:
             if self.lost_since is None:
                 self.lost_since = time.monotonic()
             log.warning("room %s: no owner found yet: %s", self.id, exc, extra={"room": self.id})
+
+    def resync_soon(self) -> None:
+        """Attach the clients to the owner again, in the background: frames for them may have
+        been lost, and each gets a fresh welcome and table."""
+        if not self.rooms.closing:
+            self.rooms.spawn(self._resync())
+
+    async def _resync(self) -> None:
+        async with self.lock:
+            target = self.current()
+            if isinstance(target, Remote):
+                for client in list(self.clients):
+                    await self._attach(target, client)
+
+    async def resync(self, conn: Client) -> None:
+        """Send one client the table again (it heard nothing for too long): attached to the
+        owner again when another process owns the room, else the room's state."""
+        if self.home is not None:
+            return await self.home.resync(conn)
+        async with self.lock:
+            target = self.current()
+            if isinstance(target, Remote) and conn in self.clients:
+                await self._attach(target, conn)
+        if target is None:
+            self.move_soon()
+        elif isinstance(target, Room):
+            await target.resync(conn)
 
     def strand(self, why: str) -> None:
         """Tell each client why the room cannot be reached here, and close it (it connects
@@ -317,9 +346,8 @@ class Remote:
 
     async def detach(self, conn: Client) -> None:
         cid = self.rooms.clients.known(conn)
-        if cid is not None:
-            with contextlib.suppress(Exception):
-                await self.rooms.bus.send(self.owner, Detach(self.rooms.node, cid, self.id))
+        if cid is not None:  # in order after its frames; not waited for (the owner may be gone)
+            self.rooms.bus.post(self.owner, Detach(self.rooms.node, cid, self.id))
 
     async def receive(self, conn: Client, message: protocol.Request) -> bool:
         """Pass a client's frame to the owner, which answers it (OwnerGone when nobody heard
@@ -371,6 +399,7 @@ class Relayed:
         self.room: Room | None = None
         self.inbox: asyncio.Queue[Attach | Forward | Detach] = asyncio.Queue()
         self.inbox.put_nowait(attach)
+        self.sent_at = time.monotonic()  # when it was last sent a frame (yamen/server/beats.py)
         self.worker = rooms.spawn(self._work())
 
     @property
@@ -378,6 +407,7 @@ class Relayed:
         return self.origin, self.cid
 
     def send(self, text: str) -> None:
+        self.sent_at = time.monotonic()
         self.rooms.metrics.relayed.labels("out").inc()
         self.rooms.bus.post(self.origin, Deliver(self.rooms.node, self.cid, text))
 
@@ -396,12 +426,23 @@ class Relayed:
     def _moved(self) -> None:
         self.rooms.bus.post(self.origin, Moved(self.rooms.node, self.room_id))
 
+    def attached(self) -> Room | None:
+        """The room it is attached to, if that room still runs here."""
+        room = self.room
+        if room is None or self.rooms.loaded.get(self.room_id) is not room:
+            return None
+        return room if self in room.connections else None
+
     async def _work(self) -> None:
         rooms = self.rooms
         while True:
             message = await self.inbox.get()
             try:
                 if isinstance(message, Attach):
+                    room = self.attached()
+                    if room is not None:  # attached again: the table again, nothing detached
+                        await room.resync(self, welcome=True)
+                        continue
                     self.room = await rooms.owned(self.room_id)
                     if self.room is None:
                         rooms.relayed.pop(self.key, None)

@@ -5,6 +5,11 @@ cluster. It holds the leases of the rooms it owns (leases.py), listens on the bu
 answers what other processes send about them, and hands out links (proxies.py) to any room.
 Its journal is fenced: no action is written for a room whose lease is not held and confirmed,
 and a room whose log another process wrote to is loaded again from the database.
+
+When messages between two processes may have been lost (a subscriber connection dropped, a
+message's number never came, or this process was taken for gone while frozen), the clients
+concerned are sent the whole table again (:meth:`ClusterRooms.missed_from`): silence is never
+left to last until a client happens to send something.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from yamen.server.cluster.bus import (
     Detach,
     Forward,
     Message,
+    Missed,
     Moved,
     NotOwner,
     Revoked,
@@ -59,10 +65,24 @@ class ClusterRooms(Rooms):
     def __init__(self, db_url: str, redis_url: str, thinker: Thinker = INLINE):
         url, self.prefix, self.lease = cluster_settings(redis_url)
         super().__init__(Store(db_url, fence=self.writable, on_conflict=self.conflict), thinker)
-        self.redis = aioredis.from_url(url, decode_responses=True)
         self.node = secrets.token_hex(8)
+        # named, so that an operator (or the soak) finds this process's connections in Redis's
+        # CLIENT LIST: {prefix}{node}:main here, :pub and :sub for the bus
+        named = f"{self.prefix}{self.node}"
+        self.redis = aioredis.from_url(url, decode_responses=True, client_name=f"{named}:main")
         self.leases = Leases(self.redis, self.prefix, self.node, self.lease)
-        self.bus = Bus(self.redis, self.prefix, self.node, self._dispatch, self.origin_gone)
+        self.bus = Bus(
+            url,
+            self.prefix,
+            self.node,
+            self._dispatch,
+            gone=self.origin_gone,
+            alive=self.leases.alive,
+            missed=self.missed_from,
+            resubscribed=self.resubscribed,
+            metrics=self.metrics,
+            patience=self.lease,
+        )
         self.clients = Clients()  # local clients of rooms owned elsewhere
         self.links: dict[str, Link] = {}
         self.relayed: dict[tuple[str, str], Relayed] = {}  # (origin node, client id) -> conn
@@ -95,7 +115,7 @@ class ClusterRooms(Rooms):
     async def resume(self) -> int:
         """Join the cluster: listen on this process's channel, keep its leases, and take over
         unowned rooms with a game in progress."""
-        await self.redis.ping()
+        await self.leases.join()
         listening = await self.bus.start()
         self.leases.trust(time.monotonic())
         self.tasks = [*listening, asyncio.create_task(self._tick(), name="cluster leases")]
@@ -115,6 +135,8 @@ class ClusterRooms(Rooms):
         for room in list(self.loaded.values()):
             await room.close()
         await self.bus.close()  # what the drops posted goes out first
+        with contextlib.suppress(Exception):
+            await self.leases.leave()  # the others take this process for gone at once
         for task in self.background:
             task.cancel()
         await self.redis.aclose()
@@ -246,6 +268,8 @@ class ClusterRooms(Rooms):
             ticks += 1
             try:
                 await self._renew()
+                if self.leases.lapsed:  # taken for gone meanwhile (frozen, or cut off)
+                    self._lapsed()
                 await self._check_origins()
                 await self._check_links()
                 if ticks % 4 == 0:
@@ -272,11 +296,13 @@ class ClusterRooms(Rooms):
         await asyncio.gather(*(self._drop(room_id) for room_id in lost), return_exceptions=True)
 
     async def _check_origins(self) -> None:
-        """Connections relayed from a process that is gone are detached."""
-        origins = {conn.origin for conn in self.relayed.values()}
+        """Connections relayed from a process that is gone (its process lease ran out) are
+        detached."""
+        origins = sorted({conn.origin for conn in self.relayed.values()})
         if origins:
-            for node, count in (await self.bus.listeners(origins)).items():
-                if not count:
+            alive = await self.leases.alive(origins)
+            for node in origins:
+                if node not in alive:
                     self.origin_gone(node)
 
     async def _check_links(self) -> None:
@@ -381,11 +407,15 @@ class ClusterRooms(Rooms):
         elif isinstance(message, Call):
             self.spawn(self._answer(message))
         elif isinstance(message, Attach):
-            old = self.relayed.pop((message.origin, message.client), None)
-            if old is not None:
-                old.inbox.put_nowait(Detach(old.origin, old.cid, old.room_id))
-            conn = Relayed(self, message)
-            self.relayed[conn.key] = conn
+            old = self.relayed.get((message.origin, message.client))
+            if old is not None and old.room_id == message.room:
+                old.inbox.put_nowait(message)  # attached already: it gets the table again
+            else:
+                if old is not None:
+                    self.relayed.pop(old.key, None)
+                    old.inbox.put_nowait(Detach(old.origin, old.cid, old.room_id))
+                conn = Relayed(self, message)
+                self.relayed[conn.key] = conn
         elif isinstance(message, Forward | Detach):
             key = (message.origin, message.client)
             relayed = (
@@ -402,6 +432,8 @@ class ClusterRooms(Rooms):
         elif isinstance(message, Revoked):
             if message.origin != self.node:  # the origin did it already
                 self.spawn(Rooms.sessions_ended(self, message.player, message.deleted))
+        elif isinstance(message, Missed):
+            self._resync_asked(message)
         elif isinstance(message, Moved):
             link = self.links.get(message.room)
             target = None if link is None else link.target
@@ -440,8 +472,113 @@ class ClusterRooms(Rooms):
         self.bus.post(call.origin, answer)
 
     def origin_gone(self, node: str) -> None:
-        """A process with clients relayed here is gone: its clients are detached."""
+        """A process with clients relayed here is gone (its process lease ran out): its
+        clients are detached."""
         for key, conn in list(self.relayed.items()):
             if conn.origin == node:
                 self.relayed.pop(key, None)
                 conn.inbox.put_nowait(Detach(conn.origin, conn.cid, conn.room_id))
+
+    # ----- messages lost between two processes ---------------------------------------------------
+
+    def missed_from(self, node: str, count: int = 0) -> int:
+        """Messages from ``node`` may have been lost (``count`` of them, when known). This
+        process's clients of the rooms ``node`` owns are attached to it again (a fresh
+        welcome and table: frames for them may be among the lost), and ``node`` is told, so
+        that it does the same for its clients of this process's rooms (their frames may be
+        among the lost) and says which of them it no longer has. How many clients here were
+        resynced."""
+        resynced = self.resync_owner(node)
+        clients = [(c.cid, c.room_id) for c in self.relayed.values() if c.origin == node]
+        if clients:
+            self.bus.post(node, Missed(self.node, clients))
+        if count:
+            log.warning(
+                "cluster: %d messages from process %s were lost: %d clients here resynced,"
+                " %d of its clients asked about",
+                count,
+                node,
+                resynced,
+                len(clients),
+            )
+        return resynced
+
+    def resync_owner(self, owner: str) -> int:
+        """Attach this process's clients of the rooms ``owner`` owns to it again; how many."""
+        resynced = 0
+        for link in list(self.links.values()):
+            target = link.target
+            if isinstance(target, Remote) and target.owner == owner and link.clients:
+                resynced += len(link.clients)
+                link.resync_soon()
+        self.metrics.resynced.labels("missed").inc(resynced)
+        return resynced
+
+    def _peers(self) -> set[str]:
+        """The processes this one exchanges frames with: owners of rooms its clients are in,
+        and origins of the clients relayed to its rooms."""
+        owners = {
+            link.target.owner
+            for link in self.links.values()
+            if isinstance(link.target, Remote) and link.clients
+        }
+        return owners | {conn.origin for conn in self.relayed.values()}
+
+    def resubscribed(self, seconds: float) -> None:
+        """This process's subscriber connection dropped and is back after ``seconds``: what
+        was published to it meanwhile (and not kept by its senders) is lost, so every peer is
+        treated as :meth:`missed_from`."""
+        peers = self._peers()
+        resynced = sum(self.missed_from(node) for node in peers)
+        log.warning(
+            "cluster: subscribed again after %.2f s: %d clients here resynced, %d processes"
+            " asked to resync theirs",
+            seconds,
+            resynced,
+            len(peers),
+        )
+
+    def _lapsed(self) -> None:
+        """This process's own lease had run out (it was frozen, or cut off from Redis): the
+        others may have let go of its clients, so all of them are attached again."""
+        peers = self._peers()
+        resynced = sum(self.missed_from(node) for node in peers)
+        log.warning(
+            "cluster: this process was taken for gone (its lease ran out): %d clients"
+            " resynced, %d processes asked to resync theirs",
+            resynced,
+            len(peers),
+        )
+
+    def _attached(self, cid: str, owner: str) -> bool:
+        """Whether this process's client ``cid`` is still here, attached to ``owner``."""
+        found = self.clients.find(cid)
+        if found is None:
+            return False
+        client, room_id = found
+        link = self.links.get(room_id)
+        target = None if link is None else link.target
+        return (
+            link is not None
+            and client in link.clients
+            and isinstance(target, Remote)
+            and target.owner == owner
+        )
+
+    def _resync_asked(self, message: Missed) -> None:
+        """``message.origin`` may have lost messages from this process: this process's clients
+        of its rooms get the table again, and those of the clients it holds that are no
+        longer here are detached there."""
+        resynced = self.resync_owner(message.origin)
+        gone = 0
+        for cid, room_id in message.clients:
+            if not self._attached(cid, message.origin):
+                gone += 1
+                self.bus.post(message.origin, Detach(self.node, cid, room_id))
+        log.warning(
+            "cluster: process %s may have lost messages from here: %d clients resynced, %d"
+            " it held detached there",
+            message.origin,
+            resynced,
+            gone,
+        )
