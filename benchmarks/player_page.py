@@ -20,11 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,14 +29,9 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 from alembic import command
+from loadkit.servers import serving
 
 from yamen.server.migrate import config
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def write(path: Path, games: int) -> None:
@@ -93,21 +84,6 @@ def write(path: Path, games: int) -> None:
     engine.dispose()
 
 
-async def started(url: str, server: subprocess.Popen, seconds: float = 600) -> None:
-    deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient() as http:
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                raise RuntimeError("the server stopped")
-            try:
-                if (await http.get(f"{url}/api/games")).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.1)
-    raise RuntimeError("the server did not start")
-
-
 async def timed(http: httpx.AsyncClient, path: str) -> float:
     start = time.perf_counter()
     answer = await http.get(path)
@@ -149,29 +125,15 @@ def ms(seconds: float) -> float:
 
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "pages.db"
         write(path, args.games)
-        command_line = [sys.executable, "-m", "yamen", "serve", "--port", str(port)]
-        begun = time.perf_counter()
-        server = subprocess.Popen(
-            [*command_line, "--db", f"sqlite:///{path}", "--limit", "all=off"],
-            env=os.environ.copy(),
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            await started(url, server)
-            start_up = time.perf_counter() - begun
+        async with serving(f"sqlite:///{path}", "--limit", "all=off") as (url, start_up):
             return {
                 "games": args.games,
                 "start_up_s": round(start_up, 1),
                 **await measure(args, url),
             }
-        finally:
-            server.terminate()
-            server.wait(30)
 
 
 def parser() -> argparse.ArgumentParser:

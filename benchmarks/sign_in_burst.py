@@ -21,10 +21,6 @@ import argparse
 import asyncio
 import collections
 import json
-import os
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,27 +28,7 @@ from typing import Any
 
 import httpx
 import websockets
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def started(url: str, server: subprocess.Popen, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient() as http:
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                raise RuntimeError("the server stopped")
-            try:
-                if (await http.get(f"{url}/api/games")).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.2)
-    raise RuntimeError("the server did not start")
+from loadkit.servers import serving
 
 
 async def spectate(ws_url: str, token: str, arrivals: list[float], stop: asyncio.Event) -> None:
@@ -120,18 +96,9 @@ async def measure(args: argparse.Namespace, url: str) -> dict[str, Any]:
 
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        db = f"sqlite:///{Path(tmp) / 'burst.db'}"
-        command = [sys.executable, "-m", "yamen", "serve", "--port", str(port), "--db", db]
-        server = subprocess.Popen(command, env=os.environ.copy())
-        try:
-            await started(url, server)
+        async with serving(f"sqlite:///{Path(tmp) / 'burst.db'}", seconds=60) as (url, _):
             return await measure(args, url)
-        finally:
-            server.terminate()
-            server.wait(30)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -9,6 +9,7 @@ be raised there (or with ``--server-arg``) for the measured rooms to be set up a
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import os
@@ -18,8 +19,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from loadkit.watched import REPORT
 
@@ -154,3 +158,30 @@ def start_bare(sample_path: Path) -> Server:
     port = free_port()
     command = [sys.executable, str(LOAD_PY), "--watched", "bare", str(port), str(sample_path)]
     return Server(command, port, None)
+
+
+@contextlib.asynccontextmanager
+async def serving(db: str, *flags: str, seconds: float = 600) -> AsyncIterator[tuple[str, float]]:
+    """``yamen serve`` (the ``yamen`` this Python imports) on a free port and ``db``, for a
+    benchmark of its own: its URL and the seconds it took to answer (migrations included);
+    stopped on the way out."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "yamen", "serve", "--port", str(port), "--db", db, *flags]
+    begun = time.monotonic()
+    server = subprocess.Popen(command, env=os.environ.copy(), stdout=subprocess.DEVNULL)
+    try:
+        async with httpx.AsyncClient(trust_env=False) as http:
+            while True:
+                if server.poll() is not None:
+                    raise RuntimeError("the server stopped")
+                if time.monotonic() > begun + seconds:
+                    raise RuntimeError("the server did not start")
+                with contextlib.suppress(httpx.TransportError):
+                    if (await http.get(f"{url}/api/games")).status_code == 200:
+                        break
+                await asyncio.sleep(0.1)
+        yield url, time.monotonic() - begun
+    finally:
+        server.terminate()
+        server.wait(30)

@@ -13,7 +13,10 @@ import asyncio
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+import httpx
 
 from loadkit.client import count, retry_after
 
@@ -24,8 +27,7 @@ READ = "bot:rules"  # the player whose page is read
 
 class SignIns:
     """``sign_ins`` sign-ins with a wrong password for one account in flight at once, each
-    sent again as soon as it is answered (after a 429's Retry-After: the per-address limit
-    that a real single address would also meet is off in the benchmark)."""
+    sent again as soon as it is answered (:func:`hammer`)."""
 
     def __init__(self, abuse: Any):
         self.abuse = abuse
@@ -44,19 +46,9 @@ class SignIns:
         return [self.guess() for _ in range(self.abuse.spec["sign_ins"])]
 
     async def guess(self) -> None:
-        abuse, body = self.abuse, {"name": self.name, "password": "not the password"}
-        while True:
-            try:
-                answer = await abuse.lobby.http.post("/api/account/sessions", json=body)
-            except Exception as exc:
-                count(abuse.refused, f"sign-in: {type(exc).__name__}")
-                await asyncio.sleep(1)
-                continue
-            if answer.status_code == 429:
-                count(abuse.refused, "sign-in 429")
-                await asyncio.sleep(retry_after(answer))
-            else:
-                count(abuse.counts, f"sign_in_{answer.status_code}")
+        body = {"name": self.name, "password": "not the password"}
+        http = self.abuse.lobby.http
+        await hammer(self.abuse, "sign_in", lambda: http.post("/api/account/sessions", json=body))
 
 
 class PlayerPages:
@@ -72,19 +64,26 @@ class PlayerPages:
         return [self.read() for _ in range(self.abuse.spec["page_readers"])]
 
     async def read(self) -> None:
-        abuse = self.abuse
-        while True:
-            try:
-                answer = await abuse.lobby.http.get(f"/api/players/{READ}")
-            except Exception as exc:
-                count(abuse.refused, f"page: {type(exc).__name__}")
-                await asyncio.sleep(1)
-                continue
-            if answer.status_code == 429:
-                count(abuse.refused, "page 429")
-                await asyncio.sleep(retry_after(answer))
-            else:
-                count(abuse.counts, f"page_{answer.status_code}")
+        http = self.abuse.lobby.http
+        await hammer(self.abuse, "page", lambda: http.get(f"/api/players/{READ}"))
+
+
+async def hammer(abuse: Any, name: str, ask: Callable[[], Awaitable[httpx.Response]]) -> None:
+    """``ask()`` again as soon as it is answered, for ever: each answer counted by its status
+    (``NAME_STATUS``), a 429 waited out (Retry-After: a real single address would be limited
+    per address too, which the benchmark turns off)."""
+    while True:
+        try:
+            answer = await ask()
+        except Exception as exc:
+            count(abuse.refused, f"{name}: {type(exc).__name__}")
+            await asyncio.sleep(1)
+            continue
+        if answer.status_code == 429:
+            count(abuse.refused, f"{name} 429")
+            await asyncio.sleep(retry_after(answer))
+        else:
+            count(abuse.counts, f"{name}_{answer.status_code}")
 
 
 def seed_games(db_url: str, games: int, seed: int = 0) -> float:

@@ -147,7 +147,7 @@ def test_each_abuse_kind_is_measured_alone():
     assert sync["done"]["sync_answered_seat"] > 0 and sync["done"]["sync_answered_spectator"] > 0
     assert heavy["done"].get("heavy_outsider_404", 0) > 0  # a private room: not the outsider's
     assert heavy["done"].get("heavy_host_200", 0) > 0
-    assert sign_ins["done"].get("sign_in_401", 0) + sign_ins["refused"].get("sign-in 429", 0) > 0
+    assert sign_ins["done"].get("sign_in_401", 0) + sign_ins["refused"].get("sign_in 429", 0) > 0
     assert page["done"].get("page_200", 0) > 0
     assert figures["page_games_stored_s"] >= 0
 
