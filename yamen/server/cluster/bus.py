@@ -19,8 +19,8 @@ it (:class:`Bus`):
 - a subscriber connection that drops is subscribed again at once, and the process is told
   (``resubscribed``): whatever was published to it meanwhile may be lost.
 
-A :class:`Revoked` goes to every process at once, on the channel ``{prefix}all`` that each one
-listens on as well as its own, and is not numbered.
+A ``Revoked`` (messages.py) goes to every process at once, on the channel ``{prefix}all`` that
+each one listens on as well as its own, and is not numbered (:meth:`Bus.tell_all`).
 """
 
 from __future__ import annotations
