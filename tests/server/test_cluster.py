@@ -401,7 +401,7 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
             seat = fresh.match.state.pending()[0]
             with pytest.raises(RoomError) as refused:
                 await fresh.act(seat, fresh.match.state.legal(seat)[0])
-            await one._renew()  # now it notices, and drops the room
+            await one.upkeep.renew()  # now it notices, and drops the room
             async with asyncio.timeout(5):
                 while two.loaded.get(link.id) in (None, fresh) or link.id in one.loaded:
                     await asyncio.sleep(0.05)
@@ -476,7 +476,7 @@ def test_a_client_attached_after_a_tick_forgot_its_link_still_hears_the_room(dat
             host, _ = await new_guest(one.store, "host")
             link = await one.create(host.id, get_game("baohuang"), True, None)
             handed = await two.get(link.id)  # the owner is the other process
-            await two._check_links()  # a lease tick between the hand-out and the attach
+            await two.upkeep.check_links()  # a lease tick between the hand-out and the attach
             first = Listener(host.id)
             await handed.attach(first)
             await _eventually(lambda: "state" in first.kinds())
@@ -519,7 +519,7 @@ def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis
             await one.redis.delete(one.leases.key(lost.id))  # its lease went to nobody
             one.leases.safe_until = 0.0  # and the last renewal was long ago
             tried = []
-            dropping = one._drop
+            dropping = one.drop
 
             async def drop(room_id, release=False):
                 if room_id == lost.id:  # the moment the lost room is dropped
@@ -531,8 +531,8 @@ def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis
                         tried.append(exc.code)
                 await dropping(room_id, release)
 
-            one._drop = drop
-            await one._renew()
+            one.drop = drop
+            await one.upkeep.renew()
             seat = kept.match.state.pending()[0]
             await kept.act(seat, kept.match.state.legal(seat)[0])  # the kept room writes
             return tried, len(lost.match.record.actions), one.metrics.text().decode()
@@ -661,7 +661,7 @@ def test_a_client_its_owner_never_answers_is_rerouted_then_told(database, redis_
     the client's process attaches it again after ``welcome_seconds``; still nothing, it tells
     the client and closes it with a reason. Counted in /metrics."""
     from yamen.server import protocol
-    from yamen.server.cluster.bus import Forward
+    from yamen.server.cluster.messages import Forward
     from yamen.server.identity import new_guest
 
     async def go():
@@ -743,7 +743,7 @@ async def _bots_watched_across(one, two, bot_delay: float = 0.02):
     """A Baohuang room of five bots owned by ``one``, watched (so its bots play) by a client
     of ``two``: the link, the watcher, and a task that keeps ``one`` publishing to ``two``
     (as a busy cluster does: a moment with nobody listening is then always met)."""
-    from yamen.server.cluster.bus import Deliver
+    from yamen.server.cluster.messages import Deliver
     from yamen.server.identity import new_guest
 
     host, _ = await new_guest(one.store, "host")
@@ -874,7 +874,7 @@ def test_an_owner_that_lost_a_detach_lets_go_of_the_ghost(database, redis_url):
     lost, and the owner would keep a ghost connection (its seat shown online, for ever). Once
     subscribed again the owner tells the client's process which of its clients it holds
     (Missed); that process detaches the ones it no longer has."""
-    from yamen.server.cluster.bus import Detach
+    from yamen.server.cluster.messages import Detach
 
     async def go():
         async with cluster(database, redis_url) as (one, two):

@@ -7,7 +7,7 @@ import pytest
 
 from yamen.engine import get_game
 from yamen.server.cluster import Link, Remote, Snapshot
-from yamen.server.cluster.bus import (
+from yamen.server.cluster.messages import (
     Answer,
     Attach,
     Call,

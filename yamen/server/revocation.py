@@ -3,7 +3,7 @@
 Each process keeps the WebSockets of signed-in players with the token each said hello with
 (:class:`Sockets`). When some of a player's sessions end (sign out, sign out everywhere, a new
 password, the account deleted), every process is told the player's id (one process: at once;
-several: over the cluster bus, yamen/server/cluster/bus.py ``Revoked``) and checks each of that
+several: over the cluster bus, yamen/server/cluster/messages.py ``Revoked``) and checks each of that
 player's connections against the database: one whose token no longer names the player gets an
 error frame ``signed_out`` and is closed with code SIGNED_OUT (4001, reason ``signed_out``),
 after which the browser does not reconnect but asks who is there. Connections whose token is

@@ -9,7 +9,7 @@ seconds each process also takes over unowned rooms with a game in progress and a
 so bots play on in rooms nobody is connected to.
 
 Whatever reaches a process for a room it does not own goes to the owner over the bus (bus.py,
-Redis pub/sub, a channel per process, typed messages):
+Redis pub/sub, a channel per process, typed messages: messages.py):
 
 - lobby calls (take a seat, leave, bots, start, the room's info) are calls with an answer that
   carries the room's snapshot as the owner sees it after the change;
@@ -20,7 +20,8 @@ Redis pub/sub, a channel per process, typed messages):
 A process is alive while its own lease (``{prefix}process:{node}``, renewed with its rooms')
 holds: a message to a process that nobody hears is kept and published again until it is heard
 or that lease runs out (bus.py), and messages that may have been lost between two processes
-make them send the clients concerned the table again (ClusterRooms.missed_from).
+make them send the clients concerned the table again (resync.py). Every quarter lease each
+process renews its leases and notices what changed elsewhere (upkeep.py).
 
 ``ClusterRooms.get`` gives a :class:`Link` (proxies.py): the room itself when this process owns
 it, or a :class:`Remote` for its owner, all three a :class:`~yamen.server.handle.RoomHandle`.
@@ -33,8 +34,9 @@ refuses a second writer of the same action, after which the room is reloaded fro
 (the journal's conflict callback).
 """
 
-from yamen.server.cluster.bus import ClusterError, NoAnswer, NotOwner, OwnerGone, Snapshot
+from yamen.server.cluster.bus import ClusterError, NoAnswer, NotOwner, OwnerGone
 from yamen.server.cluster.leases import LEASE, PREFIX, SAFE, cluster_settings
+from yamen.server.cluster.messages import Snapshot
 from yamen.server.cluster.proxies import Link, Relayed, Remote
 from yamen.server.cluster.registry import ClusterRooms
 

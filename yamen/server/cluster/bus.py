@@ -1,18 +1,15 @@
 """The processes of a cluster talk over Redis pub/sub: each listens on a channel of its own,
 ``{prefix}node:{id}``, and every message names the process it comes from.
 
-The messages are frozen dataclasses, written to and read from the wire here and nowhere else
-(:func:`encode`, :func:`decode`): ``<kind> <fields as a JSON object>``, except that a
-:class:`Deliver` carries its frame, already JSON text, after a newline as it is (a frame is
-never encoded twice). All processes of a cluster run the same version of Yamen.
+What travels is a message of messages.py (a frozen dataclass and its text on the wire) in an
+envelope of the bus's own, ``<sender>:<number> <message>``.
 
 Pub/sub delivers at most once, and only to whoever listens at that moment; the bus makes up for
 it (:class:`Bus`):
 
 - every message to a process is numbered, per sender and receiver, in the order it is
-  published (one queue, one publishing task per receiver at a time): the envelope
-  ``<sender>:<number> <message>``. The
-  receiver ignores a number it has seen (a batch published again after Redis failed midway)
+  published (one queue, one publishing task per receiver at a time): the envelope's number.
+  The receiver ignores a number it has seen (a batch published again after Redis failed midway)
   and notices a number it never got (``missed``: the two processes resync their clients);
 - a message that finds nobody listening is kept, with the later ones to the same process
   behind it, and published again with backoff: the receiver's subscriber connection is
@@ -22,15 +19,8 @@ it (:class:`Bus`):
 - a subscriber connection that drops is subscribed again at once, and the process is told
   (``resubscribed``): whatever was published to it meanwhile may be lost.
 
-- :class:`Call` and :class:`Answer`: a lobby call done by the room's owner, and its outcome;
-- :class:`Attach`, :class:`Forward`, :class:`Detach`: a client connected to one process, as
-  the owner's room sees it: attached, one of its frames, gone;
-- :class:`Deliver`: a frame of the owner's room for such a client;
-- :class:`Moved`: the sender no longer runs the room (the client's process looks for the owner);
-- :class:`Missed`: the sender may have lost messages from the receiver: the receiver sends its
-  clients of the sender's rooms the table again, and says which of them are gone;
-- :class:`Revoked`: some of a player's sessions were revoked; sent to every process at once, on
-  the channel ``{prefix}all`` that each one listens on as well as its own.
+A ``Revoked`` (messages.py) goes to every process at once, on the channel ``{prefix}all`` that
+each one listens on as well as its own, and is not numbered (:meth:`Bus.tell_all`).
 """
 
 from __future__ import annotations
@@ -38,22 +28,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 
 from yamen.errors import YamenError
+from yamen.server.cluster.messages import Answer, Call, Message, Snapshot, decode, encode
 from yamen.server.rooms import RoomError
 
 if TYPE_CHECKING:
     from yamen.server.metrics import Metrics
-    from yamen.server.rooms import Room
 
 log = logging.getLogger(__name__)
 
@@ -82,150 +70,6 @@ class NoAnswer(RoomError):
 
     def __init__(self) -> None:
         super().__init__("unavailable", "the room's server did not answer in time: try again", 503)
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """What a process that does not own a room knows of it: enough to answer lobby calls and
-    to check who may watch."""
-
-    info: dict[str, Any]
-    invite: str
-    host: str
-    public: bool
-    players: list[str | None]
-
-    @classmethod
-    def of(cls, room: Room) -> Snapshot:
-        players = [seat.player for seat in room.seats]
-        return cls(room.info(), room.invite, room.host, room.public, players)
-
-
-@dataclass(frozen=True)
-class Call:
-    """Do the lobby call ``op`` (a Room method: OPS, or ``describe``) on the owner's room."""
-
-    id: str
-    origin: str
-    room: str
-    op: str
-    args: list[Any]
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A call's outcome: the room's snapshot after it, a refusal (code, message, HTTP status),
-    or ``moved`` (the process asked does not own the room)."""
-
-    id: str
-    snapshot: Snapshot | None = None
-    error: tuple[str, str, int, dict[str, Any]] | None = None
-    moved: bool = False
-
-
-@dataclass(frozen=True)
-class Attach:
-    """A client of ``origin`` (its id there: ``client``) joins the owner's room."""
-
-    origin: str
-    client: str
-    room: str
-    player: str | None
-
-
-@dataclass(frozen=True)
-class Forward:
-    """One of the client's frames (a validated client message, as plain data) for its room."""
-
-    origin: str
-    client: str
-    room: str
-    frame: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Detach:
-    """The client is gone."""
-
-    origin: str
-    client: str
-    room: str
-
-
-@dataclass(frozen=True)
-class Deliver:
-    """A frame (JSON text) of the owner's room for one of the receiver's clients."""
-
-    owner: str
-    client: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Moved:
-    """The sender (``origin``) does not run the room (any more)."""
-
-    origin: str
-    room: str
-
-
-@dataclass(frozen=True)
-class Revoked:
-    """Some of ``player``'s sessions were revoked by ``origin`` (``deleted``: their account
-    too): each process closes its connections whose token went (yamen/server/revocation.py)."""
-
-    origin: str
-    player: str
-    deleted: bool = False
-
-
-@dataclass(frozen=True)
-class Missed:
-    """``origin`` may have lost messages from the receiver (its subscriber connection dropped,
-    or a number never came): the receiver sends the table again to its clients of the rooms
-    ``origin`` owns, and detaches those of ``clients`` (its ids for them, with their rooms, as
-    ``origin`` holds them) it no longer has."""
-
-    origin: str
-    clients: list[tuple[str, str]]
-
-
-Message = Call | Answer | Attach | Forward | Detach | Deliver | Moved | Revoked | Missed
-KINDS: dict[str, type[Any]] = {
-    "call": Call,
-    "answer": Answer,
-    "attach": Attach,
-    "forward": Forward,
-    "detach": Detach,
-    "deliver": Deliver,
-    "moved": Moved,
-    "revoked": Revoked,
-    "missed": Missed,
-}
-KIND_OF = {cls: kind for kind, cls in KINDS.items()}
-
-
-def encode(message: Message) -> str:
-    if isinstance(message, Deliver):  # the hot path: no dict, and the frame as it is
-        return f"deliver {json.dumps([message.owner, message.client])}\n{message.text}"
-    return f"{KIND_OF[type(message)]} {json.dumps(asdict(message), ensure_ascii=False)}"
-
-
-def decode(data: str) -> Message:
-    kind, _, rest = data.partition(" ")
-    if kind == "deliver":
-        head, _, text = rest.partition("\n")  # a JSON header holds no raw newline
-        owner, client = json.loads(head)
-        return Deliver(owner, client, text)
-    fields = json.loads(rest)
-    if kind == "missed":
-        fields["clients"] = [tuple(pair) for pair in fields["clients"]]
-    if kind == "answer":
-        if fields["snapshot"] is not None:
-            fields["snapshot"] = Snapshot(**fields["snapshot"])
-        if fields["error"] is not None:
-            fields["error"] = tuple(fields["error"])
-    return KINDS[kind](**fields)
 
 
 def backoff(tries: int) -> float:

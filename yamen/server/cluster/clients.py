@@ -2,7 +2,7 @@
 
 Each gets an id of its own on the bus (the owner knows it by this process's node id and that
 id), so that the owner's frames for it find it. A client whose frame the owner has not answered
-for too long is attached again, then told and closed (ClusterRooms._check_clients): this keeps
+for too long is attached again, then told and closed (Upkeep.check_clients, upkeep.py): this keeps
 when the oldest unanswered frame was relayed, and when it was rerouted.
 """
 

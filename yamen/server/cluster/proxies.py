@@ -24,17 +24,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from yamen.server import protocol
-from yamen.server.cluster.bus import (
-    Attach,
-    Deliver,
-    Detach,
-    Forward,
-    Moved,
-    NoAnswer,
-    NotOwner,
-    OwnerGone,
-    Snapshot,
-)
+from yamen.server.cluster.bus import NoAnswer, NotOwner, OwnerGone
+from yamen.server.cluster.messages import Attach, Deliver, Detach, Forward, Moved, Snapshot
 from yamen.server.errors import RoomError
 from yamen.server.frames import dumps
 from yamen.server.handle import Client, RoomHandle

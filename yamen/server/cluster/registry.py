@@ -6,10 +6,12 @@ answers what other processes send about them, and hands out links (proxies.py) t
 Its journal is fenced: no action is written for a room whose lease is not held and confirmed,
 and a room whose log another process wrote to is loaded again from the database.
 
-When messages between two processes may have been lost (a subscriber connection dropped, a
-message's number never came, or this process was taken for gone while frozen), the clients
-concerned are sent the whole table again (:meth:`ClusterRooms.missed_from`): silence is never
-left to last until a client happens to send something.
+Two jobs it hands to helpers of their own, each holding the registry: what it does every
+quarter lease to keep up with what changed elsewhere (upkeep.py: leases renewed, gone processes
+and moved owners noticed, unowned games taken over), and what it does when messages between it
+and another process may have been lost (resync.py: the clients concerned are sent the whole
+table again, ``Resync.missed_from``): silence is never left to last until a client happens to
+send something.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ import redis.asyncio as aioredis
 
 from yamen.engine import Game
 from yamen.server import protocol
-from yamen.server.cluster.bus import (
+from yamen.server.cluster.bus import Bus, NotOwner
+from yamen.server.cluster.clients import Clients
+from yamen.server.cluster.leases import Leases, cluster_settings
+from yamen.server.cluster.messages import (
     Answer,
     Attach,
-    Bus,
     Call,
     Deliver,
     Detach,
@@ -37,13 +41,12 @@ from yamen.server.cluster.bus import (
     Message,
     Missed,
     Moved,
-    NotOwner,
     Revoked,
     Snapshot,
 )
-from yamen.server.cluster.clients import Clients
-from yamen.server.cluster.leases import Leases, cluster_settings
 from yamen.server.cluster.proxies import MOVING, Link, Relayed, Remote
+from yamen.server.cluster.resync import Resync
+from yamen.server.cluster.upkeep import Upkeep
 from yamen.server.errors import RoomError
 from yamen.server.frames import dumps
 from yamen.server.loading import load_room
@@ -71,6 +74,8 @@ class ClusterRooms(Rooms):
         named = f"{self.prefix}{self.node}"
         self.redis = aioredis.from_url(url, decode_responses=True, client_name=f"{named}:main")
         self.leases = Leases(self.redis, self.prefix, self.node, self.lease)
+        self.resync = Resync(self)  # messages lost between this process and another
+        self.upkeep = Upkeep(self)  # every quarter lease
         self.bus = Bus(
             url,
             self.prefix,
@@ -78,8 +83,8 @@ class ClusterRooms(Rooms):
             self._dispatch,
             gone=self.origin_gone,
             alive=self.leases.alive,
-            missed=self.missed_from,
-            resubscribed=self.resubscribed,
+            missed=self.resync.missed_from,
+            resubscribed=self.resync.resubscribed,
             metrics=self.metrics,
             patience=self.lease,
         )
@@ -118,8 +123,8 @@ class ClusterRooms(Rooms):
         await self.leases.join()
         listening = await self.bus.start()
         self.leases.trust(time.monotonic())
-        self.tasks = [*listening, asyncio.create_task(self._tick(), name="cluster leases")]
-        return await self._sweep()
+        self.tasks = [*listening, asyncio.create_task(self.upkeep.run(), name="cluster leases")]
+        return await self.upkeep.sweep()
 
     async def close(self) -> None:
         """Let go of every room at once (the others take them over without waiting for the
@@ -131,7 +136,7 @@ class ClusterRooms(Rooms):
         self.bus.stop_listening()
         for room_id in list(self.leases.held):
             with contextlib.suppress(Exception):
-                await self._drop(room_id, release=True)
+                await self.drop(room_id, release=True)
         for room in list(self.loaded.values()):
             await room.close()
         await self.bus.close()  # what the drops posted goes out first
@@ -166,10 +171,10 @@ class ClusterRooms(Rooms):
                 try:
                     room = await load_room(self.store, room_id, self.thinker)
                 except Exception:
-                    await self._drop(room_id, release=True)
+                    await self.drop(room_id, release=True)
                     raise
                 if room is None:
-                    await self._drop(room_id, release=True)
+                    await self.drop(room_id, release=True)
                     raise no_room(room_id)
                 if room_id not in self.leases.held:  # lost while loading
                     await room.close()
@@ -191,7 +196,7 @@ class ClusterRooms(Rooms):
         except NotOwner:
             return None
 
-    async def _drop(self, room_id: str, release: bool = False) -> None:
+    async def drop(self, room_id: str, release: bool = False) -> None:
         """Stop running a room here (its lease is gone, or this process lets go of it): its
         relayed connections' processes and its local clients look for the new owner."""
         self.leases.held.discard(room_id)
@@ -222,7 +227,7 @@ class ClusterRooms(Rooms):
         link = self.links.get(room_id)
         if link is None or not link.clients:
             self.links.pop(room_id, None)
-            await self._drop(room_id, release=True)
+            await self.drop(room_id, release=True)
 
     def writable(self, game_id: int) -> bool:
         """The journal's fence: whether this process may store an action of ``game_id``: its
@@ -251,120 +256,13 @@ class ClusterRooms(Rooms):
                 self.spawn(self._reload(room_id))
 
     async def _reload(self, room_id: str) -> None:
-        await self._drop(room_id)
+        await self.drop(room_id)
         await self.owned(room_id)  # loaded again from the database, if the lease is still ours
 
     async def recover(self, room_id: str) -> None:
         """A stalled room (yamen/server/watchdog.py) is loaded again from the database; its
         clients, here and relayed, get the table again from the room as loaded."""
         await self._reload(room_id)
-
-    # ----- every quarter lease --------------------------------------------------------------------
-
-    async def _tick(self) -> None:
-        ticks = 0
-        while True:
-            await asyncio.sleep(self.lease / 4)
-            ticks += 1
-            try:
-                await self._renew()
-                if self.leases.lapsed:  # taken for gone meanwhile (frozen, or cut off)
-                    self._lapsed()
-                await self._check_origins()
-                await self._check_links()
-                if ticks % 4 == 0:
-                    await self._sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("cluster: %s: %s", type(exc).__name__, exc)
-            held = self.leases.held
-            if not self.leases.confirmed() and held:
-                log.warning("cluster: leases not confirmed in time: dropping %d rooms", len(held))
-                dropped = list(held)
-                held.clear()
-                await asyncio.gather(*(self._drop(r) for r in dropped), return_exceptions=True)
-
-    async def _renew(self) -> None:
-        """Renew every lease held. The rooms whose lease is lost stop writing *before* the
-        others' time is extended (Leases.renew), then are dropped, all together."""
-        renewed, lost = await self.leases.renew()
-        self.metrics.leases.labels("renewed").inc(renewed)
-        self.metrics.leases.labels("lost").inc(len(lost))
-        for room_id in lost:
-            log.warning("room %s: lease lost: dropped here", room_id, extra={"room": room_id})
-        await asyncio.gather(*(self._drop(room_id) for room_id in lost), return_exceptions=True)
-
-    async def _check_origins(self) -> None:
-        """Connections relayed from a process that is gone (its process lease ran out) are
-        detached."""
-        origins = sorted({conn.origin for conn in self.relayed.values()})
-        if origins:
-            alive = await self.leases.alive(origins)
-            for node in origins:
-                if node not in alive:
-                    self.origin_gone(node)
-
-    async def _check_links(self) -> None:
-        """Links whose owner changed (or whose room was dropped) move their clients; a link
-        nobody has used for a lease is forgotten; a client left unanswered is rerouted, then
-        told and closed (:meth:`_check_clients`)."""
-        remote: list[tuple[Link, Remote]] = []
-        now = time.monotonic()
-        for link in list(self.links.values()):
-            if not link.clients:
-                if link.idle(now, self.lease):
-                    self.links.pop(link.id, None)
-                continue
-            if link.lost_since is not None and now - link.lost_since > self.welcome_seconds:
-                link.strand("no server could take the room over in time: connect again")
-                continue
-            if isinstance(link.target, Remote):
-                remote.append((link, link.target))
-                self._check_clients(link, now)
-            elif link.current() is None:
-                link.move_soon()
-        if remote:
-            owners = await self.leases.holders([link.id for link, _ in remote])
-            for (link, target), owner in zip(remote, owners, strict=True):
-                if owner != target.owner:
-                    link.move_soon()
-
-    def _check_clients(self, link: Link, now: float) -> None:
-        """A client whose relayed frame the owner has not answered for ``welcome_seconds``
-        (every frame gets an ``ack`` or an ``error``) is attached to the owner again, which
-        sends it the table; still nothing as long after that, it is told and closed."""
-        bound, clients = self.welcome_seconds, self.clients
-        for client in list(link.clients):
-            asked = clients.asked.get(client)
-            if asked is None or now - asked <= bound:
-                continue
-            rerouted = clients.rerouted.get(client)
-            if rerouted is None:
-                clients.rerouted[client] = now
-                self.metrics.stalled_connections.labels("rerouted").inc()
-                log.warning(
-                    "room %s: a client's frame went unanswered: attached again",
-                    link.id,
-                    extra={"room": link.id},
-                )
-                link.move_soon()
-            elif now - rerouted > bound:
-                self.metrics.stalled_connections.labels("closed").inc()
-                clients.answered(client)
-                client.end("unavailable", "the room's server does not answer: connect again")
-
-    async def _sweep(self) -> int:
-        """Take over the unowned rooms with a game in progress, so their bots and timers run."""
-        ids = [i for i in await self.store.rooms_in_play() if i not in self.leases.held]
-        if not ids:
-            return 0
-        taken = 0
-        owners = await self.leases.holders(ids)
-        for room_id, owner in zip(ids, owners, strict=True):
-            if owner is None and await self.owned(room_id) is not None:
-                taken += 1
-        return taken
 
     # ----- what the lobby and live play use ------------------------------------------------------
 
@@ -433,7 +331,7 @@ class ClusterRooms(Rooms):
             if message.origin != self.node:  # the origin did it already
                 self.spawn(Rooms.sessions_ended(self, message.player, message.deleted))
         elif isinstance(message, Missed):
-            self._resync_asked(message)
+            self.resync.asked(message)
         elif isinstance(message, Moved):
             link = self.links.get(message.room)
             target = None if link is None else link.target
@@ -478,107 +376,3 @@ class ClusterRooms(Rooms):
             if conn.origin == node:
                 self.relayed.pop(key, None)
                 conn.inbox.put_nowait(Detach(conn.origin, conn.cid, conn.room_id))
-
-    # ----- messages lost between two processes ---------------------------------------------------
-
-    def missed_from(self, node: str, count: int = 0) -> int:
-        """Messages from ``node`` may have been lost (``count`` of them, when known). This
-        process's clients of the rooms ``node`` owns are attached to it again (a fresh
-        welcome and table: frames for them may be among the lost), and ``node`` is told, so
-        that it does the same for its clients of this process's rooms (their frames may be
-        among the lost) and says which of them it no longer has. How many clients here were
-        resynced."""
-        resynced = self.resync_owner(node)
-        clients = [(c.cid, c.room_id) for c in self.relayed.values() if c.origin == node]
-        if clients:
-            self.bus.post(node, Missed(self.node, clients))
-        if count:
-            log.warning(
-                "cluster: %d messages from process %s were lost: %d clients here resynced,"
-                " %d of its clients asked about",
-                count,
-                node,
-                resynced,
-                len(clients),
-            )
-        return resynced
-
-    def resync_owner(self, owner: str) -> int:
-        """Attach this process's clients of the rooms ``owner`` owns to it again; how many."""
-        resynced = 0
-        for link in list(self.links.values()):
-            target = link.target
-            if isinstance(target, Remote) and target.owner == owner and link.clients:
-                resynced += len(link.clients)
-                link.resync_soon()
-        self.metrics.resynced.labels("missed").inc(resynced)
-        return resynced
-
-    def _peers(self) -> set[str]:
-        """The processes this one exchanges frames with: owners of rooms its clients are in,
-        and origins of the clients relayed to its rooms."""
-        owners = {
-            link.target.owner
-            for link in self.links.values()
-            if isinstance(link.target, Remote) and link.clients
-        }
-        return owners | {conn.origin for conn in self.relayed.values()}
-
-    def resubscribed(self, seconds: float) -> None:
-        """This process's subscriber connection dropped and is back after ``seconds``: what
-        was published to it meanwhile (and not kept by its senders) is lost, so every peer is
-        treated as :meth:`missed_from`."""
-        peers = self._peers()
-        resynced = sum(self.missed_from(node) for node in peers)
-        log.warning(
-            "cluster: subscribed again after %.2f s: %d clients here resynced, %d processes"
-            " asked to resync theirs",
-            seconds,
-            resynced,
-            len(peers),
-        )
-
-    def _lapsed(self) -> None:
-        """This process's own lease had run out (it was frozen, or cut off from Redis): the
-        others may have let go of its clients, so all of them are attached again."""
-        peers = self._peers()
-        resynced = sum(self.missed_from(node) for node in peers)
-        log.warning(
-            "cluster: this process was taken for gone (its lease ran out): %d clients"
-            " resynced, %d processes asked to resync theirs",
-            resynced,
-            len(peers),
-        )
-
-    def _attached(self, cid: str, owner: str) -> bool:
-        """Whether this process's client ``cid`` is still here, attached to ``owner``."""
-        found = self.clients.find(cid)
-        if found is None:
-            return False
-        client, room_id = found
-        link = self.links.get(room_id)
-        target = None if link is None else link.target
-        return (
-            link is not None
-            and client in link.clients
-            and isinstance(target, Remote)
-            and target.owner == owner
-        )
-
-    def _resync_asked(self, message: Missed) -> None:
-        """``message.origin`` may have lost messages from this process: this process's clients
-        of its rooms get the table again, and those of the clients it holds that are no
-        longer here are detached there."""
-        resynced = self.resync_owner(message.origin)
-        gone = 0
-        for cid, room_id in message.clients:
-            if not self._attached(cid, message.origin):
-                gone += 1
-                self.bus.post(message.origin, Detach(self.node, cid, room_id))
-        log.warning(
-            "cluster: process %s may have lost messages from here: %d clients resynced, %d"
-            " it held detached there",
-            message.origin,
-            resynced,
-            gone,
-        )
