@@ -29,13 +29,14 @@ from yamen.server.chat import ChatLog
 from yamen.server.delay import Lag
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
+from yamen.server.game_store import new_public_id
 from yamen.server.handle import Connection
 from yamen.server.history import Step
 from yamen.server.match import MAX_GAMES, Match, result_json, stand_in
 from yamen.server.seating import Seating
 from yamen.server.seats import Seat
 from yamen.server.settings import Settings
-from yamen.server.storage import Store, new_public_id
+from yamen.server.storage import Store
 from yamen.server.thinking import INLINE, Thinker
 from yamen.table import Move, Table
 
