@@ -31,10 +31,11 @@ from yamen.engine import get_game
 from yamen.records import Recorder
 from yamen.selfplay import play_random
 from yamen.server import frames
+from yamen.server.game_store import StoredGame
 from yamen.server.loading import load_room
 from yamen.server.match import replay, result_json
 from yamen.server.registry import Rooms
-from yamen.server.storage import Store, StoredGame
+from yamen.server.storage import Store
 from yamen.server.tables import ActionRow
 
 FAST = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600, "deal_pause": 0}

@@ -2,17 +2,19 @@
 
 A claimed account keeps its player: the guest's token moves into ``sessions`` (so it can be
 revoked like any other), and the player's own ``token_hash`` becomes the hash of a secret
-nobody holds. Every token is stored as its sha256 only (storage.token_hash).
+nobody holds. Every token is stored as its sha256 only (player_store.token_hash).
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from yamen.server.storage import Store, now, token_hash
+from yamen.server.player_store import token_hash
+from yamen.server.storage import Store
 from yamen.server.tables import AccountRow, PlayerRow, SessionRow
 from yamen.wire import DELETED
 
@@ -49,10 +51,12 @@ async def add_account(
                     name=name,
                     name_key=name_key,
                     password_hash=password_hash,
-                    created=now(),
+                    created=time.time(),
                 )
             )
-            s.add(SessionRow(token_hash=player.token_hash, player_id=player_id, created=now()))
+            s.add(
+                SessionRow(token_hash=player.token_hash, player_id=player_id, created=time.time())
+            )
             player.token_hash = nobodys_hash()
     except IntegrityError:
         return False
@@ -61,7 +65,7 @@ async def add_account(
 
 async def add_session(store: Store, player_id: str, token: str) -> None:
     async with store.session.begin() as s:
-        s.add(SessionRow(token_hash=token_hash(token), player_id=player_id, created=now()))
+        s.add(SessionRow(token_hash=token_hash(token), player_id=player_id, created=time.time()))
 
 
 async def revoke(store: Store, player_id: str, token: str) -> None:

@@ -1,7 +1,7 @@
 """Guest identity: a display name and a secret token.
 
 The token (256 random bits) is shown once, kept by the client and sent with every seat action
-and on reconnect; the server stores only its hash (yamen/server/storage.py).
+and on reconnect; the server stores only its hash (yamen/server/player_store.py).
 """
 
 from __future__ import annotations

@@ -16,10 +16,11 @@ import time
 from yamen.engine import get_game
 from yamen.server.breaks import ends_deal
 from yamen.server.match import replay, result_json
+from yamen.server.room_store import read_scores
 from yamen.server.rooms import Room
 from yamen.server.seats import Seat, name_who_left
 from yamen.server.settings import Settings
-from yamen.server.storage import Store, read_scores
+from yamen.server.storage import Store
 from yamen.server.thinking import INLINE, Thinker
 
 log = logging.getLogger(__name__)

@@ -22,6 +22,7 @@ from yamen.records import Record
 from yamen.server import protocol
 from yamen.server.account_store import account
 from yamen.server.errors import options_refused
+from yamen.server.game_store import StoredGame
 from yamen.server.handle import RoomHandle
 from yamen.server.identity import Player, new_guest, player_of, same_secret
 from yamen.server.limits import (
@@ -36,7 +37,7 @@ from yamen.server.limits import refused as over_limit
 from yamen.server.registry import Rooms, no_room
 from yamen.server.replays import RETRY_SECONDS, Busy, Replays
 from yamen.server.rooms import RoomError
-from yamen.server.storage import Store, StoredGame
+from yamen.server.storage import Store
 
 router = APIRouter(prefix="/api")
 MAX_GAME_ID = 32  # public game ids are 12 characters; longer ones name no game

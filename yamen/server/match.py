@@ -18,8 +18,8 @@ from typing import NamedTuple
 from yamen.engine import Result, State
 from yamen.records import Record, plain, steps
 from yamen.server.errors import RoomError
+from yamen.server.game_store import StoredGame
 from yamen.server.history import Log, Step
-from yamen.server.storage import StoredGame
 
 # Games a room's match may have: a rematch past it is refused (``match_over``). It bounds what
 # a room stores and keeps (its games' rows, records, outcomes); a load replays one game anyway.

@@ -5,10 +5,13 @@ check, store (the action is durable), apply, then tell every connection what its
 So an acknowledged or broadcast action is always in the database, and a restart rebuilds the
 game by replaying its log (yamen/records.py).
 
-The room knows no game by name: it drives the protocol of yamen/engine.py. Two parts are its
-own modules: what it sends is built by yamen/server/frames.py from the protocol's models, and
-its bots and timers are played by a :class:`~yamen.server.driver.Driver`, which acts through
-the room's :meth:`Room.act` like any seat. A stored room is loaded by yamen/server/loading.py.
+The room knows no game by name: it drives the protocol of yamen/engine.py. Parts of it are
+modules of their own: what it sends is built by yamen/server/frames.py from the protocol's
+models; what each audience is shown when it asks (the room, its table, a state frame, a page of
+its log) is picked by :class:`~yamen.server.showing.Showing`; its seats and setup before a game
+are :class:`~yamen.server.seating.Seating`'s; and its bots and timers are played by a
+:class:`~yamen.server.driver.Driver`, which acts through the room's :meth:`Room.act` like any
+seat. A stored room is loaded by yamen/server/loading.py.
 """
 
 from __future__ import annotations
@@ -29,20 +32,22 @@ from yamen.server.chat import ChatLog
 from yamen.server.delay import Lag
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
+from yamen.server.game_store import new_public_id
 from yamen.server.handle import Connection
 from yamen.server.history import Step
 from yamen.server.match import MAX_GAMES, Match, result_json, stand_in
 from yamen.server.seating import Seating
 from yamen.server.seats import Seat
 from yamen.server.settings import Settings
-from yamen.server.storage import Store, new_public_id
+from yamen.server.showing import Showing
+from yamen.server.storage import Store
 from yamen.server.thinking import INLINE, Thinker
 from yamen.table import Move, Table
 
 log = logging.getLogger(__name__)
 
 
-class Room(Seating):
+class Room(Seating, Showing):
     def __init__(
         self,
         store: Store,
@@ -80,11 +85,11 @@ class Room(Seating):
         self.chat_lines = ChatLog(store, room_id)
         self.moved = time.monotonic()  # when its game last changed (the watchdog reads it)
         self.lag = Lag()  # the game as delayed spectators see it (yamen/server/delay.py)
-        self.version = 0  # moved by every change told to the room's clients (_told)
-        self.states: dict[int | None, str] = {}  # state frames built, by audience
+        self.version = 0  # moved by every change told to the room's clients (Showing._told)
+        self.states: dict[int | None, str] = {}  # state frames built, by audience (Showing)
         self.states_key: tuple[Any, ...] | None = None  # what they were built for
 
-    # ----- what anyone may see ------------------------------------------------------------
+    # ----- what it is doing (what each audience sees of it: yamen/server/showing.py) -------
 
     def _in_play(self) -> tuple[State, int] | None:
         """The game in progress and its action count (what the driver plays), or None."""
@@ -109,102 +114,6 @@ class Room(Seating):
     @thinker.setter
     def thinker(self, thinker: Thinker) -> None:
         self.driver.thinker = thinker
-
-    def about(self) -> protocol.RoomInfo:
-        """The room as anyone who may watch it sees it: its seats, status and match scores."""
-        now, away = time.time(), self.settings.away_seconds
-        return frames.room_info(
-            id=self.id,
-            game=self.game,
-            options=self.options,
-            public=self.public,
-            host=self.host,
-            seats=[frames.seat(i, s, away, now) for i, s in enumerate(self.seats)],
-            status=self.status,
-            number=self.match.number,
-            game_id=self.match.public_id,
-            scores=self.match.scores,
-            settings=self.settings.to_json(),
-        )
-
-    def info(self) -> dict[str, Any]:
-        """:meth:`about` as a dict (the lobby's answers)."""
-        return self.about().model_dump()
-
-    def table(self, seat: int | None) -> protocol.SeatTable | None:
-        """The game as ``seat`` (None: a spectator) may see it, with the latest entries of its
-        log (a state frame's: yamen/server/history.py); None before the first game."""
-        if self.match.state is None:
-            return None
-        if seat is None and self._delayed():
-            return delay.table(self.match, self.lag, self._seen(), history=True)
-        part = self.match.log.tail(seat, self.match.seq)
-        return self._table(self.match.state, seat, part.entries, part.before)
-
-    def _table(
-        self,
-        state: State,
-        seat: int | None,
-        history: list[protocol.Entry] | None = None,
-        history_before: int | None = None,
-    ) -> protocol.SeatTable:
-        match = self.match
-        return frames.seat_table(
-            state,
-            seat,
-            game_id=match.public_id,
-            number=match.number,
-            seq=match.seq,
-            deadlines=self.driver.deadlines(),
-            totals=match.totals(),
-            pause=None if self.pause is None else self.pause.shown(),
-            history=history,
-            history_before=history_before,
-        )
-
-    async def state_frame(self, seat: int | None) -> str:
-        """The whole room and table as ``seat`` sees it (a ``state`` frame, JSON). Built once
-        per audience until the room changes (a sync, a hello, cost a look-up meanwhile): every
-        change its clients are told of moves ``version`` (:meth:`_told`); the seats' away
-        flags, which turn with time alone, and the deadlines are part of the key too."""
-        now, away = time.time(), self.settings.away_seconds
-        key = (
-            self.version,
-            tuple(s.is_away(away, now) for s in self.seats),
-            tuple(self.driver.deadlines().items()),
-        )
-        if key != self.states_key:
-            self.states, self.states_key = {}, key
-        text = self.states.get(seat)
-        if text is None:
-            text = frames.state(self.about(), self.table(seat), await self._recent_chat())
-            if key == self.states_key:  # (unless the room changed meanwhile)
-                self.states[seat] = text
-        return text
-
-    def history_page(self, seat: int | None, before: int, id: str | int | None = None) -> str:
-        """The entries of ``seat``'s log (None: the spectators', as delayed as their table)
-        just before ``before``: a ``history`` frame answering request ``id``."""
-        match = self.match
-        if match.state is None or match.public_id is None:
-            raise RoomError("no_game", "no game has started in this room")
-        upto = self._seen() if seat is None and self._delayed() else match.seq
-        part = match.log.page(seat, min(before, upto + 1))
-        return frames.history_page(id, match.public_id, part.entries, part.before)
-
-    async def _recent_chat(self) -> list[dict[str, Any]]:
-        lines = await self.chat_lines.latest()
-        return [frames.chat_line(n, self.seat_of(p), t, at) for p, n, t, at in lines]
-
-    # ----- the spectator delay (yamen/server/delay.py) ------------------------------------------
-
-    def _delayed(self) -> bool:
-        """Whether spectators see the game in progress behind the live one."""
-        return self.settings.spectator_delay > 0 and self.match.playing
-
-    def _seen(self) -> int:
-        """The action count delayed spectators see now."""
-        return delay.behind(self.match.seq, self.settings.spectator_delay)
 
     # ----- connections ---------------------------------------------------------------------
 
@@ -242,12 +151,6 @@ class Room(Seating):
                     self._break_moved()  # a gone person's seat is ready
             self.driver.wake()
 
-    def _told(self) -> None:
-        """Something its clients see changed (every such change is sent to them, through
-        :meth:`_send_each` or :meth:`_send_all`): state frames are built anew from now on."""
-        self.version += 1
-        self.states, self.states_key = {}, None
-
     async def resync(self, conn: Connection, welcome: bool = False) -> None:
         """Send ``conn`` the whole table again (frames for it may have been lost on the way;
         ``welcome`` first, as after a hello); a connection the room no longer holds is attached
@@ -259,12 +162,6 @@ class Room(Seating):
                 conn.send(await self.state_frame(conn.seat))
                 return
         await self.attach(conn)
-
-    def shown(self, seat: int | None) -> tuple[int, int]:
-        """The game number and action count that ``seat``'s table shows now (a delayed
-        spectator's is behind): what a heartbeat tells (yamen/server/beats.py)."""
-        seq = self._seen() if seat is None and self._delayed() else self.match.seq
-        return self.match.number, seq
 
     def _send_each(self, build: Callable[[int | None], str | list[str]]) -> None:
         """To each connection the frame(s) for its seat (None: spectators), built once a seat."""
@@ -510,4 +407,3 @@ class Room(Seating):
     async def close(self) -> None:
         if self.pause is not None:
             self.pause.stop()
-        await self.driver.stop()
