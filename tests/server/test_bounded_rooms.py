@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 from fractions import Fraction
 from typing import Any
@@ -567,3 +568,35 @@ def test_a_room_is_loaded_once_and_rooms_load_side_by_side(tmp_path, monkeypatch
     assert other.player == "b" and waiting
     assert first is second and loads == ["a", "b"]
     assert locks == {}  # nothing kept once the loads are done
+
+
+def test_a_load_replays_its_game_in_turns_of_the_event_loop(tmp_path, monkeypatch):
+    """A load's replay gives the event loop back every ``TURN`` seconds of work: another task
+    runs between its turns (with a turn of no time: after every action), and the game is the
+    same as replayed in one go."""
+    ran_between = []
+
+    async def go():
+        store, rid, _ = await finished_games(tmp_path / "t.db", 1)
+        game = await store.last_game(rid)
+        await store.close()
+        actions = len(game.record.actions)
+        whole, _ = await match.replay(game, turn=math.inf)
+        ticking = True
+
+        async def ticker():
+            while ticking:
+                ran_between.append(1)
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(ticker())
+        await asyncio.sleep(0)
+        ran_between.clear()
+        again, log = await match.replay(game, turn=0.0)
+        ticking = False
+        await task
+        return actions, whole, again, log
+
+    actions, whole, again, log = run(go())
+    assert len(ran_between) >= actions  # a turn of the loop after every action
+    assert again.result().to_json() == whole.result().to_json() and len(log) == actions + 1

@@ -1,6 +1,7 @@
 """A room as stored, loaded in bounded time: its seats and settings, its match totals as stored
 (every finished game's scores, written with its result), and its last game rebuilt by replaying
-its log (yamen/records.py) on a worker thread, so that the event loop goes on meanwhile. The
+its log (yamen/records.py) a few milliseconds at a time, so that the event loop goes on
+meanwhile. The
 match's other games are never replayed: a load costs one game, whatever the length of the match.
 
 A game whose log cannot be replayed is set aside (quarantined) and closes its room, not the
@@ -9,7 +10,6 @@ server. Its players count as away until they connect again.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 async def load_room(store: Store, room_id: str, thinker: Thinker = INLINE) -> Room | None:
-    """The room as stored; its last game is rebuilt by replaying its log (off the loop)."""
+    """The room as stored; its last game is rebuilt by replaying its log, in turns."""
     found = await store.room(room_id)
     if found is None:
         return None
@@ -53,7 +53,7 @@ async def load_room(store: Store, room_id: str, thinker: Thinker = INLINE) -> Ro
     aside = await store.set_aside(room_id) if game is not None else None
     if game is not None and game.quarantined is None and aside is None:
         try:
-            state, steps = await asyncio.to_thread(replay, game)
+            state, steps = await replay(game)
         except Exception as exc:  # one bad log closes its room, not the whole server
             game.quarantined = f"{type(exc).__name__}: {exc}"[:1000]
             log.error(

@@ -11,6 +11,8 @@ it was missing.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -24,6 +26,7 @@ from yamen.server.history import Log, Step
 # Games a room's match may have: a rematch past it is refused (``match_over``). It bounds what
 # a room stores and keeps (its games' rows, records, outcomes); a load replays one game anyway.
 MAX_GAMES = 100
+TURN = 0.005  # seconds of a load's replay between two turns of the event loop
 
 
 class Current(NamedTuple):
@@ -103,13 +106,19 @@ class Match:
             self.scores = [a + b for a, b in zip(self.scores, result.scores, strict=True)]
 
 
-def replay(stored: StoredGame) -> tuple[State, Log]:
+async def replay(stored: StoredGame, turn: float = TURN) -> tuple[State, Log]:
     """A stored game replayed from its record, with its log: the work of one game, bounded by
-    the game's options (done on a worker thread by the loader). A record that cannot be
-    replayed raises (ReplayError): the caller sets the game aside."""
+    the game's options, done on the event loop ``turn`` seconds at a time, so that other
+    requests and rooms get their turns in between (as short a wait as a worker thread gave,
+    measured, with no thread: benchmarks/bounded_room.py). A record that cannot be replayed
+    raises (ReplayError): the caller sets the game aside."""
     stored.record.result = None  # a stored result is the replayed one, written by us
     state = stored.record.start()
     log = Log(state.num_seats, [Step(list(state.opening_events))])
+    since = time.perf_counter()
     for index, (seat, _, events) in enumerate(steps(stored.record, state)):
         log.append(Step(events, stand_in(seat, stored.stand_ins.get(index))))
+        if time.perf_counter() - since > turn:
+            await asyncio.sleep(0)
+            since = time.perf_counter()
     return state, log
