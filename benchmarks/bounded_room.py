@@ -15,7 +15,8 @@ game made on the event loop itself, and the time the old load took (every game r
     python benchmarks/bounded_room.py [--deals 50] [--at 300,2000,6000] [--games 12]
 
 The process collects its garbage as ``yamen serve`` does (yamen/server/collector.py, without
-its clock: the lags measured are the work's own). Figures only: nothing is asserted (tests/server/test_bounded_rooms.py counts the same work).
+its clock: the lags measured are the work's own). Figures only: nothing is asserted
+(tests/server/test_bounded_rooms.py counts the same work).
 """
 
 from __future__ import annotations

@@ -110,10 +110,9 @@ def run_yamen(args: argparse.Namespace, tmp: Path) -> tuple[dict[str, Any], int]
         figures["profile"] = str(profile_path(args, tmp))
     if seeded is not None:
         figures["page_games_stored_s"] = round(seeded, 1)
-    ends = [line.strip() for line in server.output if line.startswith("LOAD-GC-END")]
-    if ends:  # an experiment's last full collection (LOAD_GC, loadkit/watched.py)
-        figures["gc_at_end"] = ends[-1]
-        print(ends[-1], file=sys.stderr)
+    notes = [line.strip() for line in server.output if line.startswith("LOAD-NOTE")]
+    for note in notes:  # an experiment's (LOAD_GC, LOAD_STALLS: loadkit/watched.py)
+        print(note, file=sys.stderr)
     failures = [line.strip() for line in server.output if line.startswith("Traceback")]
     figures["server_tracebacks"] = len(failures)
     if failures:  # the line that names each exception: the first unindented one after it

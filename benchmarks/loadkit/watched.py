@@ -58,6 +58,8 @@ def run(serve: Callable[[], Any], kind: str | None = None, out: str | None = Non
         if loop is not None and not window["watching"]:
             window["watching"] = True
             pauses.watch_loop(loop)
+            if os.environ.get("LOAD_STALLS"):
+                window["stalls"] = stalls_of(loop, float(os.environ["LOAD_STALLS"]))
         window["start"] = time.monotonic()
         begin()
 
@@ -65,15 +67,25 @@ def run(serve: Callable[[], Any], kind: str | None = None, out: str | None = Non
         end()
         summary = pauses.summary(window["start"], time.monotonic())
         print(REPORT + json.dumps(summary), flush=True)
+        if "stalls" in window:  # an experiment: where the loop was when it stalled
+            for n, stack in window["stalls"].most_common(8):
+                print(f"LOAD-NOTE stalled x{n}: {stack}", flush=True)
+            window["stalls"].clear()
 
     def finish(*_: Any) -> None:
         if os.environ.get("LOAD_GC"):  # an experiment: what a full pass finds at the end
+            import collections
             import gc
 
             began = time.perf_counter()
+            gc.set_debug(gc.DEBUG_SAVEALL)  # what was unreachable, kept to be named
             found = gc.collect()
             took = (time.perf_counter() - began) * 1000
-            print(f"LOAD-GC-END full pass found {found} unreachable in {took:.0f} ms", flush=True)
+            kinds = collections.Counter(type(o).__qualname__ for o in gc.garbage).most_common(25)
+            print(
+                f"LOAD-NOTE full pass at the end: {found} unreachable, {took:.0f} ms: {kinds}",
+                flush=True,
+            )
         raise SystemExit(0)
 
     signal.signal(signal.SIGUSR1, started)
@@ -82,6 +94,40 @@ def run(serve: Callable[[], Any], kind: str | None = None, out: str | None = Non
     with contextlib.suppress(SystemExit):
         serve()
     write()
+
+
+def stalls_of(loop: asyncio.AbstractEventLoop, seconds: float) -> Any:
+    """``LOAD_STALLS=S`` (an experiment): a thread that looks at the event loop's thread every
+    10 ms and, when the loop has not ticked for ``S`` seconds, counts where that thread is (its
+    innermost frames): a profile of the stalls alone."""
+    import collections
+    import sys
+    import threading
+    import traceback
+
+    main = threading.main_thread().ident
+    ticked = [time.monotonic()]
+    stacks: collections.Counter[str] = collections.Counter()
+
+    def tick() -> None:
+        ticked[0] = time.monotonic()
+        loop.call_later(0.005, tick)
+
+    def look() -> None:
+        while True:
+            time.sleep(0.01)
+            if time.monotonic() - ticked[0] > seconds:
+                frame = sys._current_frames().get(main)
+                if frame is not None:
+                    last = traceback.extract_stack(frame)[-10:]
+                    where = " < ".join(
+                        f"{f.filename.split('/')[-1]}:{f.lineno} {f.name}" for f in reversed(last)
+                    )
+                    stacks[where] += 1
+
+    loop.call_soon_threadsafe(tick)
+    threading.Thread(target=look, daemon=True).start()
+    return stacks
 
 
 def main(argv: list[str]) -> None:

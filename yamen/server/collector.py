@@ -27,7 +27,7 @@ NEVER = 1 << 30  # a threshold that allocations never reach
 class Policy:
     young_every: float = 0.1  # seconds between two collections of the youngest generation
     middle_every: float = 0.5  # ... of the middle one (it holds the young passes' survivors)
-    full_every: float | None = 600.0  # ... of all of them (None: only as CPython decides)
+    full_every: float | None = 3600.0  # ... of all of them (None: only as CPython decides)
     young_threshold: int = 50_000  # allocations that still start a young pass in a burst
 
 

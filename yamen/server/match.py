@@ -57,6 +57,8 @@ class Match:
     record: Record | None = None
     scores: list[Fraction] = field(default_factory=list)  # the finished games' totals
     log: Log = field(default_factory=Log)  # the current game's steps, each receiver's share
+    # the totals for (number, seq, scores): every audience's table of one action shares them
+    _totals: tuple[tuple[int, int, int], list[Fraction]] | None = field(default=None, repr=False)
 
     @property
     def full(self) -> bool:
@@ -92,12 +94,19 @@ class Match:
             stored.record.result = result_json(state.result())
 
     def totals(self) -> list[Fraction]:
-        """The match totals with the game in progress's deals so far (State.running_scores)."""
-        state = self.state
-        running = None if state is None or state.over else state.running_scores()
-        if running is None:
-            return self.scores
-        return [a + b for a, b in zip(self.scores, running, strict=True)]
+        """The match totals with the game in progress's deals so far (State.running_scores),
+        worked out once an action (exact sums: each audience's table would repeat them)."""
+        key = (self.number, self.seq, id(self.scores))
+        if self._totals is None or self._totals[0] != key:
+            state = self.state
+            running = None if state is None or state.over else state.running_scores()
+            totals = (
+                self.scores
+                if running is None
+                else [a + b for a, b in zip(self.scores, running, strict=True)]
+            )
+            self._totals = (key, totals)
+        return self._totals[1]
 
     def add_scores(self, state: State) -> None:
         """A finished game's scores added to the totals."""

@@ -322,11 +322,13 @@ class Room(Seating, Showing):
         a break), which delayed spectators may get later or not yet."""
         ended = state.over and step is not None  # its last step: spectators catch up
         lagging = self.settings.spectator_delay > 0 and (self._delayed() or ended)
+        deadlines = self.driver.deadlines()  # the same for every audience
 
         def build(seat: int | None) -> str | list[str]:
             if seat is None and lagging:
                 return delay.updates(self.match, self.lag, self.settings.spectator_delay, step)
-            return frames.update(events, seat, self._table(state, seat), why)
+            table = self._table(state, seat, deadlines=deadlines)
+            return frames.update(events, seat, table, why)
 
         self._send_each(build)
         if state.over:

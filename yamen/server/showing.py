@@ -94,7 +94,9 @@ class Showing:
         seat: int | None,
         history: list[protocol.Entry] | None = None,
         history_before: int | None = None,
+        deadlines: dict[str, float] | None = None,
     ) -> protocol.SeatTable:
+        """``deadlines``: the timers, when the caller has them (one broadcast, many tables)."""
         match = self.match
         return frames.seat_table(
             state,
@@ -102,7 +104,7 @@ class Showing:
             game_id=match.public_id,
             number=match.number,
             seq=match.seq,
-            deadlines=self.driver.deadlines(),
+            deadlines=self.driver.deadlines() if deadlines is None else deadlines,
             totals=match.totals(),
             pause=None if self.pause is None else self.pause.shown(),
             history=history,
