@@ -224,8 +224,8 @@ def next_hand_in_view(monkeypatch) -> None:
     """One other seat's hand, inside the view, under a name of its own."""
     table = Room._table  # every table a room sends is built here
 
-    def leaky(self, state, seat: int | None, *log: Any) -> protocol.SeatTable:
-        data = table(self, state, seat, *log)
+    def leaky(self, state, seat: int | None, *log: Any, **timers: Any) -> protocol.SeatTable:
+        data = table(self, state, seat, *log, **timers)
         key = RULES[self.game].hand_key
         other = 0 if seat is None else (seat + 1) % state.num_seats
         data.view["notes"] = {"seen": list(state.view(other)[key])}
@@ -238,8 +238,8 @@ def roles_in_view(monkeypatch) -> None:
     """Every seat's role in the public list of roles, for everyone."""
     table = Room._table
 
-    def leaky(self, state, seat: int | None, *log: Any) -> protocol.SeatTable:
-        data = table(self, state, seat, *log)
+    def leaky(self, state, seat: int | None, *log: Any, **timers: Any) -> protocol.SeatTable:
+        data = table(self, state, seat, *log, **timers)
         view = data.view
         if "identities" in view:  # Criminal Poker
             view["identities"] = {str(s): r for s, r in enumerate(state.roles)}
