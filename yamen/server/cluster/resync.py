@@ -83,27 +83,26 @@ class Resync:
         """This process's subscriber connection dropped and is back after ``seconds``: what
         was published to it meanwhile (and not kept by its senders) is lost, so every peer is
         treated as :meth:`missed_from`."""
-        peers = self.peers()
-        resynced = sum(self.missed_from(node) for node in peers)
         log.warning(
             "cluster: subscribed again after %.2f s: %d clients here resynced, %d processes"
             " asked to resync theirs",
             seconds,
-            resynced,
-            len(peers),
+            *self._missed_from_everyone(),
         )
 
     def lapsed(self) -> None:
         """This process's own lease had run out (it was frozen, or cut off from Redis): the
         others may have let go of its clients, so all of them are attached again."""
-        peers = self.peers()
-        resynced = sum(self.missed_from(node) for node in peers)
         log.warning(
             "cluster: this process was taken for gone (its lease ran out): %d clients"
             " resynced, %d processes asked to resync theirs",
-            resynced,
-            len(peers),
+            *self._missed_from_everyone(),
         )
+
+    def _missed_from_everyone(self) -> tuple[int, int]:
+        """:meth:`missed_from` every peer: the clients resynced here, and the peers asked."""
+        peers = self.peers()
+        return sum(self.missed_from(node) for node in peers), len(peers)
 
     def attached(self, cid: str, owner: str) -> bool:
         """Whether this process's client ``cid`` is still here, attached to ``owner``."""
