@@ -147,9 +147,9 @@ def game_options(
         declared.setdefault(option.name, option)
     given: dict[str, Any] = {}
 
-    def put(name: str, value: Any, hint: str) -> None:
+    def put(name: str, value: Any, how: str) -> None:
         if given.get(name, value) != value:
-            raise typer.BadParameter(f"the {name} is given twice, differently", param_hint=hint)
+            raise fail(f"{how}: the {name} is given twice, differently", 2)
         given[name] = value
 
     for pair in pairs:
