@@ -283,3 +283,11 @@ def test_a_bad_record_version_is_shown_as_written(tmp_path):
     path.write_text(json.dumps(data))
     result = run("replay", str(path))
     assert result.exit_code == 1 and "unsupported record version null" in result.stderr
+
+
+def test_play_says_how_to_deal_the_same_cards_with_the_same_options():
+    args = ["play", "baohuang", "--seed", "1", "--bots", "random", "--variant", "japanese"]
+    result = runner.invoke(app, [*args, "--no-tribute"], input="")  # leaves at once
+    assert result.exit_code == 0, result.output
+    again = "`yamen play baohuang --seed 1 --variant japanese --tribute false`"
+    assert again in " ".join(result.stdout.split())
