@@ -69,9 +69,10 @@ def known_game(game: str, command: str) -> None:
 
 
 def option_value(option: Option | None, text: str) -> Any:
-    """A value as the command line gives it: a choice's as it is (``--variant 3`` is the
-    choice "3"); any other read as JSON when it can be (``3``, ``false``, ``null``), else
-    taken as a string, which the declaration then refuses or takes."""
+    """A value as the command line gives it, read as JSON when it can be (``3``, ``false``,
+    ``null``), else taken as a string, which the declaration then refuses or takes; but given
+    as a flag (``option``), a choice's is the text as it is (``--variant 3`` is the choice
+    "3")."""
     if option is not None and option.kind == "choice" and not (option.nullable and text == "null"):
         return text
     try:
@@ -157,7 +158,7 @@ def game_options(
         name = name.strip()
         if not sep or not name:
             raise typer.BadParameter(f"{pair} is not key=value", param_hint="--option")
-        put(name, option_value(declared.get(name), text), "--option")
+        put(name, option_value(None, text), "--option")  # JSON where it can be, as ever
     for name, text in option_flags(list(ctx.args), declared, ctx.command_path, game):
         put(name, option_value(declared[name], text), f"--{name}")
     if preset is None:

@@ -184,6 +184,7 @@ def test_option_values_read_as_json_when_they_can_and_a_choice_as_it_is():
         "[1",
     ]
     assert option_value(None, "3") == 3  # an unknown name: the declaration refuses it later
+    # given as a flag, a choice's value is its text
     assert option_value(variant, "3") == "3" and option_value(variant, "null") == "null"
 
 
