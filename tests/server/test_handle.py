@@ -1,5 +1,6 @@
 """The seams of the server that need no database: a room, a link and a remote room are all a
-RoomHandle (a room and a link, which a client attaches through, a LiveRoom), and every message of the cluster's bus reads back as it was written."""
+RoomHandle (a room and a link, which a client attaches through, a LiveRoom), and every message
+of the cluster's bus reads back as it was written."""
 
 from __future__ import annotations
 
