@@ -24,15 +24,15 @@ from rich.text import Text
 from yamen import tournament
 from yamen.bots import bot_names, make_bot
 from yamen.cli_options import (
-    ModeFlag,
+    GAME_COMMAND,
     OptionFlag,
-    PlayersFlag,
     PresetFlag,
-    VariantFlag,
+    as_flags,
     describe,
     err,
     fail,
     game_options,
+    known_game,
     out,
     unknown_game,
 )
@@ -76,16 +76,14 @@ def games(
         out.print(line)
 
 
-@app.command()
+@app.command(**GAME_COMMAND)
 def simulate(
+    ctx: typer.Context,
     game: Annotated[
         str, typer.Argument(metavar="GAME", help="A registered game (see `yamen games`).")
     ],
     n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i.")] = 0,
-    variant: VariantFlag = None,
-    players: PlayersFlag = None,
-    mode: ModeFlag = None,
     option: OptionFlag = None,
     preset: PresetFlag = None,
     records: Annotated[
@@ -97,10 +95,8 @@ def simulate(
     ] = False,
 ) -> None:
     """Play N games with uniformly random legal actions and summarise the results."""
-    if game not in game_names():
-        raise typer.BadParameter(unknown_game(game))
-    flags = {"variant": variant, "players": players, "mode": mode}
-    options = game_options(game, preset, option or [], flags)
+    known_game(game, ctx.command_path)
+    options = game_options(ctx, game, preset, option or [])
     try:
         configured = get_game(game, options)  # bad options fail here, before any work or file
     except YamenError as exc:
@@ -191,8 +187,9 @@ class RunSummary:
         console.print(table)
 
 
-@app.command("tournament")
+@app.command("tournament", **GAME_COMMAND)
 def tournament_command(
+    ctx: typer.Context,
     game: Annotated[
         str, typer.Argument(metavar="GAME", help="A registered game (see `yamen games`).")
     ],
@@ -208,9 +205,6 @@ def tournament_command(
         int, typer.Option("-n", "--deals", min=1, help="Deals, each played in every rotation.")
     ] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Deal d uses game seed SEED+d.")] = 0,
-    variant: VariantFlag = None,
-    players: PlayersFlag = None,
-    mode: ModeFlag = None,
     option: OptionFlag = None,
     preset: PresetFlag = None,
     workers: Annotated[
@@ -228,10 +222,8 @@ def tournament_command(
     """A duplicate tournament: every deal is played once per rotation of the bots through the
     seats, so every bot meets the same cards in every seat. Reports mean points per game with a
     95% confidence interval, win rate and an OpenSkill rating per bot."""
-    if game not in game_names():
-        raise typer.BadParameter(unknown_game(game))
-    flags = {"variant": variant, "players": players, "mode": mode}
-    options = game_options(game, preset, option or [], flags)
+    known_game(game, ctx.command_path)
+    options = game_options(ctx, game, preset, option or [])
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
         plan = tournament.plan(game, names, n, seed, options)
@@ -294,8 +286,9 @@ def tournament_table(summary: tournament.TournamentSummary) -> Table:
     return table
 
 
-@app.command("play")
+@app.command("play", **GAME_COMMAND)
 def play_command(
+    ctx: typer.Context,
     game: Annotated[
         str, typer.Argument(metavar="GAME", help="A registered game (see `yamen games`).")
     ],
@@ -311,17 +304,12 @@ def play_command(
     seed: Annotated[
         int | None, typer.Option("--seed", help="The game's seed (default: a new one).")
     ] = None,
-    variant: VariantFlag = None,
-    players: PlayersFlag = None,
-    mode: ModeFlag = None,
     option: OptionFlag = None,
     preset: PresetFlag = None,
 ) -> None:
     """Play a game against bots in the terminal: numbered moves, or type the notation."""
-    if game not in game_names():
-        raise typer.BadParameter(unknown_game(game))
-    flags = {"variant": variant, "players": players, "mode": mode}
-    options = game_options(game, preset, option or [], flags)
+    known_game(game, ctx.command_path)
+    options = game_options(ctx, game, preset, option or [])
     seed = new_seed() if seed is None else seed
     if bots is None:
         bots = "rules" if "rules" in bot_names(game) else "random"
@@ -335,7 +323,8 @@ def play_command(
     if seat >= configured.num_seats:
         raise fail(f"--seat must be from 0 to {configured.num_seats - 1} for this game", 2)
     play_terminal(configured, seed, seat, players_bots)
-    out.print(f"seed {seed}: `yamen play {game} --seed {seed}` deals these cards again")
+    again = f"yamen play {game} --seed {seed}{as_flags(options)}"
+    out.print(f"seed {seed}: `{again}` deals these cards again")
 
 
 @app.command("replay")
@@ -476,7 +465,7 @@ def serve_command(
 
 
 # `yamen train` is in its own module; it needs the train extra only when the command runs
-app.command("train")(train_command)
+app.command("train", **GAME_COMMAND)(train_command)
 
 if __name__ == "__main__":
     app()

@@ -20,17 +20,15 @@ from rich.text import Text
 from yamen import tournament
 from yamen.bots import bot_names
 from yamen.cli_options import (
-    ModeFlag,
     OptionFlag,
-    PlayersFlag,
-    VariantFlag,
+    PresetFlag,
     err,
     fail,
+    game_options,
+    known_game,
     out,
-    parse_options,
-    unknown_game,
 )
-from yamen.engine import game_names, game_type, get_game
+from yamen.engine import game_type, get_game
 from yamen.errors import YamenError
 
 if TYPE_CHECKING:  # (the rl modules import numpy and PyTorch: only when the command runs)
@@ -57,6 +55,7 @@ def evaluator(game: str, options: dict, teacher: str, deals: int, workers: int |
 
 
 def train_command(
+    ctx: typer.Context,
     game: Annotated[
         str, typer.Argument(metavar="GAME", help="A registered game (see `yamen games`).")
     ],
@@ -119,23 +118,20 @@ def train_command(
             "among the candidates rolled out (default: candidates drawn uniformly).",
         ),
     ] = None,
-    variant: VariantFlag = None,
-    players: PlayersFlag = None,
-    mode: ModeFlag = None,
     option: OptionFlag = None,
+    preset: PresetFlag = None,
 ) -> None:
     """Train a Q(s, a) network by Deep Monte-Carlo: imitate the teacher bot, then self-play.
     Writes checkpoint.pt (resumable), learned.npz (play it: --bots learned:path=...) and
     evaluation.png (the learned bot against the teacher) to --out."""
-    if game not in game_names():
-        raise typer.BadParameter(unknown_game(game))
+    known_game(game, ctx.command_path)
     if game_type(game).encoder is None:
         raise fail(f"{game} declares no observation encoder: it cannot be learned yet", 2)
     try:
         from yamen.rl import dmc
     except ImportError as exc:
         raise fail(f"training needs the train extra (pip install -e '.[train]'): {exc}") from None
-    options = parse_options(option or [], {"variant": variant, "players": players, "mode": mode})
+    options = game_options(ctx, game, preset, option or [])
     try:
         options = get_game(game, options).options
         tournament.plan(game, [teacher, improve or teacher], 1, 0, options)  # bad bots fail here

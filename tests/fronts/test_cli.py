@@ -8,12 +8,12 @@ import subprocess
 import sys
 
 import pytest
-import typer
+import typer.main
 from typer.testing import CliRunner
 
 from yamen.cli import app
-from yamen.cli_options import parse_options
-from yamen.engine import game_names
+from yamen.cli_options import option_value
+from yamen.engine import game_names, game_type
 
 runner = CliRunner()
 KEYS = {"game", "seed", "places", "scores", "decisions", "winners"}
@@ -175,24 +175,73 @@ def test_simulate_refuses_bad_input(args, message, tmp_path):
     assert not (tmp_path / "recs").exists()  # refused before any file is written
 
 
-def test_option_values_read_as_json_when_they_can():
-    pairs = ["deals=3", "grabbing=false", "target=null", "x=[1"]
-    assert parse_options(pairs, {"variant": "japanese", "players": None}) == {
-        "deals": 3,
-        "grabbing": False,
-        "target": None,
-        "x": "[1",
-        "variant": "japanese",
-    }
+def test_option_values_read_as_json_when_they_can_and_a_choice_as_it_is():
+    deals, variant = game_type("baohuang").declaration[1], game_type("baohuang").declaration[0]
+    assert [option_value(deals, text) for text in ("3", "false", "null", "[1")] == [
+        3,
+        False,
+        None,
+        "[1",
+    ]
+    assert option_value(None, "3") == 3  # an unknown name: the declaration refuses it later
+    # given as a flag, a choice's value is its text
+    assert option_value(variant, "3") == "3" and option_value(variant, "null") == "null"
 
 
-def test_shorthand_flags_must_agree_with_options():
-    assert parse_options(["players=4"], {"players": 4, "mode": "sheriff"}) == {
-        "players": 4,
-        "mode": "sheriff",
-    }
-    with pytest.raises(typer.BadParameter, match="players is given twice"):
-        parse_options(["players=4"], {"players": 5})
+def test_each_declared_option_is_a_flag(tmp_path):
+    """--NAME VALUE, --NAME=VALUE, a dash for an underscore, a bool alone (true) or as
+    --no-NAME (false): the options the game is given, as its record keeps them."""
+    args = ["simulate", "criminal_poker", "-n", "1", "--records", str(tmp_path)]
+    more = ["--mode", "detective", "--players=5", "--mastermind", "--no-antisocial"]
+    assert run(*args, *more).exit_code == 0
+    options = json.loads((tmp_path / "criminal_poker-0.json").read_text())["options"]
+    assert options["mode"] == "detective" and options["players"] == 5
+    assert options["mastermind"] is True and options["antisocial"] is False
+    args = ["simulate", "bao_qingtian", "-n", "1", "--records", str(tmp_path)]
+    assert run(*args, "--find-by-drawing", "true", "--players", "12").exit_code == 0
+    options = json.loads((tmp_path / "bao_qingtian-0.json").read_text())["options"]
+    assert options == {"players": 12, "find_by_drawing": True}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        # a typo of a command's flag is told apart from a game's option, naming both
+        (["--recrds", "x"], "--recrds is not a flag of"),
+        (["--recrds", "x"], "nor an option of baohuang (its options as flags: --variant, --deals"),
+        (["--no-variant"], "--no-variant is not a flag of"),  # not a bool
+        (["--variant"], "--variant needs a value"),
+        (["japanese"], "unexpected argument 'japanese'"),
+        (["--variant", "japanese", "-o", "variant=shandong"], "variant is given twice"),
+        (["--deals", "0"], "deals must be"),  # the declaration's own words, as for --option
+        (["--variant", "3"], "unknown variant '3'"),  # a choice's value is never a number
+    ],
+)
+def test_bad_option_flags_are_refused_clearly(args, message):
+    result = run("simulate", "baohuang", "-n", "1", *args)
+    assert result.exit_code == 2
+    assert message in " ".join(result.stderr.split()), result.stderr
+
+
+def test_a_flag_before_the_game_is_refused():
+    result = run("simulate", "--variant", "japanese", "baohuang")
+    assert result.exit_code == 2 and "name the game first" in result.stderr
+
+
+def test_the_cli_bakes_in_no_game_option():
+    """A game's options reach each command from its declaration, never as flags of its own;
+    the one name shared is the tournament's own --deals (a game's deals go by --option)."""
+    names = {option.name for game in game_names() for option in game_type(game).declaration}
+    command = typer.main.get_command(app)
+    for name in ("simulate", "tournament", "play", "train"):
+        flags = {flag for param in command.commands[name].params for flag in param.opts}
+        assert {f"--{n}" for n in names} & flags <= {"--deals"}, name
+        assert {"--option", "--preset"} <= flags, name
+
+
+def test_help_points_to_the_game_options():
+    result = run("tournament", "--help")
+    assert result.exit_code == 0 and "--NAME VALUE" in result.stdout
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -235,3 +284,11 @@ def test_a_bad_record_version_is_shown_as_written(tmp_path):
     path.write_text(json.dumps(data))
     result = run("replay", str(path))
     assert result.exit_code == 1 and "unsupported record version null" in result.stderr
+
+
+def test_play_says_how_to_deal_the_same_cards_with_the_same_options():
+    args = ["play", "baohuang", "--seed", "1", "--bots", "random", "--variant", "japanese"]
+    result = runner.invoke(app, [*args, "--no-tribute"], input="")  # leaves at once
+    assert result.exit_code == 0, result.output
+    again = "`yamen play baohuang --seed 1 --variant japanese --tribute false`"
+    assert again in " ".join(result.stdout.split())

@@ -1,5 +1,6 @@
 """The seams of the server that need no database: a room, a link and a remote room are all a
-RoomHandle, and every message of the cluster's bus reads back as it was written."""
+RoomHandle (a room and a link, which a client attaches through, a LiveRoom), and every message
+of the cluster's bus reads back as it was written."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from yamen.server.cluster.messages import (
     decode,
     encode,
 )
-from yamen.server.handle import RoomHandle
+from yamen.server.handle import LiveRoom, RoomHandle
 from yamen.server.rooms import Room, Seat
 from yamen.server.settings import Settings
 
@@ -39,6 +40,10 @@ def test_a_room_a_link_and_a_remote_are_room_handles():
     link.target = remote
     for handle in (room, remote, link):
         assert isinstance(handle, RoomHandle)
+    # what a registry hands out can send a silent client the table again; a remote room is
+    # only ever reached through a link
+    assert isinstance(room, LiveRoom) and isinstance(link, LiveRoom)
+    assert not isinstance(remote, LiveRoom)
     assert link.may_watch("p", None) and not link.may_watch("q", "wrong")
     assert link.info() == SEEN.info and link.host == "h" and not link.public
 

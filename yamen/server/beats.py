@@ -23,9 +23,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
 
 from yamen.server import frames, protocol
+from yamen.server.live import WebSocketClient
+from yamen.server.registry import Rooms
 
 log = logging.getLogger(__name__)
 
@@ -43,20 +44,20 @@ class Heartbeat:
     (yamen/server/live.py holds and drops them) with when each was last sent a frame
     (``sent_at``, ``time.monotonic()``)."""
 
-    def __init__(self, rooms: Any, every: float = BEAT_SECONDS):
+    def __init__(self, rooms: Rooms, every: float = BEAT_SECONDS):
         self.rooms, self.every = rooms, every
-        self.clients: set[Any] = set()
-        self.resynced: dict[Any, float] = {}  # a silent client -> when it was last resynced
+        self.clients: set[WebSocketClient] = set()
+        self.resynced: dict[WebSocketClient, float] = {}  # a silent one -> when last resynced
 
     @property
     def bound(self) -> float:
         """Seconds with nothing sent after which a connection is silent."""
         return SILENT * self.every
 
-    def hold(self, client: Any) -> None:
+    def hold(self, client: WebSocketClient) -> None:
         self.clients.add(client)
 
-    def drop(self, client: Any) -> None:
+    def drop(self, client: WebSocketClient) -> None:
         self.clients.discard(client)
         self.resynced.pop(client, None)
 
@@ -89,12 +90,12 @@ class Heartbeat:
                 sent += 1
         return sent
 
-    def silent(self, now: float) -> list[Any]:
+    def silent(self, now: float) -> list[WebSocketClient]:
         """This process's clients sent nothing for longer than the bound."""
         bound = self.bound
         return [c for c in self.clients if now - c.sent_at > bound]
 
-    def due_resync(self, now: float) -> list[Any]:
+    def due_resync(self, now: float) -> list[WebSocketClient]:
         """The silent clients not resynced within the bound (each is resynced at most once a
         bound): they are marked resynced now."""
         due = []

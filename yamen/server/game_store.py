@@ -132,7 +132,7 @@ class GameQueries:
         async with self.session() as s:
             return [(seat, text) for seat, text, _ in await _actions(s, game_id)]
 
-    async def _stored(self, s: Any, row: GameRow) -> StoredGame:
+    async def _stored(self, s: AsyncSession, row: GameRow) -> StoredGame:
         return _stored_game(row, await _actions(s, row.id))
 
     async def quarantine(self, game_id: int, reason: str) -> None:
@@ -141,7 +141,7 @@ class GameQueries:
             await s.execute(update(GameRow).where(GameRow.id == game_id).values(quarantined=reason))
 
 
-async def _actions(s: Any, game_id: int) -> list[tuple[int, str, str | None]]:
+async def _actions(s: AsyncSession, game_id: int) -> list[tuple[int, str, str | None]]:
     """A game's actions in order: (seat, text, why a stand-in played it or None). Read in
     parts, so that the event loop goes on between them however long the game."""
     rows = await s.stream(

@@ -3,7 +3,8 @@
 A lone server hands out the :class:`~yamen.server.rooms.Room` itself. A process of a cluster
 hands out a :class:`~yamen.server.cluster.Link`, which goes to the Room when this process owns
 it, or to a :class:`~yamen.server.cluster.Remote` for the process that does. All of them are a
-:class:`RoomHandle`: the lobby and live play never ask which.
+:class:`RoomHandle`: the lobby and live play never ask which. What this process's registry
+hands out (a Room, or a Link) is a :class:`LiveRoom` too: it can send one client the table again.
 """
 
 from __future__ import annotations
@@ -83,4 +84,14 @@ class RoomHandle(Protocol):
     async def receive(self, conn: Client, message: protocol.Request) -> bool:
         """A client's validated frame, always answered (``ack`` or ``error``); True when it
         was an action that the game took here."""
+        ...
+
+
+@runtime_checkable
+class LiveRoom(RoomHandle, Protocol):
+    """A room as a client of this process is attached through (``Rooms.get``: a Room, or a
+    Link in a cluster; never a Remote, which a Link stands in front of)."""
+
+    async def resync(self, conn: Client) -> None:
+        """Send the client the table again (the watchdog, for a connection gone silent)."""
         ...

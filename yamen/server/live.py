@@ -23,8 +23,10 @@ from pydantic import ValidationError
 from yamen.server import protocol
 from yamen.server.errors import RoomError
 from yamen.server.frames import dumps
+from yamen.server.handle import LiveRoom
 from yamen.server.identity import player_of
 from yamen.server.limits import Limited, Limiter, address
+from yamen.server.metrics import Metrics
 from yamen.server.registry import no_room
 
 log = logging.getLogger(__name__)
@@ -54,7 +56,8 @@ class WebSocketClient:
     def __init__(
         self, ws: WebSocket, player: str | None, welcomed: Callable[[], None] | None = None
     ):
-        self.ws, self.player, self.seat = ws, player, None
+        self.ws, self.player = ws, player
+        self.seat: int | None = None  # set by the room when attached
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         self.writer = asyncio.create_task(self._write())
         self.allowance, self.checked = BURST, time.monotonic()
@@ -65,7 +68,7 @@ class WebSocketClient:
         self.on_welcome = welcomed
         self.ending: tuple[int, str] = (1000, "")  # the close code and reason, once it ends
         self.sent_at = time.monotonic()  # when it was last sent a frame (beats.py)
-        self.room: Any = None  # the room it is attached through (Room or Link), once it is
+        self.room: LiveRoom | None = None  # the room it is attached through, once it is
 
     def send(self, text: str) -> None:
         if self.lagging:
@@ -254,7 +257,7 @@ async def play(ws: WebSocket, room_id: str, limiter: Limiter, where: str) -> Non
 
 async def watch(
     ws: WebSocket,
-    room: Any,
+    room: LiveRoom,
     limiter: Limiter,
     player_id: str | None,
     hello_at: float,
@@ -336,7 +339,7 @@ async def watch(
         await client.close()
 
 
-async def unanswered(client: WebSocketClient, deadline: float, metrics: Any) -> None:
+async def unanswered(client: WebSocketClient, deadline: float, metrics: Metrics) -> None:
     """The hello watchdog: no welcome by ``deadline`` (``time.monotonic()``): an error frame
     and a close with a reason, so that the client connects again (to another process, say)."""
     await asyncio.sleep(max(0.0, deadline - time.monotonic()))

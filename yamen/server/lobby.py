@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Awaitable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
@@ -150,7 +151,7 @@ def missing_room(room_id: str) -> HTTPException:
     return http_error(refusal.status, refusal.code, str(refusal), refusal.params)
 
 
-async def run(call: Any) -> None:
+async def run(call: Awaitable[None]) -> None:
     try:
         await call
     except RoomError as exc:

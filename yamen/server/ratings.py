@@ -25,10 +25,11 @@ import re
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Select, and_, exists, or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from yamen.engine import game_type
@@ -47,6 +48,14 @@ log = logging.getLogger(__name__)
 AWAY = ("left", "away")  # a stand-in played for these reasons: the game is marked
 
 
+class Sessions(Protocol):
+    """What ratings need of the database: its sessions. The server's Store is one (and its
+    game queries, which rate a game as they store its result); declared here, not as Store,
+    since the store imports this module."""
+
+    session: async_sessionmaker[AsyncSession]
+
+
 def bot_label(kind: str | None) -> str:
     return f"bot:{kind or 'unknown'}"
 
@@ -56,7 +65,7 @@ def display(mu: float, sigma: float) -> float:
     return round(mu - 3 * sigma, 2)
 
 
-async def rate_game(store: Any, game_id: int) -> bool:
+async def rate_game(store: Sessions, game_id: int) -> bool:
     """Store the finished game's outcomes and move its ratings, once; never raises (a failure
     is logged: the room goes on). True when the game was rated now."""
     for attempt in range(3):
@@ -73,7 +82,7 @@ async def rate_game(store: Any, game_id: int) -> bool:
     return False
 
 
-async def rate_unrated(store: Any) -> int:
+async def rate_unrated(store: Sessions) -> int:
     """Rate the finished games that were never rated, oldest first: those finished before
     ratings existed (migration 0005), or whose rating failed. Run once as a server starts;
     several processes may race, and :func:`rate_game` rates a game once. The number rated."""
@@ -94,7 +103,7 @@ async def rate_unrated(store: Any) -> int:
     return count
 
 
-async def _rate(store: Any, game_id: int) -> bool:
+async def _rate(store: Sessions, game_id: int) -> bool:
     from openskill.models import PlackettLuce
 
     async with store.session.begin() as s:
@@ -232,7 +241,7 @@ def count(stats: StatsRow, place: int, score: Fraction, won: bool, finished: flo
     stats.last = max(stats.last, finished)
 
 
-async def leaderboard(store: Any, game: str, limit: int = 100) -> list[dict[str, Any]]:
+async def leaderboard(store: Sessions, game: str, limit: int = 100) -> list[dict[str, Any]]:
     """The game's rated players and bots, best displayed rating first."""
     async with store.session() as s:
         rows = list(await s.scalars(select(RatingRow).where(RatingRow.game == game)))
@@ -269,7 +278,7 @@ class Cursor:
 
 
 async def player_page(
-    store: Any, player_id: str, asker: str | None, last: int = 20, before: Cursor | None = None
+    store: Sessions, player_id: str, asker: str | None, last: int = 20, before: Cursor | None = None
 ) -> dict[str, Any] | None:
     """A player's (or a bot kind's) figures per game and a page of their last games, newest
     first (after ``before``): only those ``asker`` may read, a public room's or one the asker
@@ -375,7 +384,7 @@ def _bot(who: str) -> str | None:
     return who[4:] if who.startswith("bot:") else None
 
 
-async def _names(s: Any, ids: list[str]) -> dict[str, str]:
+async def _names(s: AsyncSession, ids: list[str]) -> dict[str, str]:
     people = [i for i in ids if not i.startswith("bot:")]
     if not people:
         return {}

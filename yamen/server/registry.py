@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from yamen.engine import Game
-from yamen.server.handle import RoomHandle
+from yamen.server.handle import LiveRoom
 from yamen.server.identity import admits
 from yamen.server.limits import open_rooms_refusal
 from yamen.server.loading import load_room
@@ -84,7 +84,7 @@ class Rooms:
         await self.store.open()
         await self.store.check_lone()
 
-    async def watch(self, room_id: str, player: str | None, invite: str | None) -> RoomHandle:
+    async def watch(self, room_id: str, player: str | None, invite: str | None) -> LiveRoom:
         """The room, for a caller who may watch it (identity.admits: it is public, or the
         caller hosts it, sits in it or gives its invite code). Anyone else is told there is no
         such room, exactly as for a missing one (:func:`no_room`), and the room is not loaded
@@ -106,7 +106,7 @@ class Rooms:
                 raise no_room(room_id)
         return await self.get(room_id)
 
-    async def get(self, room_id: str) -> RoomHandle:
+    async def get(self, room_id: str) -> LiveRoom:
         """The room, loaded if need be (no access check: :meth:`watch` is the callers')."""
         room = self.loaded.get(room_id)
         if room is not None:
@@ -127,7 +127,7 @@ class Rooms:
         game: Game,
         public: bool,
         settings: dict[str, Any] | None,
-    ) -> RoomHandle:
+    ) -> LiveRoom:
         """A new room (OptionsError when the settings are bad; the game's options were read by
         ``get_game``)."""
         return await self.new_room(host, game, public, settings)

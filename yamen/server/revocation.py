@@ -15,7 +15,7 @@ moves ``epoch`` on, and a connection registered after a check began is checked i
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from yamen.server.storage import Store
 
@@ -69,5 +69,5 @@ class Sockets:
 
 
 async def valid(store: Store, player: str, token: str) -> bool:
-    found: Any = await store.player_by_token(token)
+    found = await store.player_by_token(token)
     return found is not None and found.id == player

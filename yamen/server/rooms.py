@@ -172,7 +172,7 @@ class Room(Seating, Showing):
             for one in [text] if isinstance(text, str) else text:
                 conn.send(one)
 
-    def _send_all(self, text: str, skip: Any = None) -> None:
+    def _send_all(self, text: str, skip: Connection | None = None) -> None:
         """One frame for every connection (but ``skip``)."""
         self._told()
         for conn in self.connections:
@@ -182,7 +182,7 @@ class Room(Seating, Showing):
     def _broadcast_room(self) -> None:
         self._send_all(frames.room(self.about()))
 
-    def _broadcast_presence(self, seat: int, skip: Any = None) -> None:
+    def _broadcast_presence(self, seat: int, skip: Connection | None = None) -> None:
         shown = frames.seat(seat, self.seats[seat], self.settings.away_seconds, time.time())
         self._send_all(frames.presence(seat, shown), skip)
 
@@ -316,7 +316,11 @@ class Room(Seating, Showing):
         self.driver.wake()
 
     def _broadcast_update(
-        self, state: State, events: list[Event], why: Any = None, step: int | None = None
+        self,
+        state: State,
+        events: list[Event],
+        why: dict[str, int | str] | None = None,
+        step: int | None = None,
     ) -> None:
         """Everyone's update: ``step`` is the live log's step it tells (None: none, the news of
         a break), which delayed spectators may get later or not yet."""

@@ -13,7 +13,6 @@ each: players (player_store.py), rooms and seats (room_store.py), games and thei
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -23,6 +22,7 @@ from yamen.errors import YamenError
 from yamen.server.chat_store import ChatQueries
 from yamen.server.game_store import GameQueries
 from yamen.server.journal import Conflict, Fence, Journal, SqliteAppender, sqlite_pragmas
+from yamen.server.metrics import Metrics
 from yamen.server.player_store import PlayerQueries
 from yamen.server.room_store import RoomQueries
 from yamen.server.tables import SiteRow, schema_problems
@@ -71,7 +71,7 @@ class Store(PlayerQueries, RoomQueries, GameQueries, ChatQueries):
         file = self.engine.url.database if self.url.startswith("sqlite") else None
         self.appender = SqliteAppender(file) if file and file != ":memory:" else None
         self.journal = Journal(self, fence, on_conflict)
-        self.metrics: Any = None  # yamen/server/metrics.py, when a registry of rooms has one
+        self.metrics: Metrics | None = None  # a registry of rooms gives its own
 
     async def open(self) -> None:
         """Create or upgrade the schema (Alembic migrations), then check that the database has

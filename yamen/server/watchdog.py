@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+
+from yamen.server.beats import Heartbeat
+from yamen.server.registry import Rooms
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +31,9 @@ STALL_SECONDS = 10.0  # past a move's time, with the game unchanged as long: sta
 
 
 class Watchdog:
-    def __init__(self, rooms: Any, seconds: float = STALL_SECONDS, heartbeat: Any = None):
+    def __init__(
+        self, rooms: Rooms, seconds: float = STALL_SECONDS, heartbeat: Heartbeat | None = None
+    ):
         self.rooms, self.seconds, self.heartbeat = rooms, seconds, heartbeat
         self.stalled: dict[str, float] = {}  # room id -> its Room.moved when found stalled
 

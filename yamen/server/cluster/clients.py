@@ -10,20 +10,21 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Any
+
+from yamen.server.handle import Client
 
 
 class Clients:
     def __init__(self) -> None:
         self.ids = itertools.count()
-        self.cids: dict[Any, str] = {}  # client -> its id on the bus
-        self.by_cid: dict[str, tuple[Any, str]] = {}  # its id -> (client, room id)
+        self.cids: dict[Client, str] = {}  # client -> its id on the bus
+        self.by_cid: dict[str, tuple[Client, str]] = {}  # its id -> (client, room id)
         # when the oldest of its frames nothing has answered yet was relayed, and when it was
         # rerouted for it (the owner seemed to have forgotten it)
-        self.asked: dict[Any, float] = {}
-        self.rerouted: dict[Any, float] = {}
+        self.asked: dict[Client, float] = {}
+        self.rerouted: dict[Client, float] = {}
 
-    def cid(self, client: Any, room_id: str) -> str:
+    def cid(self, client: Client, room_id: str) -> str:
         """The client's id on the bus (given once), now for ``room_id``."""
         cid = self.cids.get(client)
         if cid is None:
@@ -31,23 +32,23 @@ class Clients:
         self.by_cid[cid] = (client, room_id)
         return cid
 
-    def known(self, client: Any) -> str | None:
+    def known(self, client: Client) -> str | None:
         return self.cids.get(client)
 
-    def find(self, cid: str) -> tuple[Any, str] | None:
+    def find(self, cid: str) -> tuple[Client, str] | None:
         """The client with this id, and its room's id."""
         return self.by_cid.get(cid)
 
-    def relayed(self, client: Any) -> None:
+    def relayed(self, client: Client) -> None:
         """One of its frames went to the owner: it waits for an answer from now on, unless it
         already waited."""
         self.asked.setdefault(client, time.monotonic())
 
-    def answered(self, client: Any) -> None:
+    def answered(self, client: Client) -> None:
         self.asked.pop(client, None)
         self.rerouted.pop(client, None)
 
-    def forget(self, client: Any) -> None:
+    def forget(self, client: Client) -> None:
         self.answered(client)
         cid = self.cids.pop(client, None)
         if cid is not None:

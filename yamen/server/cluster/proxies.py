@@ -46,7 +46,7 @@ class Link:
     def __init__(self, rooms: ClusterRooms, room_id: str):
         self.rooms, self.id = rooms, room_id
         self.target: Room | Remote | None = None
-        self.clients: set[Any] = set()  # local WebSocket clients attached through this link
+        self.clients: set[Client] = set()  # local WebSocket clients attached through this link
         self.lock = asyncio.Lock()
         self.moving: asyncio.Task | None = None
         self.used = time.monotonic()  # last handed out by ClusterRooms.get
