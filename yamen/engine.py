@@ -86,8 +86,9 @@ class State(ABC):
     ``_act`` (plus views, results and notation) and keeps ``_pending``, ``_legal_cache`` and
     ``_events`` up to date as it moves."""
 
-    # The protocol's own three fields are slots of this class; each game's state declares
-    # the rest in its own ``__slots__`` (its ``clone`` copies these three as well).
+    # The protocol's three fields are this class's own slots, so that it writes only fields it
+    # declares; each game's state declares the rest in its own ``__slots__`` (and its
+    # ``clone`` copies these three as well).
     __slots__ = ("_pending", "_legal_cache", "_events")
     game: ClassVar[str]
     num_seats: int
