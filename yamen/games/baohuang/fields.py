@@ -185,6 +185,4 @@ class Fields(State):
         """The first seat holding a card of ``kind``."""
         return next(s for s in range(5) if self.hands[s][kind])
 
-    def emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
-        """An event of the action being applied (``to``: the seats that may see it)."""
-        self._emit(kind, to, **data)
+    emit = State._emit  # an event of the action being applied (``to``: who may see it)

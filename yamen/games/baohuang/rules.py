@@ -264,11 +264,11 @@ class BaohuangState(Fields):
         v = self.variant
         dealt = explicit or v.deal(self.rng, self.house.first_card(self.dealer))
         self._new_deal([counts_of(kinds) for kinds in dealt])
-        self.emit("deal", deal=self.deal_no, redeal=redeal, sizes=list(self.sizes))
+        self._emit("deal", deal=self.deal_no, redeal=redeal, sizes=list(self.sizes))
         if self.deal_no > 1 and v.pays_tribute(self.options):
             tribute.pay(self)
         for seat in range(5):
-            self.emit("hand", to=(seat,), cards=hand_cards(self.hands[seat]))
+            self._emit("hand", to=(seat,), cards=hand_cards(self.hands[seat]))
         self.holder = self.first_holder = self.holder_of(BJ_MARKED)
         opening.begin(self)
 
@@ -356,7 +356,7 @@ class BaohuangState(Fields):
             leader = owner  # 扣牌
         else:
             leader = self.still_in_after[owner][0]
-        self.emit("lead", seat=leader)
+        self._emit("lead", seat=leader)
         self._lead(leader)
 
     # ------------------------------------------------------------------ end of a deal
@@ -380,13 +380,13 @@ class BaohuangState(Fields):
             "totals": [score_json(s) for s in self.totals],
         }
         self.history.append(summary)
-        self.emit(DEAL_OVER, **summary)
+        self._emit(DEAL_OVER, **summary)
         target = self.options["target"]
         if self.deal_no >= self.options["deals"] or (
             target is not None and max(self.totals) >= target
         ):
             self.phase = Phase.OVER
             self._pending = ()
-            self.emit("game over", totals=summary["totals"])
+            self._emit("game over", totals=summary["totals"])
         else:
             self._start_deal()
