@@ -86,9 +86,10 @@ class State(ABC):
     ``_act`` (plus views, results and notation) and keeps ``_pending``, ``_legal_cache`` and
     ``_events`` up to date as it moves."""
 
-    # Each game's state declares every slot (these three included) in its own ``__slots__``,
-    # which its ``clone`` walks; mypy, seeing none here, is told so where they are assigned.
-    __slots__ = ()
+    # The protocol's three fields are this class's own slots, so that it writes only fields it
+    # declares; each game's state declares the rest in its own ``__slots__`` (and its
+    # ``clone`` copies these three as well).
+    __slots__ = ("_pending", "_legal_cache", "_events")
     game: ClassVar[str]
     num_seats: int
     options: dict[str, Any]
@@ -121,8 +122,8 @@ class State(ABC):
         if type(action) is not int or action not in legal:
             raise IllegalAction(self._refusal(seat, action))
         events: list[Event] = []
-        self._events = events  # type: ignore[misc]  # (a slot of the game's state)
-        self._legal_cache = None  # type: ignore[misc]
+        self._events = events
+        self._legal_cache = None
         self._act(seat, action)
         return events
 
@@ -169,7 +170,7 @@ class State(ABC):
         if cache is not None and cache[0] == seat:
             return cache[1]
         actions = self._legal_actions(seat)
-        self._legal_cache = (seat, actions)  # type: ignore[misc]  # (a slot of the game's state)
+        self._legal_cache = (seat, actions)
         return actions
 
     def _emit(self, kind: str, to: tuple[int, ...] | None = None, **data: Any) -> None:

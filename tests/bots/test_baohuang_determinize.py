@@ -16,6 +16,7 @@ from yamen.bots.baohuang.determinize import (
     played_by_seat,
     sample_deal,
 )
+from yamen.games.baohuang.fields import FIELDS
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, SJ_MARKED
 from yamen.games.baohuang.rules import BaohuangState
 
@@ -144,7 +145,7 @@ def test_a_state_built_from_the_true_hands_plays_exactly_like_the_real_one():
     for truth in list(positions(4))[::3]:
         seat = truth.pending()[0]
         built = build_state(truth.view(seat), Deal([h[:] for h in truth.hands], truth.partner))
-        assert all(hasattr(built, name) for name in BaohuangState.__slots__)
+        assert all(hasattr(built, name) for name in FIELDS)
         assert built.view(seat) == truth.view(seat) and built.view(None) == truth.view(None)
         for other in range(5):  # only the viewer's own tribute is known to build from
             assert {**built.view(other), "tribute": 0} == {**truth.view(other), "tribute": 0}
@@ -172,8 +173,10 @@ def test_a_fresh_state_scores_only_this_deal():
 
 @pytest.mark.parametrize("variant", ["shandong", "japanese"])
 def test_fast_clone_is_independent_and_plays_like_a_deep_copy(variant):
-    fields = BaohuangState.__slots__  # declared once, by how clone() copies them
+    fields = FIELDS  # every field, the engine's too, declared once by how clone() copies them
     assert len(set(fields)) == len(fields)
+    slots = {name for cls in BaohuangState.__mro__ for name in getattr(cls, "__slots__", ())}
+    assert set(fields) == slots
     state = new(variant, seed=7, deals=2)
     assert all(hasattr(state, name) for name in fields)  # every field set by the constructor
     rng = random.Random(7)

@@ -163,3 +163,78 @@ def test_every_module_is_small():
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) >= MAX_LINES
     }
     assert long == {}
+
+
+def package_imports(package: str, trees: dict[str, ast.Module]) -> dict[str, set[str]]:
+    """Who imports whom among the modules of ``package`` (``trees``: every module's source by
+    dotted name). An import anywhere in a module counts: at the top, under ``TYPE_CHECKING``
+    or inside a function, for each ties the two modules as much (neither can be read or
+    changed without the other; a late import only hides the circle from Python).
+    ``from P import n`` imports the module P.n where there is one, else P; that Python runs a
+    package's ``__init__`` before any of its modules is no import of it."""
+    inside = {name for name in trees if name == package or name.startswith(f"{package}.")}
+    graph = {}
+    for module in sorted(inside):
+        found = set()
+        for node in ast.walk(trees[module]):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                assert not node.level, f"{module}: write the import by its absolute name"
+                assert node.module is not None  # only a relative import has none
+                for alias in node.names:
+                    named = f"{node.module}.{alias.name}"
+                    found.add(named if named in trees else node.module)
+        graph[module] = found & inside
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each set of modules that import one another in a loop, sorted (a module importing
+    itself is one)."""
+    reach = {}
+    for start in graph:
+        seen: set[str] = set()
+        todo = list(graph[start])
+        while todo:
+            module = todo.pop()
+            if module not in seen:
+                seen.add(module)
+                todo.extend(graph[module])
+        reach[start] = seen
+    loops = {tuple(sorted(m for m in reach[s] if s in reach[m])) for s in graph if s in reach[s]}
+    return [list(loop) for loop in sorted(loops)]
+
+
+GAME_PACKAGES = sorted(
+    name
+    for name in MODULES
+    if name.count(".") == 2
+    and name.startswith("yamen.games.")
+    and any(other.startswith(f"{name}.") for other in MODULES)
+)
+
+
+@pytest.mark.parametrize("package", GAME_PACKAGES)
+def test_no_import_circle_inside_a_game(package):
+    """A game's modules stand in layers: the state machine (rules.py) imports the rules,
+    phases and views it runs, and none of them imports it back, not even for a type (they are
+    handed a narrower type: Baohuang's fields.py, a view's ``Viewed`` protocol)."""
+    assert import_circles(package_imports(package, MODULES)) == []
+
+
+def test_the_circle_check_finds_a_circle():
+    """The checker itself: an import for a type only closes a circle, ``from P import n`` reads
+    as the module P.n, and a package's ``__init__`` importing its modules closes none."""
+    sources = {
+        "p": "from p import a, b\n",
+        "p.a": "from p import b\nfrom p.c import C\n",
+        "p.b": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from p.a import A\n",
+        "p.c": "def late():\n    import p.c\n",
+        "q": "import p.a\n",
+    }
+    trees = {name: ast.parse(source) for name, source in sources.items()}
+    graph = package_imports("p", trees)
+    assert graph == {"p": {"p.a", "p.b"}, "p.a": {"p.b", "p.c"}, "p.b": {"p.a"}, "p.c": {"p.c"}}
+    assert import_circles(graph) == [["p.a", "p.b"], ["p.c"]]
+    assert import_circles(package_imports("q", trees)) == []

@@ -61,10 +61,7 @@ OFFICER_ACTIONS = {o: [act.number(o, n) for n in RANGES[o]] for o in OFFICERS}
 class BaoQingtianState(State):
     game = "bao_qingtian"
     phase: Phase
-    __slots__ = (
-        "_events",
-        "_legal_cache",
-        "_pending",
+    __slots__ = (  # besides the engine's own (State.__slots__)
         "accused",
         "appointing",
         "cards_each",

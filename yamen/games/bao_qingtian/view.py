@@ -8,19 +8,19 @@ verdict are public. A spectator (``seat`` None) sees no hand at all.
 
 The view's shape is declared below (:class:`BaoQingtianView`), so a reader that names a key the
 view does not have (a bot, the text renderer) is a type error, not a ``KeyError`` in play. The
-JSON is the dict itself: the declarations cost nothing at run time.
+JSON is the dict itself: the declarations cost nothing at run time. What a view reads of the
+state is declared too (:class:`Viewed`), so that this module need not import the state machine
+(rules.py), which imports it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import ClassVar, NotRequired, Protocol, TypedDict
 
 from yamen.games.bao_qingtian.capture import MAX_GUESSES
 from yamen.games.bao_qingtian.cards import CODE, hand_codes
+from yamen.games.bao_qingtian.offices import Appointment
 from yamen.games.bao_qingtian.phases import APPOINT, DRAW, TURNS, Phase
-
-if TYPE_CHECKING:
-    from yamen.games.bao_qingtian.rules import BaoQingtianState
 
 
 class GuessRecord(TypedDict):
@@ -106,7 +106,47 @@ class BaoQingtianView(TypedDict):
     legal: NotRequired[list[str]]
 
 
-def seat_view(state: BaoQingtianState, seat: int | None) -> BaoQingtianView:
+class Viewed(Protocol):
+    """What a view reads of the state (rules.BaoQingtianState): the hands and each seat's own
+    turns, the public record of the trial, and the protocol's questions."""
+
+    game: ClassVar[str]
+    num_seats: int
+    cards_each: int
+    phase: Phase
+    hands: list[list[int]]
+    history: list[list[tuple[int, int]]]  # each seat's own turns: (discarded, drew)
+    first: int
+    turn: int
+    turns: int
+    last_turn: tuple[int, int, int] | None
+    seeking: str | None
+    pile: list[int]
+    discards: list[int]
+    refills: int
+    emperor: int | None
+    criminal: int | None
+    offices: dict[str, int]
+    how: dict[str, str]
+    appointing: Appointment | None
+    round: int
+    round_turns: int
+    guessed_in_round: bool
+    guesses: list[GuessRecord]
+    accused: int | None
+    reason: str | None
+    punishment: str | None
+    steps: list[SentenceStep]
+    count: int | None
+    severity: str | None
+    verdict: str | None
+
+    def pending(self) -> tuple[int, ...]: ...
+    def legal(self, seat: int) -> list[int]: ...
+    def action_text(self, action: int) -> str: ...
+
+
+def seat_view(state: Viewed, seat: int | None) -> BaoQingtianView:
     phase = state.phase
     pending = state.pending()
     view: BaoQingtianView = {
@@ -148,7 +188,7 @@ def seat_view(state: BaoQingtianState, seat: int | None) -> BaoQingtianView:
     return view
 
 
-def _appointing(state: BaoQingtianState) -> AppointingView | None:
+def _appointing(state: Viewed) -> AppointingView | None:
     appointing = state.appointing
     if state.phase != APPOINT or appointing is None:
         return None
@@ -161,7 +201,7 @@ def _appointing(state: BaoQingtianState) -> AppointingView | None:
     }
 
 
-def _capture(state: BaoQingtianState) -> CaptureView | None:
+def _capture(state: Viewed) -> CaptureView | None:
     if state.round == 0:
         return None
     return {

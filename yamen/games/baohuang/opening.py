@@ -15,12 +15,14 @@ pass the marked joker on though it could take the seat (``cede``), who may decla
 whether the japanese emperor names its guard by a called card (``guard_by_fourth``).
 
 These are the state machine's phases before play (rules.BaohuangState dispatches to
-:func:`legal` and :func:`act`); they change the state they are given.
+:func:`legal` and :func:`act`). They change the state they are given through its public
+fields and moves (fields.py), and :func:`act` answers how the opening ended, if it did: the
+state machine then begins play or deals again.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import enum
 
 from yamen.games.baohuang.actions import (
     CALL_BASE,
@@ -32,27 +34,32 @@ from yamen.games.baohuang.actions import (
     REBEL,
     YIELD,
 )
+from yamen.games.baohuang.fields import Fields
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, KIND_TEXT, SJ, SJ_MARKED, SLOT_OF
 from yamen.games.baohuang.phases import Phase
-
-if TYPE_CHECKING:
-    from yamen.games.baohuang.rules import BaohuangState
 
 CALLABLE = list(range(52)) + [SJ, BJ]  # a small or big joker may be called too
 ROUND = 5  # the marked big joker handed on this many times is back with its first holder
 
 
-def begin(state: BaohuangState) -> None:
+class End(enum.Enum):
+    """How the opening ended (:func:`act`'s answer; ``None`` while it goes on)."""
+
+    PLAY = "play"  # there is an emperor: play begins
+    VOID = "void deal"  # 黃莊: nobody takes the seat, the cards are dealt again
+
+
+def begin(state: Fields) -> None:
     """Open the deal's first phase, once the cards are dealt (and any tribute paid)."""
     first = state.variant.first_phase(state.options)
     if first is Phase.GRAB:
-        _open_window(state, first, [s for s in range(5) if s != state.holder])
+        state.open_window(first, [s for s in range(5) if s != state.holder])
     else:
         state.phase = first
-        state._set_turn(state.holder)
+        state.set_turn(state.holder)
 
 
-def legal(state: BaohuangState, seat: int) -> list[int]:
+def legal(state: Fields, seat: int) -> list[int]:
     """A pending seat's actions in a phase before play."""
     phase = state.phase
     if phase is Phase.GRAB:
@@ -78,102 +85,93 @@ def legal(state: BaohuangState, seat: int) -> list[int]:
     return [*takes, HAND_ON]
 
 
-def calls(state: BaohuangState, seat: int) -> list[int]:
+def calls(state: Fields, seat: int) -> list[int]:
     """The calls open to a seat: a card it holds 3 or 4 identical copies of."""
     return [CALL_BASE + k for k in CALLABLE if copies(state, seat, k) >= 3]
 
 
-def act(state: BaohuangState, seat: int, action: int) -> None:
-    """Carry out a legal action in a phase before play."""
+def act(state: Fields, seat: int, action: int) -> End | None:
+    """Carry out a legal action in a phase before play; how the opening ended, if it did."""
     phase = state.phase
     if phase is Phase.GRAB or phase is Phase.DECLARE:
-        _answer(state, seat, action)
-    elif phase is Phase.CALL:
-        _calling(state, seat, action)
-    elif phase is Phase.FORCE:
+        return _answer(state, seat, action)
+    if phase is Phase.CALL:
+        return _calling(state, seat, action)
+    if phase is Phase.FORCE:
         _call(state, seat, action - CALL_BASE)
-    else:
-        _emperor_card(state, seat, action)
+        return None
+    return _emperor_card(state, seat, action)
 
 
-def copies(state: BaohuangState, seat: int, kind: int) -> int:
+def copies(state: Fields, seat: int, kind: int) -> int:
     """Identical copies held: same rank and suit; jokers by colour, marked ones included."""
     if kind < 52:
         return state.hands[seat][kind]
     return state.slots[seat][SLOT_OF[kind]]
 
 
-def _open_window(state: BaohuangState, phase: Phase, seats: list[int]) -> None:
-    state.phase = phase
-    state.answers = {}
-    state._pending = tuple(seats)
-
-
-def _answer(state: BaohuangState, seat: int, action: int) -> None:
-    state.answers[seat] = action
-    state._pending = tuple(s for s in state._pending if s != seat)
-    if state._pending:
-        return
+def _answer(state: Fields, seat: int, action: int) -> End | None:
+    if not state.seal_answer(seat, action):
+        return None
     if state.phase is Phase.GRAB:
-        _close_grab_window(state)
-    else:
-        _close_declarations(state)
+        return _close_grab_window(state)
+    return _close_declarations(state)
 
 
-def _close_grab_window(state: BaohuangState) -> None:
+def _close_grab_window(state: Fields) -> End | None:
     """搶莊: the earliest grabber clockwise from the holder takes the marked joker."""
     h = state.holder
     order = [(h - i) % 5 for i in range(1, 5)]  # clockwise from the holder
     grabber = next((s for s in order if state.answers[s] == GRAB), None)
-    state._emit("grab window closed", grabbed_by=grabber)
+    state.emit("grab window closed", grabbed_by=grabber)
     if grabber is None:
         state.phase = Phase.CALL
-        state._set_turn(h)
-    else:
-        _grab(state, grabber)
+        state.set_turn(h)
+        return None
+    return _grab(state, grabber)
 
 
-def _grab(state: BaohuangState, seat: int) -> None:
+def _grab(state: Fields, seat: int) -> End:
     if seat != state.holder:
-        state._move(BJ_MARKED, state.holder, seat)
+        state.move(BJ_MARKED, state.holder, seat)
     state.emperor, state.grabbed = seat, True
     state.public_roles[seat] = "emperor"
-    state._emit("grab", seat=seat)
-    state._begin_play()  # nobody declares after a grab: it is one against four
+    state.emit("grab", seat=seat)
+    return End.PLAY  # nobody declares after a grab: it is one against four
 
 
-def _calling(state: BaohuangState, seat: int, action: int) -> None:
+def _calling(state: Fields, seat: int, action: int) -> End | None:
     if action == GRAB:
-        _grab(state, seat)
-    elif action == YIELD:  # 讓莊: the marked joker moves on clockwise
+        return _grab(state, seat)
+    if action == YIELD:  # 讓莊: the marked joker moves on clockwise
         nxt = (seat - 1) % 5
-        state._move(BJ_MARKED, seat, nxt)
+        state.move(BJ_MARKED, seat, nxt)
         state.handed_on += 1
-        state._emit("yield emperor", seat=seat, to_seat=nxt)
+        state.emit("yield emperor", seat=seat, to_seat=nxt)
         if state.handed_on < ROUND:
             state.holder = nxt
-            state._set_turn(nxt)
-        else:
-            _force(state)
-    else:
-        _call(state, seat, action - CALL_BASE)
+            state.set_turn(nxt)
+            return None
+        return _force(state)
+    _call(state, seat, action - CALL_BASE)
+    return None
 
 
-def _force(state: BaohuangState) -> None:
+def _force(state: Fields) -> End | None:
     """逼莊: the first seat clockwise from the first holder with exactly 3 identical cards
     must call; nobody qualifies -> 黃莊, a void deal dealt again."""
     h = state.first_holder
     for seat in ((h - i) % 5 for i in range(5)):
         if any(copies(state, seat, k) == 3 for k in CALLABLE):
             state.phase = Phase.FORCE
-            state._emit("forced", seat=seat)
-            state._set_turn(seat)
-            return
-    state._emit("void deal")
-    state._start_deal(redeal=True)
+            state.emit("forced", seat=seat)
+            state.set_turn(seat)
+            return None
+    state.emit("void deal")
+    return End.VOID
 
 
-def _call(state: BaohuangState, seat: int, kind: int) -> None:
+def _call(state: Fields, seat: int, kind: int) -> None:
     """叫莊: the caller is emperor; the holder of the last copy is royalist (none: solo)."""
     state.emperor, state.called = seat, kind
     state.solo = copies(state, seat, kind) == 4
@@ -181,39 +179,39 @@ def _call(state: BaohuangState, seat: int, kind: int) -> None:
         state.partner = next(s for s in range(5) if s != seat and copies(state, s, kind))
     state.tell_kind = state.variant.tell_kind(kind)
     state.public_roles[seat] = "emperor"
-    state._emit("call", seat=seat, card=KIND_TEXT[kind])
-    _open_window(state, Phase.DECLARE, list(range(5)))
+    state.emit("call", seat=seat, card=KIND_TEXT[kind])
+    state.open_window(Phase.DECLARE, list(range(5)))
 
 
-def _emperor_card(state: BaohuangState, seat: int, action: int) -> None:
+def _emperor_card(state: Fields, seat: int, action: int) -> End | None:
     """Kept: its holder is emperor and the guard card's holder the guard (itself: solo).
     guard_by_fourth: kept by calling a card, whose 4th copy's holder is the guard."""
     if action >= CALL_BASE:
         _call(state, seat, action - CALL_BASE)
-        return
+        return None
     if action == HAND_ON:
         nxt = (seat + 1) % 5
-        state._move(BJ_MARKED, seat, nxt)
+        state.move(BJ_MARKED, seat, nxt)
         state.handed_on += 1
         state.holder = nxt
-        state._emit("hand on emperor card", seat=seat, to_seat=nxt)
+        state.emit("hand on emperor card", seat=seat, to_seat=nxt)
         if state.handed_on == ROUND and not legal(state, nxt):
-            state._emit("void deal")  # back with its first holder, who has nothing to call
-            state._start_deal(redeal=True)
-        else:
-            state._set_turn(nxt)
-        return
-    guard = state._holder_of(SJ_MARKED)
+            state.emit("void deal")  # back with its first holder, who has nothing to call
+            return End.VOID
+        state.set_turn(nxt)
+        return None
+    guard = state.holder_of(SJ_MARKED)
     state.emperor = seat
     state.solo = guard == seat
     state.partner = None if state.solo else guard
     state.tell_kind = state.variant.tell_kind(None)
     state.public_roles[seat] = "emperor"
-    state._emit("emperor", seat=seat)
-    _open_window(state, Phase.DECLARE, list(range(5)))
+    state.emit("emperor", seat=seat)
+    state.open_window(Phase.DECLARE, list(range(5)))
+    return None
 
 
-def _close_declarations(state: BaohuangState) -> None:
+def _close_declarations(state: Fields) -> End:
     """明保 / 明獨 / 反乱 become public, then the emperor leads."""
     declared = [s for s in range(5) if state.answers[s] == DECLARE]
     state.rebels = [s for s in range(5) if state.answers[s] == REBEL]
@@ -226,5 +224,5 @@ def _close_declarations(state: BaohuangState) -> None:
             state.public_roles[seat] = state.variant.partner_role
     for seat in state.rebels:
         state.public_roles[seat] = state.variant.other_role
-    state._emit("declarations", declared=declared, rebels=state.rebels)
-    state._begin_play()
+    state.emit("declarations", declared=declared, rebels=state.rebels)
+    return End.PLAY

@@ -6,23 +6,26 @@ variant (variants.py: the state asks its variant, never which one it has):
     shandong: [grab window] -> call / yield -> [forcing | void deal] -> declarations -> play
     japanese: [tribute] -> emperor card kept or handed on -> declarations -> play
 
-The phases before play are in opening.py, tribute in tribute.py, the notation in actions.py,
-the views in view.py. Play order is seat i, then i+1 (mod 5). See docs/rules/baohuang.md.
+The state's fields, and the moves on them that its phases make, are in fields.py; the phases
+before play are in opening.py, tribute in tribute.py, the notation in actions.py, the views in
+view.py. Each is handed the state as Fields and answers back (opening.act says how the opening
+ended), so none of them imports this module. Play order is seat i, then i+1 (mod 5). See
+docs/rules/baohuang.md.
 """
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 from typing import Any
 
-from yamen.engine import DEAL_OVER, Event, Result, State, make_rng, score_json
+from yamen.engine import DEAL_OVER, Event, Result, score_json
 from yamen.errors import NotationError
 from yamen.games.baohuang import actions, opening, refusal, tribute
 from yamen.games.baohuang.actions import CALL_BASE, CLAIM, PASS, WORDS, YIELD
-from yamen.games.baohuang.hands import counts_of, slots_of, take
-from yamen.games.baohuang.house import House
+from yamen.games.baohuang.fields import AFTER, NOBODY, Fields, FinishedDeal, TributeCards
+from yamen.games.baohuang.hands import counts_of, take
 from yamen.games.baohuang.kinds import BJ_MARKED, KIND_TEXT, SLOT_OF, hand_cards
+from yamen.games.baohuang.opening import End
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.scoring import Stakes, Teams
 from yamen.games.baohuang.sets import (
@@ -31,100 +34,24 @@ from yamen.games.baohuang.sets import (
     follows,
     is_play,
     leads,
-    rank_masks,
     shape_of,
 )
-from yamen.games.baohuang.variants import variant_for
-from yamen.games.baohuang.view import BaohuangView, FinishedDeal, TributeCards, seat_view
+from yamen.games.baohuang.view import BaohuangView, seat_view
 
-AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
 _PLAY = Phase.PLAY  # a module name for the hot paths: an enum attribute lookup costs more
 _PASS_ONLY, _PASS_YIELD, _PASS_YIELD_CLAIM = (PASS,), (PASS, YIELD), (PASS, YIELD, CLAIM)
-NOBODY = -1  # the owner while no set is on the table (an int: the hot paths index by it)
-
-# Every field, once, grouped by how clone() copies it.
-_SHARED = (  # immutable, or only ever replaced whole: shared by a clone
-    "_events", "_legal_cache", "_pending", "options", "seed", "variant", "single_with_jokers",
-    "yield_and_claim", "opening_events", "deal_no", "dealer", "phase", "emperor", "partner",
-    "called", "tell_kind", "solo", "grabbed", "declared", "solo_declared", "holder",
-    "first_holder", "handed_on", "table", "owner", "stage", "claimant", "house",
-)  # fmt: skip
-_LISTS = (  # lists changed in place: copied
-    "sizes", "out", "active", "trick", "plays", "to_ask", "yielders", "rebels", "totals",
-    "history", "table_cards", "passed", "sunk",
-)  # fmt: skip
-_ROWS = ("hands", "slots", "masks", "still_in_after")  # a list per seat: copied two deep
-_DICTS = ("public_roles", "answers", "tribute")  # copied
-_RNG = "rng"  # copied: a clone draws what the original would, independently
 
 
-class BaohuangState(State):
+class BaohuangState(Fields):
     game = "baohuang"
     num_seats = 5
-    __slots__ = (*_SHARED, *_LISTS, *_ROWS, *_DICTS, _RNG)
+    __slots__ = ()  # every field is declared in fields.py
 
     def __init__(self, options: dict[str, Any], seed: int, deal: list[list[int]] | None = None):
         self._start_match(options, seed)
         self.dealer = self.rng.randrange(5)  # japanese: rotates each deal; shandong: unused
         self._start_deal(deal)
         self.opening_events = self._events
-
-    def _start_match(
-        self,
-        options: dict[str, Any],
-        seed: int,
-        totals: list[Fraction] | None = None,
-        history: list[FinishedDeal] | None = None,
-        deal_no: int = 0,
-        dealer: int = 0,
-    ) -> None:
-        """The fields of the whole match: the two constructors' common start."""
-        self.options = options
-        self.seed = seed
-        self.variant = v = variant_for(options)  # with its house rules
-        self.single_with_jokers = v.single_with_jokers  # read on every decision
-        self.yield_and_claim = v.yield_and_claim
-        self.house = House.read(options, v.lowest_strength)  # house rules, rules edition
-        self.rng = make_rng(seed)
-        self.totals = list(totals) if totals is not None else [Fraction(0)] * 5
-        self.history = list(history or [])  # one public summary per finished deal
-        self.deal_no = deal_no
-        self.dealer = dealer
-        self._events: list[Event] = []
-        self.opening_events = self._events
-
-    def _new_deal(self, counts: list[list[int]]) -> None:
-        """The fields of one deal, for the hands ``counts`` (kind counts per seat): nobody
-        chosen, nothing played. Both constructors and every new deal come through here."""
-        self.hands = [h[:] for h in counts]
-        self.slots = [slots_of(h) for h in self.hands]
-        self.sizes = [sum(h) for h in self.hands]
-        self.masks = [rank_masks(slots) for slots in self.slots]  # for fast move generation
-        self.emperor: int | None = None
-        self.partner: int | None = None  # royalist or guard; hidden until revealed
-        self.solo = self.grabbed = self.declared = self.solo_declared = False
-        self.rebels: list[int] = []
-        self.called: int | None = None
-        self.tell_kind = -1  # the card kind whose play unmasks a role
-        self.public_roles: dict[int, str] = {}
-        self.answers: dict[int, int] = {}
-        self.tribute: dict[int, TributeCards] = {}
-        self.handed_on = 0  # times the marked big joker moved on (yield / hand on)
-        self.out: list[int] = []
-        self.active = [True] * 5
-        self.still_in_after = [list(after) for after in AFTER]  # play order, seats out skipped
-        self.table: tuple[int, int, int, int] | None = None  # (r, n, x, y) of the set to beat
-        self.table_cards: list[int] = []
-        self.owner = NOBODY  # who played the set on the table
-        self.trick: list[tuple[int, str, list[str] | None]] = []  # (seat, action, cards)
-        self.plays: list[tuple[int, list[str]]] = []  # every set of this deal, face up
-        self.to_ask: list[int] = []
-        self.passed = [False] * 5  # who passed since the trick's lead (the hard pass)
-        self.sunk: list[int] = []  # who went out on the lowest rank (lowest_last)
-        self.yielders: list[int] = []
-        self.stage = 1
-        self.claimant: int | None = None
-        self._legal_cache: tuple[int, list[int]] | None = None
 
     @classmethod
     def at_play(
@@ -203,7 +130,7 @@ class BaohuangState(State):
 
     def _act(self, seat: int, action: int) -> None:
         if self.phase is not _PLAY:
-            opening.act(self, seat, action)
+            self._act_in_opening(seat, action)
         elif action >= CALL_BASE:
             self._play_set(seat, action)
         else:  # pass, yield or claim; inline, as are the legal sets: most decisions are these
@@ -266,20 +193,6 @@ class BaohuangState(State):
         """The match totals of the deals finished so far."""
         return list(self.totals)
 
-    def clone(self) -> BaohuangState:
-        """An independent copy, fast enough for search rollouts (see the field groups)."""
-        new = object.__new__(BaohuangState)
-        for name in _SHARED:
-            setattr(new, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(new, name, getattr(self, name)[:])
-        for name in _ROWS:
-            setattr(new, name, [row[:] for row in getattr(self, name)])
-        for name in _DICTS:
-            setattr(new, name, dict(getattr(self, name)))
-        new.rng = copy.copy(self.rng)
-        return new
-
     def action_text(self, action: int) -> str:
         return actions.text(action, self.tell_kind)
 
@@ -313,11 +226,6 @@ class BaohuangState(State):
         return seat_view(self, seat)
 
     # ------------------------------------------------------------------ rules asked by search
-
-    def own_role(self, seat: int) -> str | None:
-        """The role a seat knows it has (it sees its own cards); ``None`` before an emperor."""
-        alone = self.solo or self.grabbed
-        return self.variant.role(seat, self.emperor, self.partner, alone)
 
     def answer_words(self) -> tuple[int, ...]:
         """The answers to the set on the table other than beating it: pass; yield (讓牌) in
@@ -361,27 +269,16 @@ class BaohuangState(State):
             tribute.pay(self)
         for seat in range(5):
             self._emit("hand", to=(seat,), cards=hand_cards(self.hands[seat]))
-        self.holder = self.first_holder = self._holder_of(BJ_MARKED)
+        self.holder = self.first_holder = self.holder_of(BJ_MARKED)
         opening.begin(self)
 
-    def _holder_of(self, kind: int) -> int:
-        return next(s for s in range(5) if self.hands[s][kind])
-
-    def _move(self, kind: int, giver: int, taker: int) -> None:
-        self.hands[giver][kind] -= 1
-        self.hands[taker][kind] += 1
-        self.slots[giver][SLOT_OF[kind]] -= 1
-        self.slots[taker][SLOT_OF[kind]] += 1
-        self.sizes[giver] -= 1
-        self.sizes[taker] += 1
-        if kind < 52:
-            self.masks[giver] = rank_masks(self.slots[giver])
-            self.masks[taker] = rank_masks(self.slots[taker])
-
-    # ------------------------------------------------------------------ turns and windows
-
-    def _set_turn(self, seat: int) -> None:
-        self._pending = (seat,)
+    def _act_in_opening(self, seat: int, action: int) -> None:
+        """An action before play (opening.py), then what its end calls for, if it ended."""
+        end = opening.act(self, seat, action)
+        if end is End.PLAY:
+            self._begin_play()
+        elif end is End.VOID:
+            self._start_deal(redeal=True)
 
     # ------------------------------------------------------------------ play
 
@@ -396,7 +293,7 @@ class BaohuangState(State):
         self.owner = NOBODY
         self.trick = []
         self.passed = [False] * 5
-        self._set_turn(seat)
+        self.set_turn(seat)
 
     def _play_set(self, seat: int, action: int) -> None:
         play = DECODED.get(action) or decoded(action)
@@ -443,11 +340,11 @@ class BaohuangState(State):
 
     def _next_to_answer(self) -> None:
         if self.to_ask:
-            self._set_turn(self.to_ask[0])
+            self.set_turn(self.to_ask[0])
         elif self.stage == 1 and self.yielders:
             self.stage = 2  # 讓牌: nobody beat in the first circle, the yielders go again
             self.to_ask, self.yielders = self.yielders, []
-            self._set_turn(self.to_ask[0])
+            self.set_turn(self.to_ask[0])
         else:
             self._close_trick()
 

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
+from yamen.games.baohuang.fields import Fields, FinishedDeal
 from yamen.games.baohuang.kinds import KIND_TEXT
-
-if TYPE_CHECKING:
-    from yamen.games.baohuang.rules import BaohuangState
-    from yamen.games.baohuang.view import FinishedDeal
 
 EMPEROR_SHARE, SOLO_SHARE, SHARE = 2, 4, 1
 
@@ -48,7 +44,7 @@ def payments(
     return paid
 
 
-def pay(state: BaohuangState) -> None:
+def pay(state: Fields) -> None:
     """Pay the tribute into ``state``: each seat is told what it gave and received, everyone
     how many."""
     paid = payments(state.hands, state.history[-1], state.rng)
@@ -57,14 +53,14 @@ def pay(state: BaohuangState) -> None:
     gave: dict[int, list[str]] = {}
     got: dict[int, list[str]] = {}
     for kind, giver, taker in paid:
-        state._move(kind, giver, taker)
+        state.move(kind, giver, taker)
         gave.setdefault(giver, []).append(KIND_TEXT[kind])
         got.setdefault(taker, []).append(KIND_TEXT[kind])
     for seat in range(5):
         state.tribute[seat] = {"gave": gave.get(seat, []), "received": got.get(seat, [])}
         if seat in gave or seat in got:
-            state._emit("tribute", to=(seat,), **state.tribute[seat])
-    state._emit(
+            state.emit("tribute", to=(seat,), **state.tribute[seat])
+    state.emit(
         "tribute paid",
         gave={s: len(c) for s, c in gave.items()},
         received={s: len(c) for s, c in got.items()},

@@ -9,25 +9,23 @@ announced) and who still answers the set on the table.
 The view's shape is declared below (:class:`BaohuangView`; :class:`SeatView` for a seated
 player's, which is what a bot is handed), so a reader that names a key the view does not have
 (a bot, the text renderer) is a type error rather than a ``KeyError`` in play. The JSON is the
-dict itself: the declarations cost nothing at run time.
+dict itself: the declarations cost nothing at run time. A finished deal's summary and the
+tribute cards are the state's own data, declared with its fields (fields.py).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from yamen.engine import score_json
 from yamen.games.baohuang.actions import text
+from yamen.games.baohuang.fields import Fields, FinishedDeal, Score, TributeCards
 from yamen.games.baohuang.kinds import BJ_MARKED, KIND_TEXT, hand_cards
 from yamen.games.baohuang.phases import Phase
-
-if TYPE_CHECKING:
-    from yamen.games.baohuang.rules import BaohuangState
 
 WINDOWS = (Phase.GRAB, Phase.DECLARE)  # phases whose answers are sealed until all are in
 
 OptionValue = bool | int | str | None  # what Baohuang's declared options hold
-Score = int | str  # an exact score as JSON (engine.score_json): an int when whole, else "n/d"
 
 
 class TableView(TypedDict):
@@ -54,28 +52,6 @@ class PlayedSet(TypedDict):
 
     seat: int
     cards: list[str]
-
-
-class FinishedDeal(TypedDict):
-    """One finished deal, as the match history keeps it (and its "deal over" event says)."""
-
-    deal: int
-    places: list[int]  # seats from first out to last
-    emperor: int
-    partner: int | None  # the royalist or guard; None when the emperor played alone
-    called: str | None
-    grabbed: bool
-    declared: bool  # anyone declared (明保 / 明獨)
-    rebels: list[int]
-    scores: list[Score]
-    totals: list[Score]
-
-
-class TributeCards(TypedDict):
-    """What one seat gave and received in tribute (上納) at the start of this deal."""
-
-    gave: list[str]
-    received: list[str]
 
 
 class PublicView(TypedDict):
@@ -128,7 +104,7 @@ class SeatView(PublicView):
     legal: NotRequired[list[str]]
 
 
-def seat_view(state: BaohuangState, seat: int | None) -> BaohuangView:
+def seat_view(state: Fields, seat: int | None) -> BaohuangView:
     """What ``seat`` may see (``None``: a spectator)."""
     table: TableView | None = None
     if state.phase == Phase.PLAY and state.table is not None:
@@ -180,7 +156,7 @@ def seat_view(state: BaohuangState, seat: int | None) -> BaohuangView:
     return seen
 
 
-def declared_seats(state: BaohuangState) -> list[int]:
+def declared_seats(state: Fields) -> list[int]:
     """Who declared (明保 / 明獨): announced to all, and it doubles the deal's score."""
     emperor, partner = state.emperor, state.partner  # both known once anyone has declared
     seats = [emperor] if state.solo_declared and emperor is not None else []

@@ -58,10 +58,7 @@ VOTE_ROUNDS = 3  # the first vote and at most two re-votes (RULINGS)
 class CriminalPokerState(State):
     game = "criminal_poker"
     phase: Phase
-    __slots__ = (
-        "_events",
-        "_legal_cache",
-        "_pending",
+    __slots__ = (  # besides the engine's own (State.__slots__)
         "_result",
         "acted",
         "answers",
@@ -138,7 +135,7 @@ class CriminalPokerState(State):
 
     def clone(self) -> CriminalPokerState:
         new = object.__new__(CriminalPokerState)
-        for name in self.__slots__:
+        for name in (*State.__slots__, *self.__slots__):  # the engine's fields too
             setattr(new, name, getattr(self, name))
         new.hidden = [list(h) for h in self.hidden]
         new.shown = [list(s) for s in self.shown]

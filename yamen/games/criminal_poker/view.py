@@ -11,21 +11,21 @@ public part. Once the game is over, ``final`` shows everything to everyone.
 
 The view's shape is declared below (:class:`CriminalPokerView`), so a reader that names a key
 the view does not have (a bot, the text renderer) is a type error, not a ``KeyError`` in play.
-The JSON is the dict itself: the declarations cost nothing at run time.
+The JSON is the dict itself: the declarations cost nothing at run time. What a view reads of
+the state is declared too (:class:`Viewed`), so that this module need not import the state
+machine (rules.py), which imports it.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
+from typing import Any, ClassVar, NotRequired, Protocol, TypedDict, cast
 
-from yamen.games.criminal_poker.cards import CardJson
+from yamen.engine import Result
+from yamen.games.criminal_poker.cards import Card, CardJson, Catalog
 from yamen.games.criminal_poker.phases import OVER, WINDOWS, Phase
 from yamen.games.criminal_poker.setup import role_counts
-
-if TYPE_CHECKING:
-    from yamen.games.criminal_poker.rules import CriminalPokerState
 
 
 class PublicTurn(TypedDict):
@@ -97,7 +97,38 @@ class CriminalPokerView(TypedDict):
     final: NotRequired[CriminalPokerFinal]
 
 
-def seat_view(state: CriminalPokerState, seat: int | None) -> CriminalPokerView:
+class Viewed(Protocol):
+    """What a view reads of the state (rules.CriminalPokerState): each seat's cards, the
+    public record of the game, and the protocol's questions."""
+
+    game: ClassVar[str]
+    options: dict[str, Any]
+    mode: str
+    num_seats: int
+    catalog: Catalog
+    deck: tuple[Card, ...]
+    phase: Phase
+    investigator: int
+    roles: list[str]
+    suspects: tuple[int, ...]
+    shown: list[list[int]]
+    hidden: list[list[int]]
+    pile: list[int]
+    looked: bool
+    turn: int | None
+    acted: list[int]
+    turns: list[PublicTurn]
+    answers: dict[int, int]
+    votes: list[list[int]]
+    arrested: tuple[int, ...] | None
+
+    def pending(self) -> tuple[int, ...]: ...
+    def legal(self, seat: int) -> list[int]: ...
+    def action_text(self, action: int) -> str: ...
+    def result(self) -> Result | None: ...
+
+
+def seat_view(state: Viewed, seat: int | None) -> CriminalPokerView:
     inv = state.investigator
     phase = state.phase
     pending = state.pending()
@@ -142,6 +173,6 @@ def seat_view(state: CriminalPokerState, seat: int | None) -> CriminalPokerView:
     return view
 
 
-def _ids(state: CriminalPokerState, cards: Iterable[int]) -> list[str]:
+def _ids(state: Viewed, cards: Iterable[int]) -> list[str]:
     deck = state.deck
     return [deck[c].id for c in cards]
