@@ -12,11 +12,10 @@ import pytest
 
 from tests.paths import ROOT
 from tests.rl.helpers import play_alike, swapped_deals
-from yamen.bots import make_bot, play_bots
+from yamen.bots import make_bot, play_bots, qnet
+from yamen.bots.learned import LearnedBot, shipped
 from yamen.engine import get_game
 from yamen.errors import OptionsError
-from yamen.rl import qnet
-from yamen.rl.policy import LearnedBot, shipped
 
 VARIANTS = ["shandong", "japanese"]
 
