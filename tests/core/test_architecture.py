@@ -203,7 +203,7 @@ def crossing(loader: str, module: str, text: str, game: str | None = None) -> st
     own, theirs = layer(loader), layer(module)
     if own is not None and theirs not in MAY_IMPORT[own] | {own, None}:
         return f"{loader} ({own}) imports {module} ({theirs}) by the string {text!r}"
-    if game is not None and game_of(module) not in (None, game):
+    if game is not None and game_of(module) in set(game_names()) - {game}:
         return f"{game} names another game's {module} ({text!r})"
     return None
 
