@@ -253,7 +253,8 @@ class Game(ABC):
     analyst: ClassVar[str | None] = None
     # the observation encoding for learners (yamen/rl, docs/rl.md): "module:Class", a class
     # built from the configured game (the module sits beside the rules and may import numpy,
-    # which nothing imports until an RL environment asks); None: no RL environment yet
+    # which nothing imports until an RL environment or a learned bot asks; the loader:
+    # yamen/bots/encoding.py); None: no RL environment yet
     encoder: ClassVar[str | None] = None
     # fast ways to play a state on to its end as one of the bots would in every seat, for
     # learners' rollouts (yamen/rl/improve.py): bot name -> "module:function", the function

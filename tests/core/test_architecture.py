@@ -7,12 +7,15 @@ load the module. A module belongs to the first layer whose prefix matches its do
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import pytest
 
 from tests.paths import ROOT
-from yamen.engine import game_names
+from yamen.engine import REGISTRY, Game, game_names, game_type
 
 CORE = (
     "yamen.cards",
@@ -151,6 +154,150 @@ def test_the_rules_catch_a_violation():
     assert layer(next(iter(imports(server, "yamen.server.x")))) not in MAY_IMPORT["server"]
     code = ast.parse('"""Baohuang in a docstring is fine."""\nRULES = {"baohuang": 1}  # here\n')
     assert words_in_code(code) == {"RULES", "baohuang"}
+
+
+# Plugins named by strings. A game names its bots, encoder, analyst and playouts as data
+# ("module:Name", or a module's name; a bot's entry may add "key=value" arguments naming
+# modules too), and the engine names the games: whoever imports such a string reaches the
+# module it names, so the import rules hold for it as for a static import.
+LOADERS = {  # a Game attribute -> the module that imports what it names
+    "bots": "yamen.bots",  # make_bot, bot_class
+    "encoder": "yamen.bots.encoding",  # encoder_for
+    "analyst": "yamen.server.analysis",  # analyst_of
+    "playouts": "yamen.rl.improve",  # playout_for
+}
+MODULE_PATH = re.compile(r"yamen(\.\w+)+")
+DECLARED = [name for name, kind in Game.__annotations__.items() if "ClassVar" in str(kind)]
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string in a declaration: in dicts, sequences and dataclasses (options, presets)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from strings_in(key)
+            yield from strings_in(item)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            yield from strings_in(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from strings_in(getattr(value, field.name))
+
+
+def named_modules(text: str) -> tuple[str, list[str]] | None:
+    """A plugin string's module and the modules its arguments name (imported by that module:
+    ``package=`` of the learned bot), or None when it names no module."""
+    first, *rest = text.split(":")
+    if not MODULE_PATH.fullmatch(first):
+        return None
+    values = [part.partition("=")[2] for part in rest]
+    return first, [value for value in values if MODULE_PATH.fullmatch(value)]
+
+
+def crossing(loader: str, module: str, text: str, game: str | None = None) -> str | None:
+    """What is wrong with ``loader`` importing ``module`` by the string ``text`` (None: fine)."""
+    if module not in MODULES:
+        return f"{text!r} names {module}, which is no module of yamen"
+    own, theirs = layer(loader), layer(module)
+    if own is not None and theirs not in MAY_IMPORT[own] | {own, None}:
+        return f"{loader} ({own}) imports {module} ({theirs}) by the string {text!r}"
+    if game is not None and game_of(module) in set(game_names()) - {game}:
+        return f"{game} names another game's {module} ({text!r})"
+    return None
+
+
+def declared_crossings(game: str, declared: Mapping[str, Any]) -> list[str]:
+    """The layer rules broken by the modules a game's declarations name (``declared``: its
+    ``Game`` attributes by name), each imported by the attribute's loader."""
+    wrong = []
+    for attribute, value in declared.items():
+        for text in strings_in(value):
+            named = named_modules(text)
+            if named is None:
+                continue
+            if attribute not in LOADERS:
+                wrong.append(f"Game.{attribute} names {text!r}: add its loader to LOADERS")
+                continue
+            module, arguments = named
+            found = [crossing(LOADERS[attribute], module, text, game)]
+            found += [crossing(module, argument, text, game) for argument in arguments]
+            wrong += [problem for problem in found if problem is not None]
+    return wrong
+
+
+def declarations(game: str) -> dict[str, Any]:
+    return {name: getattr(game_type(game), name) for name in DECLARED}
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_modules_a_game_names_follow_the_layers(game):
+    """The learned bot named as yamen.rl.policy:LearnedBot made yamen.bots (and through it the
+    server) import rl: its strings are imports by whoever loads them."""
+    assert declared_crossings(game, declarations(game)) == []
+
+
+def test_each_loader_reads_what_it_loads():
+    """LOADERS says who imports each attribute's strings: the module must read the attribute."""
+    unread = [name for name, at in LOADERS.items() if name not in words_in_code(MODULES[at])]
+    assert unread == []
+
+
+def test_the_engine_registry_names_only_games():
+    """The one string import up the layers: the core's registry loads each game by name, and
+    every other layer reaches the games through it."""
+    for name, entry in REGISTRY.items():
+        module = entry.split(":")[0]
+        assert module in MODULES and layer(module) == "games" and game_of(module) == name, entry
+
+
+# where each string the test above checks is declared (it is imported by its loader, not there)
+REGISTERED = {("yamen.engine", entry) for entry in REGISTRY.values()} | {
+    (game_type(game).__module__, text)
+    for game in game_names()
+    for text in strings_in(declarations(game))
+}
+
+
+def stray_strings(module: str, tree: ast.Module) -> list[str]:
+    """Any other string naming a module (an entry point, a lazy import) is an import by the
+    module that holds it."""
+    wrong = []
+    for text in words_in_code(tree):
+        named = named_modules(text)
+        if named is None or (module, text) in REGISTERED:
+            continue
+        for target in [named[0], *named[1]]:
+            problem = crossing(module, target, text) if target in MODULES else None
+            wrong += [problem] if problem is not None else []
+    return wrong
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_strings_naming_modules_follow_the_layers(module):
+    assert stray_strings(module, MODULES[module]) == []
+
+
+def test_a_planted_string_import_is_caught():
+    """The checks themselves: a game registering a bot, an analyst or an encoder from a layer its
+    loader may not import, an argument naming one, a string in a module, and a typo."""
+    bot = {"bots": {"learned": "yamen.rl.improve:Labeller"}}
+    assert declared_crossings("baohuang", bot) == [
+        "yamen.bots (bots) imports yamen.rl.improve (rl) by the string 'yamen.rl.improve:Labeller'"
+    ]
+    assert declared_crossings("baohuang", {"analyst": "yamen.rl.improve"})
+    assert declared_crossings("baohuang", {"encoder": "yamen.server.app:create_app"})
+    argument = {"bots": {"x": "yamen.bots.learned:LearnedBot:package=yamen.server.app"}}
+    assert declared_crossings("baohuang", argument)
+    other_game = {"bots": {"x": "yamen.bots.criminal_poker.rules:CriminalPokerRulesBot"}}
+    assert declared_crossings("baohuang", other_game)
+    assert declared_crossings("baohuang", {"bots": {"x": "yamen.bots.nowhere:Bot"}})
+    assert declared_crossings("baohuang", {"tutor": "yamen.bots.baohuang.rules:X"})
+    assert declared_crossings("baohuang", declarations("baohuang")) == []
+    server = ast.parse('TRAINER = "yamen.rl.dmc:train"\n')
+    assert stray_strings("yamen.server.app", server)
+    assert stray_strings("yamen.rl.dmc", server) == []
 
 
 MAX_LINES = 500  # a module past this holds more than one idea: split it by job

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from tests.rl.helpers import play_alike, same_observation
+from yamen.bots.encoding import encoder_for
 from yamen.engine import get_game
 from yamen.games.bao_qingtian import actions as act
 from yamen.games.bao_qingtian.cards import CODE, COMMONER, CRIMINALS, EMPEROR, NUM_TYPES
 from yamen.games.bao_qingtian.encoding import KINDS, MOST_EACH, layout
-from yamen.rl.encoding import encoder_for
 
 TABLES = [3, 5, 12]
 

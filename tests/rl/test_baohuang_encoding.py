@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.rl.helpers import play_alike, same_observation, swapped_deals
+from yamen.bots.encoding import encoder_for
 from yamen.engine import get_game
 from yamen.games.baohuang.encoding import (
     BLOCK,
@@ -19,7 +20,6 @@ from yamen.games.baohuang.encoding import (
     action_row,
 )
 from yamen.games.baohuang.sets import encode
-from yamen.rl.encoding import encoder_for
 
 VARIANTS = ["shandong", "japanese"]
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from tests.rl.helpers import play_alike, same_observation
+from yamen.bots.encoding import encoder_for
 from yamen.engine import get_game
 from yamen.games.criminal_poker.actions import DRAW, REVEAL_BASE, VOTE_BASE
 from yamen.games.criminal_poker.encoding import KINDS, SEATS, layout
-from yamen.rl.encoding import encoder_for
 
 CONFIGS = [
     {"mode": "sheriff", "players": 5, "mastermind": True, "antisocial": True},

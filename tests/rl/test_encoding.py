@@ -1,4 +1,4 @@
-"""Every learnable game's encoder (tests/rl/cases.py): the contract of yamen/rl/encoding.py
+"""Every learnable game's encoder (tests/rl/cases.py): the contract of yamen/bots/encoding.py
 checked on random states of each case."""
 
 from __future__ import annotations
@@ -9,15 +9,9 @@ import numpy as np
 import pytest
 
 from tests.rl.cases import CASES, IDS
+from yamen.bots.encoding import Encoder, encoder_class, encoder_for
 from yamen.engine import get_game
-from yamen.rl.encoding import (
-    Encoder,
-    encoder_class,
-    encoder_for,
-    full_information,
-    full_information_size,
-    observe,
-)
+from yamen.rl.encoding import full_information, full_information_size, observe
 
 
 def random_states(game, seed: int, games: int = 2, states: int = 0):

@@ -1,5 +1,6 @@
 """numpy stays out of the games: the engine, every game and its bots load and play without it,
-and only an RL environment imports a game's encoder (Game.encoder names it as data)."""
+and only an RL environment or a learned bot imports a game's encoder (Game.encoder names it as
+data)."""
 
 from __future__ import annotations
 

@@ -9,12 +9,11 @@ import random
 import numpy as np
 import pytest
 
-from yamen.bots import make_bot
+from yamen.bots import make_bot, qnet
+from yamen.bots.encoding import encoder_for
+from yamen.bots.learned import LearnedBot
 from yamen.engine import get_game
-from yamen.rl import qnet
-from yamen.rl.encoding import encoder_for
 from yamen.rl.improve import Labeller, joined, load_labels, play_through, playout_for
-from yamen.rl.policy import LearnedBot
 
 VARIANTS = ["shandong", "japanese"]
 

@@ -14,10 +14,13 @@ pytest.importorskip("torch", reason="fitting needs PyTorch: python3 -m pip insta
 
 from typer.testing import CliRunner  # noqa: E402  (after the skip: these need torch)
 
-from yamen.bots import make_bot, play_bots  # noqa: E402
+from yamen.bots import (  # noqa: E402
+    make_bot,
+    play_bots,
+    qnet,  # noqa: E402
+)
 from yamen.cli import app  # noqa: E402
 from yamen.engine import get_game  # noqa: E402
-from yamen.rl import qnet  # noqa: E402
 from yamen.rl.improve import Labels  # noqa: E402
 from yamen.rl.improve_fit import gains, subset  # noqa: E402
 

@@ -12,11 +12,10 @@ import pytest
 
 from tests.paths import ROOT
 from tests.rl.helpers import play_alike, swapped_deals
-from yamen.bots import make_bot, play_bots
+from yamen.bots import make_bot, play_bots, qnet
+from yamen.bots.learned import LearnedBot, shipped
 from yamen.engine import get_game
 from yamen.errors import OptionsError
-from yamen.rl import qnet
-from yamen.rl.policy import LearnedBot, shipped
 
 VARIANTS = ["shandong", "japanese"]
 
@@ -85,8 +84,9 @@ def test_a_bad_path_is_a_clear_error(tmp_path):
         make_bot("baohuang", f"learned:path={tmp_path / 'none.npz'}")
 
 
-def test_playing_imports_no_torch():
-    """A fresh interpreter plays a game of learned bots without PyTorch ever imported."""
+def test_playing_imports_no_torch_and_no_rl():
+    """A fresh interpreter plays a game of learned bots without PyTorch ever imported, nor the
+    rl layer (a server offers the bot and may not reach rl: docs/architecture.md)."""
     code = (
         "import random, sys\n"
         "from yamen.bots import make_bot, play_bots\n"
@@ -94,6 +94,7 @@ def test_playing_imports_no_torch():
         "state = get_game('baohuang', {}).new_state(1)\n"
         "play_bots(state, [make_bot('baohuang', 'learned') for _ in range(5)], random.Random(1))\n"
         "assert 'torch' not in sys.modules, 'torch was imported'\n"
+        "assert not [m for m in sys.modules if m.startswith('yamen.rl')], 'rl was imported'\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -16,11 +16,15 @@ torch = pytest.importorskip(
 
 from typer.testing import CliRunner  # noqa: E402  (after the skip: these need torch)
 
-from yamen.bots import make_bot, play_bots  # noqa: E402
+from yamen.bots import (  # noqa: E402
+    make_bot,
+    play_bots,
+    qnet,  # noqa: E402
+)
+from yamen.bots.encoding import encoder_for  # noqa: E402
 from yamen.cli import app  # noqa: E402
 from yamen.engine import get_game  # noqa: E402
-from yamen.rl import dmc, qnet  # noqa: E402
-from yamen.rl.encoding import encoder_for  # noqa: E402
+from yamen.rl import dmc  # noqa: E402
 from yamen.rl.model import QModel  # noqa: E402
 from yamen.rl.rollout import Roller  # noqa: E402
 

@@ -10,8 +10,8 @@ PettingZoo has one (1.27 has), as ``yamen/<game>-v0``:
 
 from __future__ import annotations
 
+from yamen.bots.encoding import Encoder, encoder_class, encoder_for
 from yamen.engine import game_names, game_type
-from yamen.rl.encoding import Encoder, encoder_class, encoder_for
 from yamen.rl.env import env, raw_env
 from yamen.rl.single import SingleAgentEnv
 

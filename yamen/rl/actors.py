@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from yamen.rl.qnet import Arrays
+from yamen.bots.qnet import Arrays
 from yamen.rl.rollout import Batch, Roller
 
 DEPTH = 2  # jobs queued per actor: it starts the next while the learner takes in the last

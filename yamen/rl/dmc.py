@@ -32,12 +32,12 @@ from typing import Any
 import numpy as np
 import torch
 
+from yamen.bots.encoding import encoder_for
+from yamen.bots.qnet import Arrays
 from yamen.engine import game_type, get_game
 from yamen.errors import OptionsError
 from yamen.rl.actors import Job, make_actors
-from yamen.rl.encoding import encoder_for
 from yamen.rl.model import HIDDEN, QModel
-from yamen.rl.qnet import Arrays
 from yamen.rl.rollout import Batch, merged
 
 CHECKPOINT, EXPORT, BEST = "checkpoint.pt", "learned.npz", "best.npz"

@@ -30,14 +30,9 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from yamen.bots.encoding import Encoder, encoder_for
 from yamen.engine import Game, State, get_game, new_seed
-from yamen.rl.encoding import (
-    Encoder,
-    encoder_for,
-    full_information,
-    full_information_size,
-    observe,
-)
+from yamen.rl.encoding import full_information, full_information_size, observe
 
 ILLEGAL_REWARD = -1.0  # env(): an illegal action ends the game, this to the seat that made it
 

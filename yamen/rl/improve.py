@@ -29,7 +29,7 @@ The loss (yamen/rl/improve_fit.py): per decision, the squared error of each cand
 moves every return of a decision alike, so the differences are far less noisy than the
 returns, and the network's free per-decision offset does not matter.
 
-The bot (:class:`yamen.rl.policy.LearnedBot` with a checkpoint whose ``meta`` names a
+The bot (:class:`yamen.bots.learned.LearnedBot` with a checkpoint whose ``meta`` names a
 ``base``): the base bot's move ``m``, then, of the actions it weighs (every legal one, or the
 proposer's best few), the one of highest Q; it plays that action only when its Q exceeds
 ``Q(m)`` by more than ``margin`` points (the network's errors are otherwise as large as the
@@ -51,11 +51,11 @@ from typing import Any
 
 import numpy as np
 
-from yamen.bots import Bot, make_bot, play_bots
+from yamen.bots import Bot, make_bot, play_bots, qnet
+from yamen.bots.encoding import Encoder, encoder_for
 from yamen.engine import Action, Game, State, get_game
-from yamen.rl import qnet
 from yamen.rl.actors import ONE_THREAD
-from yamen.rl.encoding import Encoder, encoder_for, observe
+from yamen.rl.encoding import observe
 
 Playout = Callable[[State], list[Any]]  # a state played on to its end -> its final scores
 

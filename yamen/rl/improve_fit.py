@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from yamen.bots.qnet import proposer_of
 from yamen.rl.improve import (
     Labelling,
     Labels,
@@ -44,7 +45,6 @@ from yamen.rl.improve import (
     shards,
 )
 from yamen.rl.model import HIDDEN, QModel
-from yamen.rl.qnet import proposer_of
 
 # points: the margins tried on the holdout (the last never leaves the base bot: always allowed)
 MARGINS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, float("inf"))

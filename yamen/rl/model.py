@@ -1,5 +1,5 @@
 """The Q(s, a) network in PyTorch, for learning; it exports to the numpy arrays that
-yamen/rl/qnet.py plays with (the same function: tests/rl check they agree to 1e-5).
+yamen/bots/qnet.py plays with (the same function: tests/rl check they agree to 1e-5).
 
 Needs the ``train`` extra (PyTorch). Only the trainer imports this module.
 """
@@ -13,13 +13,13 @@ import numpy as np
 import torch
 from torch import nn
 
-from yamen.rl.qnet import Arrays, QNet
+from yamen.bots.qnet import Arrays, QNet
 
 HIDDEN = (192, 128, 64)  # small: a decision costs well under a millisecond in numpy
 
 
 class QModel(nn.Module):
-    """An MLP over [observation ‖ action features] -> one Q value (yamen/rl/qnet.py says the
+    """An MLP over [observation ‖ action features] -> one Q value (yamen/bots/qnet.py says the
     split first layer). ``forward`` takes the observation once per decision, and the index of
     its decision for each action row, so a batch of decisions and their actions is one call."""
 
@@ -46,7 +46,7 @@ class QModel(nn.Module):
         return hidden[:, 0]
 
     def arrays(self) -> Arrays:
-        """The weights as the numpy arrays :func:`yamen.rl.qnet.q_values` reads."""
+        """The weights as the numpy arrays :func:`yamen.bots.qnet.q_values` reads."""
 
         def np32(t: torch.Tensor) -> np.ndarray:
             return t.detach().to("cpu", torch.float32).numpy().copy()

@@ -5,7 +5,7 @@ score at the end of the game; the games' rewards are terminal, so nothing is dis
 Two kinds of game:
 
 - **self-play**: every seat is played by the learning policy (the numpy network of
-  yamen/rl/qnet.py), epsilon-greedy: a uniformly random legal action with probability
+  yamen/bots/qnet.py), epsilon-greedy: a uniformly random legal action with probability
   ``epsilon``, else the action of highest Q. Only the taken action's features are kept.
 - **imitation**: every seat is played by a teacher bot (``"rules"``: ``yamen.bots.make_bot``),
   each handed its own view as always; every legal action's features are kept with the index of
@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 
 from yamen.bots import make_bot
+from yamen.bots.encoding import encoder_for
+from yamen.bots.qnet import Arrays, q_values
 from yamen.engine import get_game
-from yamen.rl.encoding import encoder_for, observe
-from yamen.rl.qnet import Arrays, q_values
+from yamen.rl.encoding import observe
 from yamen.table import Table
 
 

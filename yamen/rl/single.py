@@ -29,8 +29,9 @@ import numpy as np
 from gymnasium import spaces
 
 from yamen.bots import Bot, bot_move, make_bot
+from yamen.bots.encoding import encoder_for
 from yamen.engine import State, get_game
-from yamen.rl.encoding import encoder_for, observe
+from yamen.rl.encoding import observe
 from yamen.rl.env import ILLEGAL_REWARD, observation_space
 
 

@@ -1,5 +1,5 @@
 """The Bao Qing-tian trial as vectors for learners: a seat's observation, each action's
-features, the full state for a centralized critic (the protocol: yamen/rl/encoding.py; the
+features, the full state for a centralized critic (the protocol: yamen/bots/encoding.py; the
 layout: docs/rl.md).
 
 The table has 3 to 50 seats, and the option ``players`` fixes them, so every seat block is as
@@ -11,7 +11,7 @@ The observation is read from :class:`Facts`, which both paths build alike: from 
 view (:meth:`BaoQingtianEncoder.encode`, the contract) or straight from the state
 (:meth:`BaoQingtianEncoder.encode_seat`, the fast path, reading only the fields view.py
 builds the view from; tests/rl check that the two agree). Only this module imports numpy, and
-only an RL environment imports this module.
+only an RL environment or a learned bot imports this module.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ class Baohuang(Game):
         "rules": "yamen.bots.baohuang.rules:BaohuangRulesBot",
         "search": "yamen.bots.baohuang.search:BaohuangSearchBot",
         # Deep Monte-Carlo (yamen train), with the checkpoints shipped beside the other bots
-        "learned": "yamen.rl.policy:LearnedBot:package=yamen.bots.baohuang",
+        "learned": "yamen.bots.learned:LearnedBot:package=yamen.bots.baohuang",
     }
     analyst = "yamen.bots.baohuang.analysis"
     encoder = "yamen.games.baohuang.encoding:BaohuangEncoder"

@@ -1,5 +1,5 @@
 """Baohuang as vectors for learners: a seat's observation, each action's features, the full
-state for a centralized critic (the protocol: yamen/rl/encoding.py; the layout: docs/rl.md).
+state for a centralized critic (the protocol: yamen/bots/encoding.py; the layout: docs/rl.md).
 
 Cards are counted in *blocks* of 18: the 15 slots (ranks 3..2 by strength, small joker, big
 joker; naturals scaled by 1/16, jokers by 1/4), then the copies of the called card (the one
@@ -11,7 +11,7 @@ The observation is read from :class:`Facts`, which both paths build alike: from 
 view (:meth:`BaohuangEncoder.encode`, the contract) or straight from the state
 (:meth:`BaohuangEncoder.encode_seat`, the fast path, reading only the fields the view is made
 of; tests/rl check that the two agree). Only this module imports numpy, and only an RL
-environment imports this module.
+environment or a learned bot imports this module.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """A learned policy as a bot: it scores each legal action with a Q(s, a) network exported by
 the trainer (yamen/rl/dmc.py) and plays the best, in numpy only (no PyTorch at play time).
+What it plays with (the network's forward pass, bots/qnet.py; the game's encoder,
+bots/encoding.py) sits here in the bots layer, which the server may reach; learning stays in
+yamen/rl, which imports these, never the reverse.
 
 Like every bot it reads only what it is handed: the seat's view and legal actions. The view
 names its game and seat (``view["game"]``, ``view["seat"]``); the observation is
@@ -25,11 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from yamen.bots import Bot, make_bot
+from yamen.bots import Bot, make_bot, qnet
+from yamen.bots.encoding import Encoder, encoder_for
 from yamen.engine import Action, get_game
 from yamen.errors import OptionsError
-from yamen.rl import qnet
-from yamen.rl.encoding import Encoder, encoder_for
 
 
 @functools.lru_cache(maxsize=16)
