@@ -28,6 +28,7 @@ from yamen.client import Lobby, LobbyError, SeatClient
 from yamen.engine import get_game
 from yamen.records import Record, replay
 from yamen.server.cluster import cluster_settings
+from yamen.server.operations import SetBot, Start
 
 POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
@@ -384,8 +385,8 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
             slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
             link = await one.create(host.id, get_game("bao_qingtian", {"players": 3}), True, slow)
             for seat in range(3):
-                await link.set_bot(host.id, seat, "random")
-            await link.start(host.id)
+                await link.run(SetBot(host.id, seat, "random"))
+            await link.run(Start(host.id))
             stale = one.loaded[link.id]
             # The first process does not renew meanwhile (it would find the lease gone and
             # fence the room) and trusts its leases: a stale owner that has not noticed yet.
@@ -509,8 +510,8 @@ def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis
                     host.id, get_game("bao_qingtian", {"players": 3}), True, slow
                 )
                 for seat in range(3):
-                    await link.set_bot(host.id, seat, "random")
-                await link.start(host.id)
+                    await link.run(SetBot(host.id, seat, "random"))
+                await link.run(Start(host.id))
                 rooms.append(one.loaded[link.id])
             lost, kept = rooms
             for task in one.tasks:  # from now on only this test renews the leases
@@ -750,11 +751,11 @@ async def _bots_watched_across(one, two, bot_delay: float = 0.02):
     settings = {**FAST, "bot_delay": bot_delay}
     link = await one.create(host.id, get_game("baohuang"), True, settings)
     for seat in range(5):
-        await link.set_bot(host.id, seat, "random")
+        await link.run(SetBot(host.id, seat, "random"))
     watcher = Listener(host.id)
     await (await two.get(link.id)).attach(watcher)
     await _eventually(lambda: "state" in watcher.kinds())
-    await link.start(host.id)
+    await link.run(Start(host.id))
     await _eventually(lambda: watcher.kinds().count("update") > 3)
 
     async def chatter():
