@@ -170,7 +170,8 @@ def test_every_operation_reaches_the_room_through_a_link_here_or_elsewhere(tmp_p
         return seen, elsewhere.calls, refused.value, status
 
     seen, relayed, refused, status = asyncio.run(go())
-    stand_in = seen[-2][1][1][1]
+    stand_in = seen[-2][1][1][1]  # the room's stand-in: FillBots without a bot
+    assert stand_in is not None
     assert seen == [
         ("take_seat", [(None, None), ("p", None), (None, None), (None, None)]),
         ("remove", [(None, None)] * 4),

@@ -257,7 +257,7 @@ class Link:
 
 
 class Remote:
-    """A room owned by another process: lobby calls are calls to it, local clients are
+    """A room owned by another process: lobby operations are calls to it, local clients are
     attached to it as relayed connections. ``seen`` is the owner's latest snapshot of it."""
 
     def __init__(self, rooms: ClusterRooms, room_id: str, owner: str, seen: Snapshot):
