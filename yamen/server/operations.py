@@ -6,7 +6,8 @@ its own work on the room in :meth:`Operation.apply`, which :meth:`Room.run
 apply, tell. Whatever reaches a room runs it the same way, so that the room handle
 (yamen/server/handle.py), a cluster's link and remote room and its bus carry an operation as it
 is, with no method of their own per operation (``RoomHandle.run``; on the bus it travels as JSON
-tagged with its ``kind``: :meth:`Operation.to_json`, :meth:`Operation.from_json`). Adding an
+tagged with its ``kind``: :meth:`Operation.to_json`, :meth:`Operation.from_json`, which reads
+back only the kinds defined here: a bus message reaches no other method of the room). Adding an
 operation is a class here and a route in yamen/server/lobby.py, nothing in between; like the
 live protocol's ``Act`` (yamen/server/protocol.py), the data is the request.
 
