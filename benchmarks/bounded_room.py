@@ -36,6 +36,7 @@ from yamen.selfplay import play_random
 from yamen.server import collector, frames
 from yamen.server.loading import load_room
 from yamen.server.match import replay, result_json
+from yamen.server.operations import Start, TakeSeat
 from yamen.server.registry import Rooms
 from yamen.server.storage import Store
 from yamen.server.tables import ActionRow
@@ -68,10 +69,10 @@ async def sync_costs(path: Path, deals: int, marks: list[int]) -> None:
         await store.add_player(f"p{i}", f"P{i}", f"t{i}")
     room = await Rooms(store).create("p0", game, True, FAST)
     for i in range(5):
-        await room.take_seat(f"p{i}", f"P{i}", i, None)
+        await room.run(TakeSeat(f"p{i}", f"P{i}", i))
     for conn in [Conn(f"p{i}") for i in range(5)] + [Conn()]:
         await room.attach(conn)
-    await room.start("p0")
+    await room.run(Start("p0"))
     rng = random.Random(1)
     for mark in marks:
         while room.playing and room.match.seq < mark:

@@ -20,6 +20,7 @@ import pytest
 
 from yamen.bots import bot_names
 from yamen.engine import game_names, get_game, new_game
+from yamen.server.operations import SetBot, Start
 from yamen.server.registry import Rooms
 from yamen.server.storage import Store
 from yamen.server.thinking import Thinker
@@ -76,7 +77,7 @@ async def timed_moves(tmp_path, game: str, bot: str) -> list[tuple[float, int]]:
     rooms = Rooms(store, thinker)
     room = await rooms.create("p", get_game(game), True, settings)
     for seat in range(len(room.seats)):
-        await room.set_bot("p", seat, bot)
+        await room.run(SetBot("p", seat, bot))
     spectator = Spectator()
     await room.attach(spectator)
     records = {}
@@ -84,7 +85,7 @@ async def timed_moves(tmp_path, game: str, bot: str) -> list[tuple[float, int]]:
         async with asyncio.timeout(120):
             while sum(len(r.actions) for r in records.values()) < DECISIONS + SKIP:
                 if not room.playing:
-                    await room.start("p")
+                    await room.run(Start("p"))
                     records[room.match.public_id] = room.match.record
                 spectator.arrived.clear()
                 await spectator.arrived.wait()

@@ -11,6 +11,7 @@ import pytest
 from yamen.engine import get_game
 from yamen.errors import OptionsError
 from yamen.server.loading import load_room
+from yamen.server.operations import SetBot, Start, TakeSeat
 from yamen.server.registry import Rooms
 from yamen.server.rooms import Seat
 from yamen.server.storage import Store
@@ -108,7 +109,7 @@ def test_a_bot_seat_takes_a_plain_bot_name_only(tmp_path):
         codes = []
         for bot in ("search:seconds=null", "search:iterations=2000000000", "nonexistent"):
             try:
-                await room.set_bot("p", 1, bot)
+                await room.run(SetBot("p", 1, bot))
             except RoomError as exc:
                 codes.append(exc.code)
         await store.close()
@@ -169,8 +170,8 @@ async def bots_room(store: Store, game: str = "baohuang", bot: str = "random", *
     fast = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600, **settings}
     room = await Rooms(store).create("p", get_game(game), True, fast)
     for seat in range(len(room.seats)):
-        await room.set_bot("p", seat, bot)
-    await room.start("p")
+        await room.run(SetBot("p", seat, bot))
+    await room.run(Start("p"))
     return room
 
 
@@ -209,10 +210,10 @@ def test_a_room_of_bots_alone_is_not_resumed_on_restart(tmp_path):
         lonely = await bots_room(store)
         rooms = Rooms(store)
         peopled = await rooms.create("p", get_game("bao_qingtian", {"players": 3}), True, None)
-        await peopled.take_seat("p", "P", 0, None)
+        await peopled.run(TakeSeat("p", "P", 0))
         for seat in (1, 2):
-            await peopled.set_bot("p", seat, "random")
-        await peopled.start("p")
+            await peopled.run(SetBot("p", seat, "random"))
+        await peopled.run(Start("p"))
         for room in (lonely, peopled):
             await room.close()
         restarted = Rooms(store)
@@ -247,10 +248,10 @@ def test_a_bot_past_its_budget_is_cut_off_and_the_table_hears_at_its_time(tmp_pa
         fast = {"bot_delay": 0, "turn_seconds": None, "away_seconds": 3600}
         room = await rooms.create("p", get_game("baohuang"), True, fast)
         for seat in range(len(room.seats)):
-            await room.set_bot("p", seat, "search")
+            await room.run(SetBot("p", seat, "search"))
         watcher = Watcher()
         await room.attach(watcher)
-        await room.start("p")
+        await room.run(Start("p"))
         await asyncio.sleep(1.5)
         await rooms.close()
         await store.close()

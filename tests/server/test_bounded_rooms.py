@@ -28,6 +28,7 @@ from yamen.server import frames, history, match, registry
 from yamen.server.errors import RoomError
 from yamen.server.loading import load_room
 from yamen.server.match import MAX_GAMES
+from yamen.server.operations import Start, TakeSeat
 from yamen.server.registry import Rooms
 from yamen.server.storage import Store
 
@@ -67,12 +68,12 @@ async def people_room(path, game: str, options: dict, settings: dict | None = No
     rooms = Rooms(store)
     room = await rooms.create("p0", configured, True, {**FAST, **(settings or {})})
     for i in range(configured.num_seats):
-        await room.take_seat(f"p{i}", f"P{i}", i, None)
+        await room.run(TakeSeat(f"p{i}", f"P{i}", i))
     conns = [Conn(f"p{i}") for i in range(configured.num_seats)]
     spectator = Conn()
     for conn in (*conns, spectator):
         await room.attach(conn)
-    await room.start("p0")
+    await room.run(Start("p0"))
     return store, rooms, room, conns, spectator
 
 
@@ -440,10 +441,10 @@ async def finished_games(path, count: int, then: int | None = None):
     rng = random.Random(count)
     for number in range(count):
         if number:
-            await room.start("p0")
+            await room.run(Start("p0"))
         await play(room, rng)
     if then is not None:
-        await room.start("p0")
+        await room.run(Start("p0"))
         await play(room, rng, then)
     scores = list(room.match.scores)
     await rooms.unload(room.id)
@@ -519,15 +520,15 @@ def test_a_match_past_its_last_game_is_refused(tmp_path):
         )
         await play(room, random.Random(1))
         room.match.number = MAX_GAMES - 1  # as if it had played all but one
-        await room.start("p0")  # the last game
+        await room.run(Start("p0"))  # the last game
         await play(room, random.Random(2))
         with pytest.raises(RoomError) as refused:
-            await room.start("p0")
+            await room.run(Start("p0"))
         after = room.match.number, room.status
         await rooms.unload(room.id)
         again = await load_room(store, room.id)
         with pytest.raises(RoomError) as reloaded:
-            await again.start("p0")
+            await again.run(Start("p0"))
         await again.close()
         await store.close()
         return refused.value, reloaded.value, after

@@ -28,6 +28,7 @@ from yamen.client import Lobby, LobbyError, SeatClient
 from yamen.engine import get_game
 from yamen.records import Record, replay
 from yamen.server.cluster import cluster_settings
+from yamen.server.operations import SetBot, Start
 
 POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379")
@@ -384,8 +385,8 @@ def test_a_stale_owner_cannot_overwrite_the_log(database, redis_url):
             slow = {**FAST, "bot_delay": 10}  # the bots wait: only this test acts
             link = await one.create(host.id, get_game("bao_qingtian", {"players": 3}), True, slow)
             for seat in range(3):
-                await link.set_bot(host.id, seat, "random")
-            await link.start(host.id)
+                await link.run(SetBot(host.id, seat, "random"))
+            await link.run(Start(host.id))
             stale = one.loaded[link.id]
             # The first process does not renew meanwhile (it would find the lease gone and
             # fence the room) and trusts its leases: a stale owner that has not noticed yet.
@@ -509,8 +510,8 @@ def test_a_lost_lease_stops_writes_before_the_others_are_renewed(database, redis
                     host.id, get_game("bao_qingtian", {"players": 3}), True, slow
                 )
                 for seat in range(3):
-                    await link.set_bot(host.id, seat, "random")
-                await link.start(host.id)
+                    await link.run(SetBot(host.id, seat, "random"))
+                await link.run(Start(host.id))
                 rooms.append(one.loaded[link.id])
             lost, kept = rooms
             for task in one.tasks:  # from now on only this test renews the leases
@@ -720,6 +721,61 @@ def test_a_rooms_setup_is_changed_through_either_process(database, redis_url):
     assert seen["seats"] == filled["seats"]
 
 
+def test_every_room_operation_reaches_the_owner_from_another_process(database, redis_url):
+    """Each kind of operation, run through a link of the process that does not own the room,
+    travels on the bus as data and is done by the owner's room; the snapshot the link shows
+    follows, and a refusal comes back with its code and params."""
+    from yamen.server.cluster import Remote
+    from yamen.server.identity import new_guest
+    from yamen.server.operations import Configure, FillBots, Leave, Operation, Remove, TakeSeat
+    from yamen.server.rooms import RoomError
+
+    def seats(info):
+        return [(seat["player"], seat["bot"]) for seat in info["seats"]]
+
+    async def go():
+        async with cluster(database, redis_url) as (one, two):
+            host, _ = await new_guest(one.store, "host")
+            guest, _ = await new_guest(one.store, "guest")
+            game = get_game("bao_qingtian", {"players": 4})
+            made = await one.create(host.id, game, True, FAST)
+            link = await two.get(made.id)
+            assert isinstance(link.target, Remote)
+            room = one.loaded[made.id]
+            done = []
+            for op in [
+                TakeSeat(guest.id, guest.name, 1),
+                Remove(host.id, 1),
+                TakeSeat(guest.id, guest.name, 2),
+                Leave(guest.id),
+                Configure(host.id, {"players": 3}),
+                SetBot(host.id, 0, "random"),
+                FillBots(host.id, "random"),
+                Start(host.id),
+            ]:
+                await link.run(op)
+                done.append((op.kind, seats(room.info()), seats(link.info())))
+            with pytest.raises(RoomError) as refused:
+                await link.run(SetBot(host.id, 7, "random"))
+            return guest.id, done, refused.value, link.info()["status"]
+
+    guest, done, refused, status = run(go())
+    assert {kind for kind, _, _ in done} == set(Operation.KINDS)
+    assert all(owner == seen for _, owner, seen in done)
+    assert [owner for _, owner, _ in done] == [
+        [(None, None), (guest, None), (None, None), (None, None)],
+        [(None, None)] * 4,
+        [(None, None), (None, None), (guest, None), (None, None)],
+        [(None, None)] * 4,
+        [(None, None)] * 3,
+        [(None, "random"), (None, None), (None, None)],
+        [(None, "random")] * 3,
+        [(None, "random")] * 3,
+    ]
+    assert (refused.code, refused.params) == ("no_seat", {"seat": 7, "high": 2})
+    assert status == "playing"
+
+
 # ----- Redis connections dropped (issue 23) ---------------------------------------------------
 
 
@@ -750,11 +806,11 @@ async def _bots_watched_across(one, two, bot_delay: float = 0.02):
     settings = {**FAST, "bot_delay": bot_delay}
     link = await one.create(host.id, get_game("baohuang"), True, settings)
     for seat in range(5):
-        await link.set_bot(host.id, seat, "random")
+        await link.run(SetBot(host.id, seat, "random"))
     watcher = Listener(host.id)
     await (await two.get(link.id)).attach(watcher)
     await _eventually(lambda: "state" in watcher.kinds())
-    await link.start(host.id)
+    await link.run(Start(host.id))
     await _eventually(lambda: watcher.kinds().count("update") > 3)
 
     async def chatter():

@@ -1,6 +1,7 @@
 """The seams of the server that need no database: a room, a link and a remote room are all a
-RoomHandle (a room and a link, which a client attaches through, a LiveRoom), and every message
-of the cluster's bus reads back as it was written."""
+RoomHandle (a room and a link, which a client attaches through, a LiveRoom), every message of
+the cluster's bus reads back as it was written, and a room's operations travel as data: the
+same ``run`` carries each of them to the room, with no method of their own in between."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from yamen.server.cluster.messages import (
     encode,
 )
 from yamen.server.handle import LiveRoom, RoomHandle
+from yamen.server.operations import TakeSeat
 from yamen.server.rooms import Room, Seat
 from yamen.server.settings import Settings
 
@@ -51,7 +53,8 @@ def test_a_room_a_link_and_a_remote_are_room_handles():
 @pytest.mark.parametrize(
     "message",
     [
-        Call("7", "node-a", "r1", "take_seat", ["p", "Ann", 2, None]),
+        Call("7", "node-a", "r1", TakeSeat("p", "Ann", 2, None)),
+        Call("7", "node-a", "r1", None),
         Answer("7", snapshot=SEEN),
         Answer("8", error=("taken", "seat 2 is taken", 409)),
         Answer("9", moved=True),

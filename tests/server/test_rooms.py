@@ -10,6 +10,7 @@ from yamen.engine import get_game, score_json
 from yamen.records import Recorder
 from yamen.selfplay import play_random
 from yamen.server.loading import load_room
+from yamen.server.operations import Leave, SetBot, Start, TakeSeat
 from yamen.server.registry import Rooms
 from yamen.server.storage import Store
 
@@ -102,12 +103,12 @@ def test_who_left_mid_game_is_named_on_their_seat_until_the_next_game(tmp_path):
     async def go():
         store, room, _, _ = await stored_game(tmp_path / "l.db")
         await store.add_player("q", "Quinn", "token-q")
-        await room.take_seat("p", "P", 0, None)
-        await room.take_seat("q", "Quinn", 1, None)
+        await room.run(TakeSeat("p", "P", 0))
+        await room.run(TakeSeat("q", "Quinn", 1))
         before = room.about().seats[1].left
-        await room.set_bot("p", 2, "random")
-        await room.start("p")
-        await room.leave("q")
+        await room.run(SetBot("p", 2, "random"))
+        await room.run(Start("p"))
+        await room.run(Leave("q"))
         shown = room.about().seats[1]
         again = await load_room(store, room.id)
         await room.close()

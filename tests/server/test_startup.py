@@ -18,6 +18,7 @@ from yamen.engine import get_game
 from yamen.records import Recorder
 from yamen.selfplay import play_random
 from yamen.server import match as match_module
+from yamen.server.operations import Start
 from yamen.server.registry import Rooms
 from yamen.server.rooms import RoomError
 from yamen.server.storage import StartupError, Store
@@ -141,7 +142,7 @@ def test_an_unreplayable_game_is_set_aside_and_its_room_closed(tmp_path, caplog,
             await rooms.resume()
             room, other = await rooms.get(bad), await rooms.get(good)
             with pytest.raises(RoomError) as refused:
-                await room.start("p")
+                await room.run(Start("p"))
             stored = await store.game(bad_game)
             seen.append((room.status, other.status, refused.value.code, stored.quarantined))
             await rooms.close()

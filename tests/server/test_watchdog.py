@@ -17,6 +17,7 @@ from yamen.engine import get_game
 from yamen.server import protocol
 from yamen.server.limits import Limits
 from yamen.server.logs import JsonFormatter
+from yamen.server.operations import SetBot, Start
 from yamen.server.registry import Rooms
 from yamen.server.storage import Store
 from yamen.server.watchdog import Watchdog
@@ -39,8 +40,8 @@ async def bot_room(path, settings=None):
     rooms = Rooms(store)
     room = await rooms.create("p", get_game("bao_qingtian", {"players": 3}), True, settings or FAST)
     for seat in range(3):
-        await room.set_bot("p", seat, "random")
-    await room.start("p")
+        await room.run(SetBot("p", seat, "random"))
+    await room.run(Start("p"))
     return store, rooms, room
 
 

@@ -5,13 +5,18 @@ hands out a :class:`~yamen.server.cluster.Link`, which goes to the Room when thi
 it, or to a :class:`~yamen.server.cluster.Remote` for the process that does. All of them are a
 :class:`RoomHandle`: the lobby and live play never ask which. What this process's registry
 hands out (a Room, or a Link) is a :class:`LiveRoom` too: it can send one client the table again.
+What the lobby asks of a room is an :class:`~yamen.server.operations.Operation`, data that each
+of them carries as it is (``run``): none has a method of its own per operation.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from yamen.server import protocol
+
+if TYPE_CHECKING:
+    from yamen.server.operations import Operation
 
 
 class Connection(Protocol):
@@ -55,25 +60,10 @@ class RoomHandle(Protocol):
 
     def may_watch(self, player: str | None, invite: str | None) -> bool: ...
 
-    async def take_seat(self, player: str, name: str, seat: int, invite: str | None) -> None: ...
-
-    async def leave(self, player: str) -> None: ...
-
-    async def set_bot(self, player: str, seat: int, bot: str | None) -> None: ...
-
-    async def fill_bots(self, player: str, bot: str | None) -> None: ...
-
-    async def remove(self, player: str, seat: int) -> None: ...
-
-    async def configure(
-        self,
-        player: str,
-        options: dict[str, Any] | None = None,
-        settings: dict[str, Any] | None = None,
-        public: bool | None = None,
-    ) -> None: ...
-
-    async def start(self, player: str) -> None: ...
+    async def run(self, op: Operation) -> None:
+        """Do a lobby operation (yamen/server/operations.py) on the room, wherever it runs:
+        every operation goes through this one method, carried as it is."""
+        ...
 
     async def attach(self, conn: Client) -> None:
         """The client hears the room from now on: a ``welcome``, then a ``state`` frame."""

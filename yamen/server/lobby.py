@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Awaitable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
@@ -20,6 +19,7 @@ from yamen.engine import game_names, game_type, get_game
 from yamen.errors import OptionsError
 from yamen.options import NO_LEGACY
 from yamen.records import Record
+from yamen.server import operations as ops
 from yamen.server import protocol
 from yamen.server.account_store import account
 from yamen.server.errors import options_refused
@@ -151,9 +151,10 @@ def missing_room(room_id: str) -> HTTPException:
     return http_error(refusal.status, refusal.code, str(refusal), refusal.params)
 
 
-async def run(call: Awaitable[None]) -> None:
+async def operate(room: RoomHandle, op: ops.Operation) -> None:
+    """Do the operation on the room, wherever it runs; its refusal as the HTTP error."""
     try:
-        await call
+        await room.run(op)
     except RoomError as exc:
         raise http_error(exc.status, exc.code, str(exc), exc.params) from None
 
@@ -223,7 +224,7 @@ async def create_room(body: NewRoom, player: Me, request: Request) -> dict[str, 
     except TypeError as exc:
         raise http_error(422, "bad_options", str(exc)) from None
     if body.seat is not None:
-        await run(room.take_seat(player.id, player.name, body.seat, None))
+        await operate(room, ops.TakeSeat(player.id, player.name, body.seat))
     return {**room.info(), "invite": room.invite}
 
 
@@ -293,7 +294,7 @@ async def set_up(room_id: str, body: RoomSetup, player: Me, request: Request) ->
     starts (409 ``started`` after); checked as at creation (422 ``bad_options``, nothing
     changed). Everyone in the room gets a ``room`` frame."""
     room = await room_or_404(request, room_id, player)
-    await run(room.configure(player.id, body.options, body.settings, body.public))
+    await operate(room, ops.Configure(player.id, body.options, body.settings, body.public))
     return room.info()
 
 
@@ -314,14 +315,14 @@ async def take_seat(
 ) -> dict[str, Any]:
     invite = None if body is None else body.invite
     room = await room_or_404(request, room_id, player, invite)
-    await run(room.take_seat(player.id, player.name, seat, invite))
+    await operate(room, ops.TakeSeat(player.id, player.name, seat, invite))
     return room.info()
 
 
 @router.post("/rooms/{room_id}/leave")
 async def leave(room_id: str, player: Me, request: Request) -> dict[str, Any]:
     room = await room_or_404(request, room_id, player)
-    await run(room.leave(player.id))
+    await operate(room, ops.Leave(player.id))
     return room.info()
 
 
@@ -330,7 +331,7 @@ async def add_bot(
     room_id: str, seat: int, body: BotChoice, player: Me, request: Request
 ) -> dict[str, Any]:
     room = await room_or_404(request, room_id, player)
-    await run(room.set_bot(player.id, seat, body.bot))
+    await operate(room, ops.SetBot(player.id, seat, body.bot))
     return room.info()
 
 
@@ -341,7 +342,7 @@ async def fill_bots(
     """The host puts a bot (``bot``, else the room's stand-in) in every empty seat at once:
     one ``room`` frame. No empty seat: nothing changes."""
     room = await room_or_404(request, room_id, player)
-    await run(room.fill_bots(player.id, None if body is None else body.bot))
+    await operate(room, ops.FillBots(player.id, None if body is None else body.bot))
     return room.info()
 
 
@@ -350,14 +351,14 @@ async def remove_person(room_id: str, seat: int, player: Me, request: Request) -
     """The host takes the person in ``seat`` out of it between games; they keep watching and
     are told (an ``error`` frame ``removed``)."""
     room = await room_or_404(request, room_id, player)
-    await run(room.remove(player.id, seat))
+    await operate(room, ops.Remove(player.id, seat))
     return room.info()
 
 
 @router.delete("/rooms/{room_id}/seats/{seat}/bot")
 async def remove_bot(room_id: str, seat: int, player: Me, request: Request) -> dict[str, Any]:
     room = await room_or_404(request, room_id, player)
-    await run(room.set_bot(player.id, seat, None))
+    await operate(room, ops.SetBot(player.id, seat, None))
     return room.info()
 
 
@@ -370,13 +371,13 @@ async def start(room_id: str, player: Me, request: Request) -> dict[str, Any]:
     limiter = limiter_of(request)
     cap = limiter.limits.bot_tables
     if cap is None or player.id != room.host or not bots_alone(room.info()):
-        await run(room.start(player.id))
+        await operate(room, ops.Start(player.id))
         return room.info()
     async with limiter.turns(player.id):  # one start of the host's at a time: counted, started
         since = time.time() - BOT_TABLES_WINDOW
         if await rooms_of(request).store.bot_tables(player.id, since) >= cap:
             raise over_limit(bot_tables_refusal(cap))
-        await run(room.start(player.id))
+        await operate(room, ops.Start(player.id))
     return room.info()
 
 

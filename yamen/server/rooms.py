@@ -8,10 +8,11 @@ game by replaying its log (yamen/records.py).
 The room knows no game by name: it drives the protocol of yamen/engine.py. Parts of it are
 modules of their own: what it sends is built by yamen/server/frames.py from the protocol's
 models; what each audience is shown when it asks (the room, its table, a state frame, a page of
-its log) is picked by :class:`~yamen.server.showing.Showing`; its seats and setup before a game
-are :class:`~yamen.server.seating.Seating`'s; and its bots and timers are played by a
-:class:`~yamen.server.driver.Driver`, which acts through the room's :meth:`Room.act` like any
-seat. A stored room is loaded by yamen/server/loading.py.
+its log) is picked by :class:`~yamen.server.showing.Showing`; what the lobby asks of it (seats,
+bots, setup, starting a game) are :class:`~yamen.server.operations.Operation` objects, each
+doing its own work when :meth:`Room.run` runs it under the lock; and its bots and timers are
+played by a :class:`~yamen.server.driver.Driver`, which acts through the room's
+:meth:`Room.act` like any seat. A stored room is loaded by yamen/server/loading.py.
 """
 
 from __future__ import annotations
@@ -23,20 +24,19 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from yamen.engine import Event, Game, State, new_seed
+from yamen.engine import Event, Game, State
 from yamen.errors import IllegalAction, NotationError, NotYourTurn
-from yamen.records import Record
 from yamen.server import delay, frames, protocol
 from yamen.server.breaks import DealBreak, ends_deal
 from yamen.server.chat import ChatLog
 from yamen.server.delay import Lag
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
-from yamen.server.game_store import new_public_id
 from yamen.server.handle import Connection
 from yamen.server.history import Step
-from yamen.server.match import MAX_GAMES, Match, result_json, stand_in
-from yamen.server.seating import Seating
+from yamen.server.identity import admits
+from yamen.server.match import Match, result_json, stand_in
+from yamen.server.operations import Operation
 from yamen.server.seats import Seat
 from yamen.server.settings import Settings
 from yamen.server.showing import Showing
@@ -47,7 +47,7 @@ from yamen.table import Move, Table
 log = logging.getLogger(__name__)
 
 
-class Room(Seating, Showing):
+class Room(Showing):
     def __init__(
         self,
         store: Store,
@@ -89,6 +89,38 @@ class Room(Seating, Showing):
         self.states: dict[int | None, str] = {}  # state frames built, by audience (Showing)
         self.states_key: tuple[Any, ...] | None = None  # what they were built for
 
+    # ----- what the lobby asks (yamen/server/operations.py) ----------------------------------
+
+    async def run(self, op: Operation) -> None:
+        """Do a lobby operation (seats, bots, setup, a start): its own checks and work, under
+        the room's lock. Refusals are RoomError."""
+        async with self.lock:
+            await op.apply(self)
+
+    async def rename(self, player: str, name: str) -> None:
+        """The player's seat and chat lines show ``name`` from now on (wire.DELETED: their
+        account was deleted), told to everyone watching: a ``room`` frame for a seat, a whole
+        ``state`` frame (its chat) for lines."""
+        async with self.lock:
+            seats = [seat for seat in self.seats if seat.player == player]
+            for seat in seats:
+                seat.name = name
+            if self.chat_lines.rename(player, name):
+                await self.broadcast_state()
+            elif seats:
+                self.broadcast_room()
+
+    def seat_of(self, player: str | None) -> int | None:
+        if player is None:
+            return None
+        return next((i for i, s in enumerate(self.seats) if s.player == player), None)
+
+    def may_watch(self, player: str | None, invite: str | None) -> bool:
+        seated = self.seat_of(player) is not None
+        return admits(
+            player, invite, public=self.public, host=self.host, code=self.invite, seated=seated
+        )
+
     # ----- what it is doing (what each audience sees of it: yamen/server/showing.py) -------
 
     def _in_play(self) -> tuple[State, int] | None:
@@ -97,6 +129,10 @@ class Room(Seating, Showing):
         if self.pause is not None:  # between two deals: nothing moves by itself
             return None
         return (state, self.match.seq) if state is not None and not state.over else None
+
+    @property
+    def playing(self) -> bool:
+        return self.match.playing
 
     @property
     def status(self) -> str:
@@ -148,7 +184,7 @@ class Room(Seating, Showing):
                 if seat.connections == 0:
                     seat.away_since = time.time()
                     self._broadcast_presence(conn.seat)
-                    self._break_moved()  # a gone person's seat is ready
+                    self.break_moved()  # a gone person's seat is ready
             self.driver.wake()
 
     async def resync(self, conn: Connection, welcome: bool = False) -> None:
@@ -179,49 +215,16 @@ class Room(Seating, Showing):
             if conn is not skip:
                 conn.send(text)
 
-    def _broadcast_room(self) -> None:
+    def broadcast_room(self) -> None:
         self._send_all(frames.room(self.about()))
 
     def _broadcast_presence(self, seat: int, skip: Connection | None = None) -> None:
         shown = frames.seat(seat, self.seats[seat], self.settings.away_seconds, time.time())
         self._send_all(frames.presence(seat, shown), skip)
 
-    async def _broadcast_state(self) -> None:
+    async def broadcast_state(self) -> None:
         room, chat = self.about(), await self._recent_chat()  # once, not once per connection
         self._send_each(lambda seat: frames.state(room, self.table(seat), chat))
-
-    # ----- starting (seats and settings before it: yamen/server/seating.py) ------------------
-
-    async def start(self, player: str) -> None:
-        """Start the room's first game, or the next one of the match (a rematch)."""
-        async with self.lock:
-            self._check_host(player)
-            if self.closed is not None:
-                raise RoomError("closed", f"this room is closed: {self.closed}")
-            if self.playing:
-                raise RoomError("playing", "a game is already in progress")
-            if self.match.full:
-                most = MAX_GAMES
-                message = f"a room plays at most {most} games: open a new room to play on"
-                raise RoomError("match_over", message, params={"most": most})
-            empty = [i for i, s in enumerate(self.seats) if s.player is None and s.bot is None]
-            if empty:
-                seats = ", ".join(map(str, empty))
-                message = f"seats {seats} are empty: seat people or bots"
-                raise RoomError("empty_seats", message, params={"seats": seats})
-            state = self.configured.new_state(new_seed())
-            record = Record(self.game, dict(state.options), state.seed)
-            number = self.match.number + 1
-            public_id, players = new_public_id(), [s.player for s in self.seats]
-            for seat in self.seats:
-                seat.left = None  # a new game: a stand-in now plays as a bot of its own
-            game_id = await self.store.add_game(self.id, number, record, public_id, players)
-            self.match.begin(number, game_id, public_id, state, record)
-            self.driver.ask(state.pending(), time.time())
-            self.moved = time.monotonic()
-            self._broadcast_update(state, state.opening_events, step=0)
-            self._broadcast_room()  # the status is now "playing"
-            self.driver.start()
 
     # ----- play ----------------------------------------------------------------------------
 
@@ -312,10 +315,10 @@ class Room(Seating, Showing):
             await self.store.finish_game(game_id, result, self.id, match.scores)
         elif ends_deal(events, state):
             self.begin_break(time.time())
-        self._broadcast_update(state, events, match.log[-1].stand_in, step=match.seq)
+        self.broadcast_update(state, events, match.log[-1].stand_in, step=match.seq)
         self.driver.wake()
 
-    def _broadcast_update(
+    def broadcast_update(
         self,
         state: State,
         events: list[Event],
@@ -336,7 +339,7 @@ class Room(Seating, Showing):
 
         self._send_each(build)
         if state.over:
-            self._broadcast_room()
+            self.broadcast_room()
 
     # ----- between two deals (yamen/server/breaks.py) ----------------------------------------
 
@@ -362,9 +365,9 @@ class Room(Seating, Showing):
             if conn.player is None or conn.seat is None:
                 raise RoomError("not_seated", "spectators have no seat to ready", 403)
             self.pause.ready.add(conn.seat)
-            self._break_moved()
+            self.break_moved()
 
-    def _break_moved(self) -> None:
+    def break_moved(self) -> None:
         """A seat got ready, or its person went: the break ends when every seat is ready;
         until then everyone is told who is (an update with no events)."""
         pause, state = self.pause, self.match.state
@@ -373,7 +376,7 @@ class Room(Seating, Showing):
         if pause.done(self.seats):
             self._end_break()
         else:
-            self._broadcast_update(state, [])
+            self.broadcast_update(state, [])
 
     def _end_break(self) -> None:
         """The next deal's questions are asked now: its timers start here."""
@@ -383,7 +386,7 @@ class Room(Seating, Showing):
         pause.stop()
         self.pause = None
         self.driver.ask(state.pending(), time.time())
-        self._broadcast_update(state, [])
+        self.broadcast_update(state, [])
         self.driver.start()
 
     async def chat(self, conn: Connection, text: str) -> None:

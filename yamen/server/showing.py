@@ -50,7 +50,7 @@ class Showing:
     states: dict[int | None, str]  # state frames built, by audience
     states_key: tuple[Any, ...] | None  # what they were built for
 
-    if TYPE_CHECKING:  # Room's and Seating's
+    if TYPE_CHECKING:  # Room's
 
         @property
         def status(self) -> str: ...

@@ -11,8 +11,9 @@ so bots play on in rooms nobody is connected to.
 Whatever reaches a process for a room it does not own goes to the owner over the bus (bus.py,
 Redis pub/sub, a channel per process, typed messages: messages.py):
 
-- lobby calls (take a seat, leave, bots, start, the room's info) are calls with an answer that
-  carries the room's snapshot as the owner sees it after the change;
+- lobby calls (take a seat, leave, bots, start: a room operation, yamen/server/operations.py,
+  carried as data; or just the room's info) are calls with an answer that carries the room's
+  snapshot as the owner sees it after the change;
 - a WebSocket client connected here is attached on the owner as a relayed connection (its
   frames are sent back to this process, which writes them to the client); its frames are
   forwarded to the owner in order.

@@ -42,6 +42,7 @@ from yamen.server.rooms import RoomError
 
 if TYPE_CHECKING:
     from yamen.server.metrics import Metrics
+    from yamen.server.operations import Operation
 
 log = logging.getLogger(__name__)
 
@@ -210,16 +211,17 @@ class Bus:
         return await self.publisher.publish(self.everyone, f"{self.node}:0 {encode(message)}")
 
     async def call(
-        self, owner: str, room_id: str, op: str, args: list[Any], seconds: float = CALL_SECONDS
+        self, owner: str, room_id: str, op: Operation | None, seconds: float = CALL_SECONDS
     ) -> Snapshot:
-        """A lobby call, done by the room's owner; the room's snapshot after it (OwnerGone when
-        nobody listens, NoAnswer when no answer came within ``seconds``, NotOwner when the
-        process no longer owns the room, RoomError when the room refused)."""
+        """A lobby operation (None: none, only the snapshot), done by the room's owner; the
+        room's snapshot after it (OwnerGone when nobody listens, NoAnswer when no answer came
+        within ``seconds``, NotOwner when the process no longer owns the room, RoomError when
+        the room refused)."""
         call_id = str(next(self.ids))
         future = asyncio.get_running_loop().create_future()
         self.pending[call_id] = future
         try:
-            if not await self.send(owner, Call(call_id, self.node, room_id, op, args)):
+            if not await self.send(owner, Call(call_id, self.node, room_id, op)):
                 raise OwnerGone
             try:
                 answer = await asyncio.wait_for(future, seconds)

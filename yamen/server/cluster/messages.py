@@ -7,8 +7,9 @@ JSON text, after a newline as it is (a frame is never encoded twice). All proces
 run the same version of Yamen. How they travel (each process's channel, the numbered envelope,
 keeping and publishing again) is the bus's (bus.py).
 
-- :class:`Call` and :class:`Answer`: a lobby call done by the room's owner, and its outcome (the
-  room's :class:`Snapshot` after it, or a refusal);
+- :class:`Call` and :class:`Answer`: a lobby operation (yamen/server/operations.py, written as
+  its tagged JSON) done by the room's owner, and its outcome (the room's :class:`Snapshot`
+  after it, or a refusal);
 - :class:`Attach`, :class:`Forward`, :class:`Detach`: a client connected to one process, as
   the owner's room sees it: attached, one of its frames, gone;
 - :class:`Deliver`: a frame of the owner's room for such a client;
@@ -24,6 +25,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
+
+from yamen.server.operations import Operation
 
 if TYPE_CHECKING:
     from yamen.server.rooms import Room
@@ -48,13 +51,12 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Call:
-    """Do the lobby call ``op`` (a Room method: OPS, or ``describe``) on the owner's room."""
+    """Do the lobby operation ``op`` on the owner's room (None: nothing, the snapshot only)."""
 
     id: str
     origin: str
     room: str
-    op: str
-    args: list[Any]
+    op: Operation | None
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,12 @@ KIND_OF = {cls: kind for kind, cls in KINDS.items()}
 def encode(message: Message) -> str:
     if isinstance(message, Deliver):  # the hot path: no dict, and the frame as it is
         return f"deliver {json.dumps([message.owner, message.client])}\n{message.text}"
-    return f"{KIND_OF[type(message)]} {json.dumps(asdict(message), ensure_ascii=False)}"
+    if isinstance(message, Call):  # the operation tagged with its kind (asdict would not)
+        op = None if message.op is None else message.op.to_json()
+        fields = {"id": message.id, "origin": message.origin, "room": message.room, "op": op}
+    else:
+        fields = asdict(message)
+    return f"{KIND_OF[type(message)]} {json.dumps(fields, ensure_ascii=False)}"
 
 
 def decode(data: str) -> Message:
@@ -165,6 +172,8 @@ def decode(data: str) -> Message:
     fields = json.loads(rest)
     if kind == "missed":
         fields["clients"] = [tuple(pair) for pair in fields["clients"]]
+    if kind == "call" and fields["op"] is not None:
+        fields["op"] = Operation.from_json(fields["op"])
     if kind == "answer":
         if fields["snapshot"] is not None:
             fields["snapshot"] = Snapshot(**fields["snapshot"])

@@ -7,8 +7,9 @@
   each gets a fresh ``state`` frame. When frames between this process and the owner may have
   been lost, its clients are attached to the same owner again (:meth:`Link.resync_soon`), which
   sends them the table without detaching them first.
-- :class:`Remote`: a room another process owns: lobby calls are calls to it, local clients are
-  attached to it as relayed connections.
+- :class:`Remote`: a room another process owns: a lobby operation is a call to it (the
+  :class:`~yamen.server.operations.Operation` carried as data, answered with the room's
+  snapshot or its refusal), local clients are attached to it as relayed connections.
 - :class:`Relayed`: on the owner, a client connected to another process, as the room sees it.
 
 Link, Remote and Room are all a :class:`~yamen.server.handle.RoomHandle`.
@@ -20,7 +21,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from yamen.server import protocol
@@ -28,8 +28,9 @@ from yamen.server.cluster.bus import NoAnswer, NotOwner, OwnerGone
 from yamen.server.cluster.messages import Attach, Deliver, Detach, Forward, Moved, Snapshot
 from yamen.server.errors import RoomError
 from yamen.server.frames import dumps
-from yamen.server.handle import Client, RoomHandle
+from yamen.server.handle import Client
 from yamen.server.identity import admits
+from yamen.server.operations import Operation
 from yamen.server.rooms import Room
 
 if TYPE_CHECKING:
@@ -219,41 +220,16 @@ class Link:
 
     # what the lobby uses
 
-    async def _call(self, call: Callable[[RoomHandle], Awaitable[None]]) -> None:
+    async def run(self, op: Operation) -> None:
+        """Do the operation on the room where it runs now; when the owner changes meanwhile
+        (NotOwner, OwnerGone), at the new owner."""
         for _ in range(3):
             target = self.current()
             if target is not None:
                 with contextlib.suppress(OwnerGone, NotOwner):  # (a Room raises neither)
-                    return await call(target)
+                    return await target.run(op)
             await self.route(force=True)
         raise RoomError("unavailable", "the room keeps moving between servers: try again", 503)
-
-    async def take_seat(self, player: str, name: str, seat: int, invite: str | None) -> None:
-        await self._call(lambda room: room.take_seat(player, name, seat, invite))
-
-    async def leave(self, player: str) -> None:
-        await self._call(lambda room: room.leave(player))
-
-    async def set_bot(self, player: str, seat: int, bot: str | None) -> None:
-        await self._call(lambda room: room.set_bot(player, seat, bot))
-
-    async def fill_bots(self, player: str, bot: str | None) -> None:
-        await self._call(lambda room: room.fill_bots(player, bot))
-
-    async def remove(self, player: str, seat: int) -> None:
-        await self._call(lambda room: room.remove(player, seat))
-
-    async def configure(
-        self,
-        player: str,
-        options: dict[str, Any] | None = None,
-        settings: dict[str, Any] | None = None,
-        public: bool | None = None,
-    ) -> None:
-        await self._call(lambda room: room.configure(player, options, settings, public))
-
-    async def start(self, player: str) -> None:
-        await self._call(lambda room: room.start(player))
 
     @property
     def reached(self) -> Room | Remote:
@@ -281,7 +257,7 @@ class Link:
 
 
 class Remote:
-    """A room owned by another process: lobby calls are calls to it, local clients are
+    """A room owned by another process: lobby operations are calls to it, local clients are
     attached to it as relayed connections. ``seen`` is the owner's latest snapshot of it."""
 
     def __init__(self, rooms: ClusterRooms, room_id: str, owner: str, seen: Snapshot):
@@ -294,40 +270,15 @@ class Remote:
     @staticmethod
     async def _describe(rooms: ClusterRooms, room_id: str, owner: str) -> Snapshot:
         # A read: asked again (of whoever then holds the lease) rather than waited on long.
-        return await rooms.bus.call(owner, room_id, "describe", [], max(1.0, rooms.lease))
+        return await rooms.bus.call(owner, room_id, None, max(1.0, rooms.lease))
 
     async def describe(self) -> None:
         self.seen = await self._describe(self.rooms, self.id, self.owner)
 
-    async def _call(self, op: str, *args: Any) -> None:
-        self.seen = await self.rooms.bus.call(self.owner, self.id, op, list(args))
-
-    async def take_seat(self, player: str, name: str, seat: int, invite: str | None) -> None:
-        await self._call("take_seat", player, name, seat, invite)
-
-    async def leave(self, player: str) -> None:
-        await self._call("leave", player)
-
-    async def set_bot(self, player: str, seat: int, bot: str | None) -> None:
-        await self._call("set_bot", player, seat, bot)
-
-    async def fill_bots(self, player: str, bot: str | None) -> None:
-        await self._call("fill_bots", player, bot)
-
-    async def remove(self, player: str, seat: int) -> None:
-        await self._call("remove", player, seat)
-
-    async def configure(
-        self,
-        player: str,
-        options: dict[str, Any] | None = None,
-        settings: dict[str, Any] | None = None,
-        public: bool | None = None,
-    ) -> None:
-        await self._call("configure", player, options, settings, public)
-
-    async def start(self, player: str) -> None:
-        await self._call("start", player)
+    async def run(self, op: Operation) -> None:
+        """The owner does the operation (the bus carries it as data); its snapshot after it
+        is what is seen here. The owner's refusal comes back as the RoomError it raised."""
+        self.seen = await self.rooms.bus.call(self.owner, self.id, op)
 
     async def attach(self, conn: Client) -> None:
         rooms = self.rooms

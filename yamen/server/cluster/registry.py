@@ -57,9 +57,6 @@ from yamen.server.thinking import INLINE, Thinker
 
 log = logging.getLogger(__name__)
 
-# the lobby calls another process may relay
-OPS = ("take_seat", "leave", "set_bot", "fill_bots", "remove", "configure", "start")
-
 
 class ClusterRooms(Rooms):
     """The rooms of one process of several, on the database at ``db_url`` and the Redis at
@@ -354,17 +351,14 @@ class ClusterRooms(Rooms):
             if room is None:
                 answer = Answer(call.id, moved=True)
             else:
-                if call.op != "describe":
-                    if call.op not in OPS:
-                        raise RoomError("bad_request", f"no such room call {call.op!r}", 400)
-                    await getattr(room, call.op)(*call.args)
+                if call.op is not None:
+                    await room.run(call.op)
                 answer = Answer(call.id, snapshot=Snapshot.of(room))
         except RoomError as exc:
             answer = Answer(call.id, error=(exc.code, str(exc), exc.status, exc.params))
         except Exception:
-            log.exception(
-                "room %s: relayed %s failed", call.room, call.op, extra={"room": call.room}
-            )
+            what = "describe" if call.op is None else call.op.kind
+            log.exception("room %s: relayed %s failed", call.room, what, extra={"room": call.room})
             failed = "the room's server failed: try again"
             answer = Answer(call.id, error=("internal", failed, 500, {}))
         self.bus.post(call.origin, answer)
