@@ -1,3 +1,4 @@
+// @ts-check
 // Accounts in the browser: a guest claims a name and a password (and keeps their games), signs
 // in on another device, signs out here or everywhere, changes the password, deletes it. The calls: docs/server.md, Accounts.
 import { api, setToken, forgetToken } from "./net.js";

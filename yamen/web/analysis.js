@@ -1,3 +1,4 @@
+// @ts-check
 // The post-game analysis in the replay (docs/server.md, Post-game analysis): for the seat on
 // screen, ask for it (a player, for their own seat), follow the job's progress, then mark the
 // decisions where the search bot would have played differently, with the points at stake: a

@@ -1,3 +1,4 @@
+// @ts-check
 // The shell's entry (index.html loads it): the language chooser, the name step, then the
 // screen the address names (routes.js). The shell knows no game by name: a room's table is
 // drawn by games/<game>.js, or games/generic.js (room.js).

@@ -1,3 +1,4 @@
+// @ts-check
 // Playing cards drawn as SVG, made here (no downloaded assets). Codes as in Yamen's notation:
 // "9H", "TS", "SJ", "BJ", "BJ*" (a marked joker). A card's accessible name is words in the
 // page's language: the caller passes a labeller (code -> words); without one, the rank and

@@ -1,3 +1,4 @@
+// @ts-check
 // Turn timers: every `.timer[data-deadline]` (epoch seconds, from the table's deadlines) counts
 // down each second, with a warning near the end; my own seat's timer (#my-timer) sits in the
 // action bar, where the eye is when it is my turn.

@@ -1,3 +1,4 @@
+// @ts-check
 // The games the server offers (GET /api/games), fetched once with their catalogs, and what the
 // screens look up in them: a game's declaration, its title in the page's language.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby screen: the new-room form (lobby.js draws its fields from the game's declaration),
 // the public rooms, and a link to each game's leaderboard.
 

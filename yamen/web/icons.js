@@ -1,3 +1,4 @@
+// @ts-check
 // Small icons drawn as inline SVG: emoji render as empty boxes where no emoji font is installed.
 // Each icon is hidden from screen readers and carries its words in a visually hidden span.
 

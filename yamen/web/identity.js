@@ -1,3 +1,4 @@
+// @ts-check
 // Who I am: the name step while this browser has no identity the server knows (a guest's
 // name, or an account's sign-in, account.js), then the name in the header, which leads to the
 // account page.

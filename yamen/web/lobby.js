@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's forms, drawn from what the server publishes (GET /api/games): a game's options
 // from its declaration (yamen/options.py: kind, default, range or choices, the option it
 // applies to) and its presets (named bundles of options, offered first), the room's settings,

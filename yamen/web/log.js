@@ -1,3 +1,4 @@
+// @ts-check
 // The room's log and what the server did for a seat: a state frame's history told in words
 // (its latest entries; the earlier ones a page at a time, asked for with the button at the top
 // of the log, so a reload loses nothing), the notice when the

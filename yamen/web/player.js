@@ -1,3 +1,4 @@
+// @ts-check
 // A player's page (#/player/<id>) and a game's leaderboard (#/leaderboard/<game>): the figures
 // the server keeps per game (docs/server.md, Ratings), drawn in the page's words. Each loader
 // fetches once and returns a draw function, so a language change redraws without fetching.

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay of a finished game (#/replay/<game_id>?seat=N&step=K): step by step, through the
 // game's own table module, read-only. A seat's perspective shows what that seat knew then (its
 // view, and the events it was told); "everything revealed" shows the spectators' table and

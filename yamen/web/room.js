@@ -1,3 +1,4 @@
+// @ts-check
 // A room's page: opening it (the game's table module, or the generic one, and its styles),
 // what each live frame changes in the page's state, and drawing it all again: the head, the
 // table (or, before a game, the hint and the host's setup), my turn, the side column.

@@ -1,3 +1,4 @@
+// @ts-check
 // The room's head: the game's title and the room's status, the invite link to copy, the
 // host's Start (or Rematch) and Fill with bots, Leave, a finished game's Replay, and the rules
 // and sound buttons. `again` draws the room again (the room page, room.js).

@@ -1,3 +1,4 @@
+// @ts-check
 // The screens by the address's hash: #/room/<id>[?invite=], #/player/<id>,
 // #/leaderboard/<game>, #/replay/<game_id>[?…], #/account, else the lobby. Leaving a screen
 // closes its room's connection and clears its banner and turn title.

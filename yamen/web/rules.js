@@ -1,3 +1,4 @@
+// @ts-check
 // The rules panel: a game's rules in the page's language, from rules/<game>.json, opened from
 // the room. The file holds every language with the same sections; a section may apply only to
 // some option values ("when": {"variant": "japanese"}), checked against the room's options

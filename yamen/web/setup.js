@@ -1,3 +1,4 @@
+// @ts-check
 // The host's room setup until the first game starts: the same fields as the lobby's form,
 // filled from the room, saved in one PATCH. Built again only when the room's setup changed,
 // so a frame arriving meanwhile does not undo what the host is typing.

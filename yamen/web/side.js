@@ -1,3 +1,4 @@
+// @ts-check
 // The room's side column: the seats (names, scores, who is to act, timers, and before a game
 // the controls to sit, seat a bot, change or remove one, remove a person), the chat, the log.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Telling a person their turn has come when they are not looking at the table: the tab's title,
 // a short chime made with WebAudio (no sound files), and a vibration on phones that allow it.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The Bao Qing-tian trial's table, for 3 to 50 seats on a phone: the seat's own part on top
 // (role.js), the decisions (decisions.js; the captor may keep waiting, keep_waiting.js), the
 // hand, the public board (board.js: offices, the hunt, the sentence), the end (ledger.js).

@@ -1,3 +1,4 @@
+// @ts-check
 // Baohuang's table: the role panel (your role, the called card, who is known, what each
 // decision means), the other seats around the table with the trick in the middle, the hand
 // picked by rank and count (baohuang/pick.js), the action bar, the last deal's summary between

@@ -1,3 +1,4 @@
+// @ts-check
 // Criminal Poker's table: your identity and what you are after on top (role.js), the decisions
 // in words with what each does (controls.js), your evidence and every suspect's (board.js), and
 // at the end your headline (result.js) and every card turned over (reveal.js).

@@ -1,3 +1,4 @@
+// @ts-check
 // A table for any game: the seat's view as labelled facts, the hand, and the legal actions
 // as buttons (in the game's notation). Game modules build on its pieces.
 

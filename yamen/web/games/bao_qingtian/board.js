@@ -1,3 +1,4 @@
+// @ts-check
 // The public board of a trial: the phase, the seats with their offices, who holds which office,
 // an appointment being made, the captor's hunt and the sentence as it is built.
 

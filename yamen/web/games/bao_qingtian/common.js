@@ -1,3 +1,4 @@
+// @ts-check
 // The Bao Qing-tian table's shared words: card, office and punishment names from the catalog,
 // and the order things are shown in.
 

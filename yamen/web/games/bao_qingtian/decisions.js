@@ -1,3 +1,4 @@
+// @ts-check
 // The seat's decisions, every one a button in words with a line saying what it does: naming
 // the crime, appointing, the captor's guesses, the sentence, the verdict.
 

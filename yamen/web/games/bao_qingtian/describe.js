@@ -1,3 +1,4 @@
+// @ts-check
 // The trial's events as log lines, in the page's language, cards and offices by name.
 
 import { P, cardName, counted, officeName, punishmentName } from "./common.js";

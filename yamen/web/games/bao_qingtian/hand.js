@@ -1,3 +1,4 @@
+// @ts-check
 // The seat's own hand: its cards by name (the discard buttons on its turn) and its last turns.
 
 import { P, CODES, cardName } from "./common.js";

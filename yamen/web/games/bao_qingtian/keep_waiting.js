@@ -1,3 +1,4 @@
+// @ts-check
 // The captor's "keep waiting until I choose to guess": one click, and the captor's own client
 // answers the legal Wait after each turn by itself. The captor is asked only when it matters:
 // when Wait is no longer legal (the round's last turn and no guess yet this round: rule 2 of the

@@ -1,3 +1,4 @@
+// @ts-check
 // The end of a trial: a headline for this seat, the verdict, the sentence worked through step by
 // step in words, the winners, and the room's running ledger of punishments. Never raw data.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The seat's own part, always on top: its offices (or none), what it is trying to do now in one
 // line, and what it knows — the crime, whether it holds that card, who holds which office.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The action bar: Play (the picked set, in words), Pass / Yield / Claim and every other
 // decision, why a pick is no legal set, and the legal sets to play with one tap. It is an
 // element with class "actions", which the shell pins to the bottom of a phone's screen.

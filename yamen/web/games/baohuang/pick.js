@@ -1,3 +1,4 @@
+// @ts-check
 // Picking a set from the hand by rank and count. The engine plays plain cards of a rank in a
 // fixed order (suits ♠ ♥ ♦ ♣, plain jokers before marked ones, hands.py's take) and reads a set
 // as ranks and counts, so the hand offers no suit choice: tapping a rank group adds one more

@@ -1,3 +1,4 @@
+// @ts-check
 // The table itself: the other four seats around it in play order (the next seat on the
 // right, then across, then the left: the seeds' counter-clockwise), the trick in the middle.
 // What changed since the last drawing gets a short animation (a play slides in, a pass fades,

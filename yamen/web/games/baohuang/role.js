@@ -1,3 +1,4 @@
+// @ts-check
 // The panel at the top of the table: this seat's own role in the game's words with its win
 // condition, a house rule on the lowest rank if the room plays one, the called card (or the
 // japanese guard card) as a card, who is known to be who, and what each decision on offer

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished deal told in words: the places with their names (頭科 … 大落), the sides, the
 // scoring worked through (place points, the split, the doubling) and the tribute to come; the
 // end-of-game headline for this seat; and the running table of every deal's scores.

@@ -1,3 +1,4 @@
+// @ts-check
 // Baohuang's notation in the player's words: "T" as 10, jokers by the language's names
 // (大王 / 大画 …), a suit as its sign, and the words of the legal texts by phase.
 

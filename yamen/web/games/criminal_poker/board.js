@@ -1,3 +1,4 @@
+// @ts-check
 // The public table: the phase and facts, this seat's evidence, every suspect's shown evidence,
 // the turns taken, the deck the investigator looked at, and the votes.
 

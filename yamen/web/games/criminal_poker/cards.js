@@ -1,3 +1,4 @@
+// @ts-check
 // Criminal Poker's cards and identities in words: evidence named from the catalog (or the
 // room's own card list), the seed's culprit rules for one suspect's cards, and how a card looks.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The seat's decisions as buttons in words, each kind with a line saying what it does.
 
 import { P, card, cardName, evidence, investigatorWord } from "./cards.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Criminal Poker's events as log lines, cards by name.
 
 import { P, card, cardName, evidence, roleName } from "./cards.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The end for this seat: "You won" / "You lost", its side and why, and every seat's identity and
 // outcome in words. The cards themselves are turned over below (reveal.js).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The reveal: every seat's cards turned over, the culprit rule that applied, and the rules.
 
 import { P, assess, counted, evidence, roleName } from "./cards.js";

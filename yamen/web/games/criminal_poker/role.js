@@ -1,3 +1,4 @@
+// @ts-check
 // The seat's own part, always on top: its identity, what it is trying to do in one line, and who
 // is known to be who (the investigator's identity is public; the others stay secret to the end).
 
