@@ -42,7 +42,7 @@ interface Room {
   number?: number;
   seats: Seat[];
   scores?: number[];
-  options: { [name: string]: Json };
+  options: OptionValues;
   settings?: RoomSettings;
   public?: boolean;
   invite?: string | null;
@@ -116,6 +116,9 @@ interface Frame {
   [field: string]: any;
 }
 
+/** A room's option values, by name. */
+type OptionValues = { [name: string]: Json };
+
 /** An option a game declares (yamen/options.py), as GET /api/games publishes it. */
 interface OptionDeclaration {
   name: string;
@@ -134,7 +137,7 @@ interface OptionDeclaration {
 interface Preset {
   name: string;
   label: string;
-  options: { [name: string]: Json };
+  options: OptionValues;
 }
 
 /** An entry of GET /api/games. */
@@ -184,7 +187,7 @@ interface Ctx {
 /** The room a replay's table is drawn in: what the game was played with. */
 interface ReplayRoom {
   game: string;
-  options: { [name: string]: Json };
+  options: OptionValues;
   status: string;
   seats: { name: string }[];
 }
