@@ -215,5 +215,5 @@ export function missed(table, frame) {
  */
 export function stale(table, frame) {
   if (!table || frame.table.number !== table.number) return table !== null && frame.table.number < table.number;
-  return frame.table.seq < table.seq || (frame.table.seq === table.seq && frame.events.length > 0);
+  return frame.table.seq < table.seq || (frame.table.seq === table.seq && (frame.events || []).length > 0);
 }

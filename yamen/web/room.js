@@ -87,7 +87,7 @@ function onFrame(frame) {
       if (missed(page.table, frame)) page.live.resync("behind"); // the state will mend the log
       if (page.table && page.table.number !== frame.table.number) startLog(page, null, describe, names()); // a new game
       page.table = frame.table;
-      page.log.push(...logLines([frame], describe, names()));
+      page.log.push(...logLines([/** @type {HistoryEntry} */ (frame)], describe, names()));
       const notice = standInNotice(frame, page.seat, describe);
       if (notice) say(notice, "warn");
       break;
@@ -117,7 +117,7 @@ function drawRoom() {
   const page = shell.page;
   if (!page || !document.getElementById("table")) return;
   const { room, table } = page;
-  const host = shell.player && room.host === shell.player.player;
+  const host = Boolean(shell.player && room.host === shell.player.player);
   drawHead(room, host, drawRoom);
   const el = /** @type {HTMLElement} */ (document.getElementById("table")); // (checked above)
   if (table) page.module.render(el, context());

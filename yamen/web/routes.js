@@ -25,7 +25,7 @@ export async function route() {
   if (match) await roomPage(match[1], match[2]);
   else if (standing) await standings(/** @type {"player" | "leaderboard" | "replay"} */ (standing[1]), decodeURIComponent(standing[2]), standing[3]);
   else if (location.hash === "#/account") {
-    shell.redraw = () => accountPage(main, shell.player, attempt, accountChanged);
+    shell.redraw = () => accountPage(main, /** @type {Me} */ (shell.player), attempt, accountChanged);
     shell.redraw();
   } else await lobby();
 }

@@ -6,6 +6,7 @@
 import { t } from "./i18n.js";
 import { errorText } from "./lobby.js";
 /** @typedef {import("./net.js").ApiError} ApiError */
+/** @typedef {typeof attempt} Attempt */
 
 // (index.html has both)
 export const main = /** @type {HTMLElement} */ (document.getElementById("main"));

@@ -41,7 +41,7 @@ interface Room {
   status: string;
   number?: number;
   seats: Seat[];
-  scores?: number[];
+  scores: number[];
   options: OptionValues;
   settings?: RoomSettings;
   public?: boolean;
@@ -67,6 +67,7 @@ interface GameEvent {
 /** What the stand-in did for a seat (a bot played it while its player was away). */
 interface StandIn {
   seat: number;
+  why: string;
 }
 
 /** One step of a table's history: the events an action caused. */
@@ -100,7 +101,8 @@ interface Table {
   history?: HistoryEntry[];
   history_before?: number | null;
   talk?: GameData | null;
-  break?: GameData | null;
+  /** the break between two deals: when the next starts (epoch seconds), who is ready */
+  pause?: { until: number; ready: number[] } | null;
   [field: string]: any;
 }
 
@@ -113,6 +115,9 @@ interface ChatLine {
 /** A frame of the live connection (docs/protocol.md); `type` says which fields it has. */
 interface Frame {
   type: string;
+  /** an update's: the events of the action, and the stand-in that acted, if one did */
+  events?: GameEvent[];
+  stand_in?: StandIn | null;
   [field: string]: any;
 }
 
@@ -183,6 +188,9 @@ interface Ctx {
   /** set by a table that draws itself again (picking cards) */
   redraw?: () => void;
 }
+
+/** A game's label for a card code, in the page's words (cards.js). */
+type CardLabel = (code: string) => string;
 
 /** The room a replay's table is drawn in: what the game was played with. */
 interface ReplayRoom {
