@@ -4,6 +4,10 @@
 
 import { P, investigatorWord, roleName } from "./cards.js";
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function role(ctx, view) {
   const { h, t, names } = ctx;
   if (view.seat === null || view.seat === undefined || !view.identity) return null;
