@@ -6,6 +6,10 @@ import { P, OFFICES, STEPS, cardName, counted, officeName, officesBySeat, punish
 
 // ----- the parts -----------------------------------------------------------------------------
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function heading(ctx, view) {
   const { h, t, tOr, names } = ctx;
   const facts = [
@@ -24,6 +28,10 @@ export function heading(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function seatList(ctx, view) {
   const { h, t, table } = ctx;
   const held = officesBySeat(view);
@@ -31,12 +39,14 @@ export function seatList(ctx, view) {
   const deadlines = (table.result === null && table.deadlines) || {};
   const escaped = new Set((table.result && table.result.escaped) || []);
   const winners = new Set((table.result && table.result.winners) || []);
+  /** @type {{ [seat: number]: number }} */
   const missed = {};
   for (const g of (view.capture && view.capture.guesses) || []) if (!g.hit) missed[g.seat] = (missed[g.seat] || 0) + 1;
   return h(
     "ol",
     { class: `bq-seats ${view.players > 12 ? "many" : ""}`, id: "bq-seats", "aria-label": t("seats") },
     Array.from({ length: view.players }, (_, seat) => {
+      /** @type {HTMLElement[]} */
       const marks = [];
       if (seat === view.turn) marks.push(h("span", { class: "bq-m bq-turn", title: t(`${P}.its_turn`) }, "▶"));
       if (seat === view.last_turn && view.phase === "guess") marks.push(h("span", { class: "bq-m", title: t(`${P}.last_turn`) }, "↺"));
@@ -64,8 +74,13 @@ export function seatList(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function offices(ctx, view) {
   const { h, t, names } = ctx;
+  /** @type {[string, number, string | null | undefined][]} */
   const rows = [];
   if (view.emperor !== null && view.emperor !== undefined) rows.push(["emperor", view.emperor, null]);
   for (const office of OFFICES) {
@@ -82,6 +97,10 @@ export function offices(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function appointing(ctx, view) {
   const { h, t, names } = ctx;
   const a = view.appointing;
@@ -96,6 +115,10 @@ export function appointing(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function capture(ctx, view) {
   const { h, t, names } = ctx;
   const c = view.capture;
@@ -136,9 +159,14 @@ export function capture(ctx, view) {
 }
 
 // The sentence as it is built: every step, the ones still to come greyed out.
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function trial(ctx, view) {
   const { h, t, names } = ctx;
   if (view.accused === null || view.accused === undefined) return null;
+  /** @type {{ [step: string]: BqStep }} */
   const done = {};
   for (const step of view.sentence || []) done[step.step] = step;
   const steps = STEPS.map((step) => {
