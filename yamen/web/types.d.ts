@@ -80,11 +80,11 @@ interface HistoryEntry {
 /** A seat's view: the game's fields, with those the shell reads named. */
 type View = GameData & { game?: string; legal?: string[]; hand?: string[] };
 
+/** The end of a game (a table's result): what the shell reads; a game's table reads its own fields. */
 interface GameResult {
   winners?: number[];
   places?: number[];
-  scores: number[];
-  [field: string]: any;
+  scores: (number | string)[];
 }
 
 /** A room's table as one seat sees it (a live frame's `table`). */
@@ -100,10 +100,8 @@ interface Table {
   totals: number[];
   history?: HistoryEntry[];
   history_before?: number | null;
-  talk?: GameData | null;
   /** the break between two deals: when the next starts (epoch seconds), who is ready */
   pause?: { until: number; ready: number[] } | null;
-  [field: string]: any;
 }
 
 interface ChatLine {

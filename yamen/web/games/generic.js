@@ -77,7 +77,7 @@ export function result(ctx) {
   const r = table.result;
   const winners = r.winners || [];
   const won = seat !== null && winners.includes(seat);
-  const points = (/** @type {number} */ n) => t(Math.abs(Number(n)) === 1 ? "points_one" : "points", { n });
+  const points = (/** @type {number | string} */ n) => t(Math.abs(Number(n)) === 1 ? "points_one" : "points", { n });
   return h(
     "section",
     { class: `result ${seat === null || seat === undefined ? "" : won ? "won" : "lost"}`, id: "result" },

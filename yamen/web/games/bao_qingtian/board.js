@@ -37,7 +37,8 @@ export function seatList(ctx, view) {
   const held = officesBySeat(view);
   const holders = new Set((view.appointing && view.appointing.holders) || []);
   const deadlines = (table.result === null && table.deadlines) || {};
-  const escaped = new Set((table.result && table.result.escaped) || []);
+  const result = /** @type {BqResult | null} */ (table.result);
+  const escaped = new Set((result && result.escaped) || []);
   const winners = new Set((table.result && table.result.winners) || []);
   /** @type {{ [seat: number]: number }} */
   const missed = {};

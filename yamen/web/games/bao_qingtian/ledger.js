@@ -43,7 +43,7 @@ function breakdown(ctx, r) {
 export function ledger(ctx) {
   const { h, t, names, table } = ctx;
   const room = /** @type {Partial<Room>} */ (ctx.room);
-  const r = /** @type {BqResult | null} */ (/** @type {unknown} */ (table.result));
+  const r = /** @type {BqResult | null} */ (table.result);
   if (!r) return null;
   const verdict =
     r.verdict === "pardoned"

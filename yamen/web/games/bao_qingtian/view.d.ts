@@ -56,7 +56,7 @@ interface BqView {
 }
 
 /** The end of a trial (a table's result). */
-interface BqResult {
+interface BqResult extends GameResult {
   winners: number[];
   scores: number[];
   tried: number;

@@ -157,7 +157,7 @@ export function lastDeal(ctx, view) {
  */
 export function headline(ctx, view) {
   const { h, t, table, names } = ctx;
-  const r = /** @type {BhResult | null} */ (/** @type {unknown} */ (table.result));
+  const r = /** @type {BhResult | null} */ (table.result);
   if (!r) return null;
   const deals = (r.deals || view.history || []);
   const d = deals[deals.length - 1];
@@ -198,7 +198,7 @@ export function headline(ctx, view) {
 export function scoring(ctx, view) {
   const { h, t, table, names } = ctx;
   /** @type {BhDeal[]} */
-  const deals = (table.result && table.result.deals) || view.history || [];
+  const deals = (table.result && /** @type {BhResult} */ (table.result).deals) || view.history || [];
   if (!deals.length) return null;
   const who = (/** @type {number | null | undefined} */ seat) => (seat === null || seat === undefined ? "–" : names[seat]);
   return h(

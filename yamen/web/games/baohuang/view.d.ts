@@ -50,7 +50,7 @@ interface BhView {
 }
 
 /** The end of a game (a table's result): every deal's scores in a match. */
-interface BhResult {
+interface BhResult extends GameResult {
   winners: number[];
   places: number[];
   scores: (number | string)[];

@@ -12,7 +12,7 @@ import { P, assess, counted, evidence, roleName } from "./cards.js";
 export function reveal(ctx, view) {
   const { h, t, names } = ctx;
   /** @type {CpFinal | null} */
-  const final = view.final || (ctx.table.result && ctx.table.result.seats ? /** @type {CpFinal} */ (/** @type {unknown} */ (ctx.table.result)) : null);
+  const final = view.final || (ctx.table.result && "seats" in ctx.table.result && ctx.table.result.seats ? /** @type {CpFinal} */ (/** @type {unknown} */ (ctx.table.result)) : null);
   if (!final) return null;
   const culprits = final.culprits || [];
   const arrested = final.arrested || [];
