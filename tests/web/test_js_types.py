@@ -34,6 +34,18 @@ def test_every_module_opts_in():
     assert not missing, f"no // @ts-check on the first line: {missing}"
 
 
+MAX_LINES = 500  # as for the Python modules (tests/core/test_architecture.py): split it by job
+
+
+def test_every_module_is_small():
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in [*WEB.rglob("*.js"), *WEB.rglob("*.d.ts")]
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) >= MAX_LINES
+    }
+    assert long == {}
+
+
 def test_the_checker_is_pinned_and_strict():
     """An exact version (a range would let a new release change what passes), locked, and the
     strict checks on for every module of yamen/web."""
