@@ -60,7 +60,7 @@ export function askEarlier(page, redraw) {
 // the last ask and is this game's; an ask refused may be made again.
 /**
  * @param {RoomPage} page
- * @param {Frame} frame
+ * @param {HistoryFrame | ErrorFrame} frame
  * @param {Describe} describe
  * @param {string[]} names
  */
@@ -111,14 +111,14 @@ function mine(events, seat) {
 // The banner's notice when an update was the stand-in's move for my seat, else null: what it
 // did in the game's words (the events that name my seat; an answer not shown yet, else).
 /**
- * @param {Frame} frame
+ * @param {UpdateFrame} frame
  * @param {number | null} seat
  * @param {Describe} describe
  */
 export function standInNotice(frame, seat, describe) {
   const stand = frame.stand_in;
   if (!stand || seat === null || stand.seat !== seat) return null;
-  const done = mine(frame.events || [], seat);
+  const done = mine(frame.events, seat);
   const what = done.length ? done.map(describe).join("; ") : t("stand_in.unseen");
   return t(`stand_in.${stand.why}`, { what });
 }

@@ -120,6 +120,7 @@ export class Live {
       ws.send(JSON.stringify({ type: "hello", v: 1, token: token(), invite: this.invite }));
     };
     ws.onmessage = (msg) => {
+      /** @type {Frame} */
       const frame = JSON.parse(msg.data);
       this.heard = Date.now();
       if (frame.type === "welcome") {
@@ -179,7 +180,7 @@ export class Live {
     }
   }
 
-  /** @param {Frame} frame */
+  /** @param {Outgoing} frame */
   send(frame) {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
   }
@@ -195,7 +196,7 @@ export class Live {
 // `update` past the next step (both carry the game's number and its action count, seq).
 /**
  * @param {Table | null} table
- * @param {Frame} frame
+ * @param {BeatFrame | UpdateFrame} frame
  */
 export function missed(table, frame) {
   const shown = frame.type === "beat" ? frame : frame.table;
@@ -211,9 +212,9 @@ export function missed(table, frame) {
 // page's next.
 /**
  * @param {Table | null} table
- * @param {Frame} frame
+ * @param {UpdateFrame} frame
  */
 export function stale(table, frame) {
   if (!table || frame.table.number !== table.number) return table !== null && frame.table.number < table.number;
-  return frame.table.seq < table.seq || (frame.table.seq === table.seq && (frame.events || []).length > 0);
+  return frame.table.seq < table.seq || (frame.table.seq === table.seq && frame.events.length > 0);
 }

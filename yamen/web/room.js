@@ -74,9 +74,10 @@ function onFrame(frame) {
       // the room's log of this game, its latest lines (earlier ones a page at a time)
       startLog(page, frame.table, describe, names());
       // back after an absence: what the stand-in did meanwhile, once per point of the game
-      const notice = frame.table && awayNotice(frame.table.history, page.seat, describe);
-      if (notice && page.toldAway !== frame.table.seq) say(notice, "warn");
-      if (frame.table) page.toldAway = frame.table.seq;
+      const table = frame.table;
+      const notice = table && awayNotice(table.history, page.seat, describe);
+      if (table && notice && page.toldAway !== table.seq) say(notice, "warn");
+      if (table) page.toldAway = table.seq;
       break;
     }
     case "beat": // the server's heartbeat: ahead of my table, an update never came (net.js)
@@ -87,7 +88,7 @@ function onFrame(frame) {
       if (missed(page.table, frame)) page.live.resync("behind"); // the state will mend the log
       if (page.table && page.table.number !== frame.table.number) startLog(page, null, describe, names()); // a new game
       page.table = frame.table;
-      page.log.push(...logLines([/** @type {HistoryEntry} */ (frame)], describe, names()));
+      page.log.push(...logLines([frame], describe, names()));
       const notice = standInNotice(frame, page.seat, describe);
       if (notice) say(notice, "warn");
       break;
@@ -103,7 +104,7 @@ function onFrame(frame) {
       addEarlier(page, frame, describe, names());
       break;
     case "chat":
-      page.chat.push(/** @type {ChatLine} */ (frame));
+      page.chat.push(frame);
       break;
     case "error":
       addEarlier(page, frame, describe, names());

@@ -110,14 +110,54 @@ interface ChatLine {
   text?: string;
 }
 
-/** A frame of the live connection (docs/protocol.md); `type` says which fields it has. */
-interface Frame {
-  type: string;
-  /** an update's: the events of the action, and the stand-in that acted, if one did */
-  events?: GameEvent[];
-  stand_in?: StandIn | null;
-  [field: string]: any;
+/** A frame of the live connection from the server (docs/protocol.md), by its `type`. */
+type Frame =
+  | { type: "welcome"; seat: number | null }
+  | { type: "state"; room: Room; table: Table | null; chat: ChatLine[] }
+  | BeatFrame
+  | UpdateFrame
+  | { type: "room"; room: Room }
+  | { type: "presence"; seat: number; online: boolean; away: boolean }
+  | HistoryFrame
+  | ({ type: "chat" } & ChatLine)
+  | ErrorFrame;
+
+/** The heartbeat: the game number and action count the table should show now. */
+interface BeatFrame {
+  type: "beat";
+  number: number;
+  seq: number;
+  every: number;
 }
+
+/** An action's events and the table after it; the stand-in's, if one acted for a seat. */
+interface UpdateFrame {
+  type: "update";
+  table: Table;
+  events: GameEvent[];
+  stand_in?: StandIn | null;
+}
+
+/** A page of the log, asked for with its id. */
+interface HistoryFrame {
+  type: "history";
+  id: string | null;
+  game_id: string;
+  entries: HistoryEntry[];
+  before: number | null;
+}
+
+/** A refusal: its code and params (worded by the page), and the id of what it answers. */
+interface ErrorFrame {
+  type: "error";
+  id?: string | null;
+  code: string;
+  message?: string;
+  params?: { [name: string]: Json };
+}
+
+/** A frame to the server: hello, act, chat, ready, sync, history. */
+type Outgoing = { type: string; [field: string]: Json | undefined };
 
 /** A room's option values, by name. */
 type OptionValues = { [name: string]: Json };
