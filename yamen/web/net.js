@@ -89,7 +89,7 @@ export async function me() {
 export class Live {
   /**
    * @param {string} room
-   * @param {string | null} invite
+   * @param {string | null | undefined} invite
    * @param {(frame: Frame) => void} on
    * @param {(status: string) => void} status
    */

@@ -91,7 +91,7 @@ async function position(gameId, step, invite) {
 // A finished room's link to its game's replay (none while the game is played or before it).
 /**
  * @param {Room} room
- * @param {string | null} invite
+ * @param {string | null | undefined} invite
  */
 export function replayButton(room, invite) {
   if (room.status !== "over" || !room.game_id) return [];

@@ -39,7 +39,7 @@ export async function roomPage(roomId, invite) {
   const side = h("aside", { class: "side" });
   main.replaceChildren(h("section", { class: "room" }, h("div", { id: "room-head", class: "room-head" }), h("div", { class: "layout" }, table, side)));
   shell.redraw = drawRoom;
-  const chosen = invite || info.invite || null;
+  const chosen = invite || info.invite; // (none: no invite key is sent)
   // the page is the shell's before the connection opens: its first frame finds it
   const live = new Live(roomId, chosen, onFrame, (status) => {
     if (status === "lost") say(t("connection_lost"), "warn");

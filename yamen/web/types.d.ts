@@ -249,7 +249,7 @@ interface TableModule {
 /** The room page on show (room.js): its room, table, log and connection. */
 interface RoomPage {
   id: string;
-  invite: string | null;
+  invite: string | null | undefined;
   room: Room;
   table: Table | null;
   seat: number | null;
