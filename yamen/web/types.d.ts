@@ -7,9 +7,8 @@
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /**
- * A game's own fields (a seat's view, an event's data, a result's details): their shape is the
- * game's, read by its table module, which the shell never looks into. Only data the server
- * sends is typed so.
+ * An event's data: its shape is the game's and the event kind's, read field by field by the
+ * game's describe(); the shell never looks into it.
  */
 type GameData = { [field: string]: any };
 
@@ -77,8 +76,8 @@ interface HistoryEntry {
   stand_in?: StandIn | null;
 }
 
-/** A seat's view: the game's fields, with those the shell reads named. */
-type View = GameData & { game?: string; legal?: string[]; hand?: string[] };
+/** A seat's view: the fields the shell reads; a game's table casts it to its own (view.d.ts). */
+type View = { game?: string; seat?: number | null; legal?: string[]; hand?: string[]; [field: string]: unknown };
 
 /** The end of a game (a table's result): what the shell reads; a game's table reads its own fields. */
 interface GameResult {

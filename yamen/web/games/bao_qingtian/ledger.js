@@ -7,7 +7,7 @@ import { P, cardName, counted, isSeat, officeName, punishmentName } from "./comm
 /**
  * @param {Ctx} ctx
  * @param {BqResult} r
- * @param {number | null} seat
+ * @param {number | null | undefined} seat
  * @returns {[string, string] | null}
  */
 function headlineFor(ctx, r, seat) {

@@ -25,7 +25,7 @@ interface BqStep {
   count: number;
 }
 
-interface BqView {
+interface BqView extends View {
   game?: string;
   legal?: string[];
   phase: string;

@@ -22,7 +22,7 @@ interface BhDeal {
   totals: (number | string)[];
 }
 
-interface BhView {
+interface BhView extends View {
   game?: string;
   legal?: string[];
   seat: number | null;

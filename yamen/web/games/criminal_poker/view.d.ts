@@ -35,7 +35,7 @@ interface CpFinal {
   seats: CpFinalSeat[];
 }
 
-interface CpView {
+interface CpView extends View {
   game?: string;
   legal?: string[];
   phase: string;
