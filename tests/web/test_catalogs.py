@@ -19,6 +19,7 @@ ALLOWED_LATIN = {"Tab", "Enter"}
 # every module at the top of the web folder is the shell's (the games' own are in games/)
 SHELL = [
     *sorted(path.name for path in WEB.glob("*.js")),
+    "types.d.ts",
     "index.html",
     "style.css",
     "games/generic.js",

@@ -1,3 +1,4 @@
+// @ts-check
 // Accounts in the browser: a guest claims a name and a password (and keeps their games), signs
 // in on another device, signs out here or everywhere, changes the password, deletes it. The calls: docs/server.md, Accounts.
 import { api, setToken, forgetToken } from "./net.js";
@@ -5,6 +6,12 @@ import { t } from "./i18n.js";
 import { h, confirmStep } from "./dom.js";
 
 // A name and a password; `id` keeps two forms on one page apart.
+/** @typedef {import("./shell.js").Attempt} Attempt */
+
+/**
+ * @param {string} id
+ * @param {boolean} fresh
+ */
 function credentials(id, fresh) {
   const name = h("input", { id: `${id}-name`, maxlength: 40, required: true, autocomplete: "username" });
   const password = h("input", {
@@ -19,9 +26,14 @@ function credentials(id, fresh) {
 }
 
 // Signing in: the session's token becomes this browser's, then `done()`.
+/**
+ * @param {Attempt} attempt
+ * @param {() => void} done
+ * @param {string | null} [hint]
+ */
 export function signInForm(attempt, done, hint = null) {
   const c = credentials("sign-in", false);
-  const submit = async (e) => {
+  const submit = async (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
     const body = { name: c.name.value, password: c.password.value };
     const got = await attempt(() => api("POST", "/api/account/sessions", body));
@@ -42,10 +54,16 @@ export function signInForm(attempt, done, hint = null) {
 // The account page (#/account). A guest claims an account (the token stays, so does the
 // player) or signs in to one; an account's player signs out here or everywhere (the token is
 // forgotten: the welcome step follows), changes the password or deletes the account. `changed()` once the identity changed.
+/**
+ * @param {HTMLElement} main
+ * @param {Me} player
+ * @param {Attempt} attempt
+ * @param {() => void} changed
+ */
 export function accountPage(main, player, attempt, changed) {
   if (!player.account) {
     const c = credentials("claim", true);
-    const submit = async (e) => {
+    const submit = async (/** @type {SubmitEvent} */ e) => {
       e.preventDefault();
       const body = { name: c.name.value, password: c.password.value };
       if (await attempt(() => api("POST", "/api/account", body))) changed();
@@ -61,7 +79,7 @@ export function accountPage(main, player, attempt, changed) {
     main.replaceChildren(claim, signInForm(attempt, changed, t("account.sign_in_hint")));
     return;
   }
-  const out = (path) => async () => {
+  const out = (/** @type {string} */ path) => async () => {
     if ((await attempt(() => api("DELETE", path))) === undefined) return; // refused: said
     forgetToken();
     location.hash = "#/";
@@ -81,6 +99,10 @@ export function accountPage(main, player, attempt, changed) {
   );
 }
 
+/**
+ * @param {string} id
+ * @param {boolean} fresh
+ */
 function passwordField(id, fresh) {
   return h("input", {
     id, type: "password", maxlength: 256, required: true, minlength: fresh ? 8 : false,
@@ -89,11 +111,12 @@ function passwordField(id, fresh) {
 }
 
 // A new password, given the old one: the server revokes every other session, this one stays.
+/** @param {Attempt} attempt */
 function passwordForm(attempt) {
   const old = passwordField("old-password", false);
   const fresh = passwordField("new-password", true);
   const done = h("p", { role: "status", id: "password-changed" });
-  const submit = async (e) => {
+  const submit = async (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
     const body = { old: old.value, new: fresh.value };
     if ((await attempt(() => api("PUT", "/api/account/password", body))) === undefined) return;
@@ -112,9 +135,13 @@ function passwordForm(attempt) {
 }
 
 // Deleting the account, given its password and asked once more: the games stay, anonymous.
+/**
+ * @param {Attempt} attempt
+ * @param {() => void} changed
+ */
 function deleteForm(attempt, changed) {
   const password = passwordField("delete-password", false);
-  const submit = async (e) => {
+  const submit = async (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
     if (!(await confirmStep(t("account.delete_confirm"), t("account.delete"), t("account.keep")))) return;
     const body = { password: password.value };

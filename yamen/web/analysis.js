@@ -1,3 +1,4 @@
+// @ts-check
 // The post-game analysis in the replay (docs/server.md, Post-game analysis): for the seat on
 // screen, ask for it (a player, for their own seat), follow the job's progress, then mark the
 // decisions where the search bot would have played differently, with the points at stake: a
@@ -5,23 +6,39 @@
 // step, what the bot would have played instead. It names no game: actions are worded by the
 // table module's `actionWords(ctx, text)` when it has one, else shown in the game's notation.
 
-import { api } from "./net.js";
+import { api, ApiError } from "./net.js";
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { errorText } from "./lobby.js";
+
+/**
+ * @typedef {{ step: number, evaluated: boolean, played: string, played_text: string, best: string, best_text: string, loss: number }} Decision
+ * @typedef {{ summary: { agreements: number, evaluated: number, decisions: number, loss: number }, decisions: Decision[], playouts: number }} Analysis
+ * @typedef {{ state: string, progress?: { done: number, total: number }, eta_seconds?: number | null, result?: Analysis }} AnalysisStatus
+ * @typedef {ReturnType<typeof analyses>} Jobs
+ */
 
 const POLL_MS = 1000;
 const RUNNING = new Set(["queued", "running"]);
 
 // One replay's analyses, per seat. `changed()` is called when what is shown may differ (the
 // page redraws the panel); `jump(step)` moves the replay.
+/**
+ * @param {string} gameId
+ * @param {string} invite
+ * @param {() => void} changed
+ */
 export function analyses(gameId, invite, changed) {
   const base = `/api/games/${encodeURIComponent(gameId)}/analysis`;
   const invited = invite ? `invite=${encodeURIComponent(invite)}` : "";
+  /** @type {Map<number, AnalysisStatus | undefined>} */
   const known = new Map(); // seat -> the last status read, or {state: "unavailable"}
+  /** @type {Map<number, string>} */
   const errors = new Map(); // seat -> the refusal of the last ask, in words
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
 
+  /** @param {number} seat */
   async function read(seat) {
     try {
       known.set(seat, await api("GET", `${base}?seat=${seat}${invited && `&${invited}`}`));
@@ -34,18 +51,23 @@ export function analyses(gameId, invite, changed) {
   }
 
   // While a job runs, its status is read again every second (only for the seat on screen).
+  /** @param {number} seat */
   function follow(seat) {
     clearTimeout(timer);
     const status = known.get(seat);
     if (status && RUNNING.has(status.state)) timer = setTimeout(() => read(seat), POLL_MS);
   }
 
+  /**
+   * @param {number} seat
+   * @param {string} game
+   */
   async function ask(seat, game) {
     errors.delete(seat);
     try {
       known.set(seat, await api("POST", `${base}${invited && `?${invited}`}`, { seat }));
     } catch (err) {
-      errors.set(seat, err.code ? errorText(err.code, err.params, game) : t("error.unknown"));
+      errors.set(seat, err instanceof ApiError ? errorText(err.code, err.params, game) : t("error.unknown"));
     }
     follow(seat);
     changed();
@@ -53,6 +75,7 @@ export function analyses(gameId, invite, changed) {
 
   return {
     // The status of `seat` (read once, then followed while running); undefined until read.
+    /** @param {number} seat */
     status(seat) {
       if (!known.has(seat)) {
         known.set(seat, undefined);
@@ -61,15 +84,16 @@ export function analyses(gameId, invite, changed) {
       return known.get(seat);
     },
     ask,
-    error: (seat) => errors.get(seat),
+    error: (/** @type {number} */ seat) => errors.get(seat),
     stop: () => clearTimeout(timer),
   };
 }
 
-const points = (n) => (Math.round(n * 10) / 10).toString();
+const points = (/** @type {number} */ n) => (Math.round(n * 10) / 10).toString();
 
 // How long the server says a job will take, in words: "about 40 s", "about 3 min"; nothing
 // while it cannot say (null: no decision timed yet).
+/** @param {number | null | undefined} seconds */
 export function etaWords(seconds) {
   if (seconds === null || seconds === undefined) return "";
   if (seconds < 90) return t("analysis.eta_seconds", { seconds: Math.max(1, Math.ceil(seconds)) });
@@ -77,13 +101,22 @@ export function etaWords(seconds) {
 }
 
 // A decision where the bot would have played differently, worth marking.
-const differs = (row) => row.evaluated && row.best !== row.played && row.loss > 0;
+const differs = (/** @type {Decision} */ row) => row.evaluated && row.best !== row.played && row.loss > 0;
 
+/**
+ * @param {TableModule} module
+ * @param {Ctx} ctx
+ * @param {string} text
+ */
 function words(module, ctx, text) {
   return module.actionWords ? module.actionWords(ctx, text) : text;
 }
 
 // The steps under the slider where the bot differed, as ticks (a share of the slider's width).
+/**
+ * @param {Analysis | null} result
+ * @param {number} steps
+ */
 export function ticks(result, steps) {
   if (!result || !steps) return null;
   return h(
@@ -94,6 +127,12 @@ export function ticks(result, steps) {
 }
 
 // What the analysis says of the decision at `step`, if the seat decided there.
+/**
+ * @param {Analysis | null} result
+ * @param {number} step
+ * @param {TableModule} module
+ * @param {Ctx} ctx
+ */
 export function here(result, step, module, ctx) {
   const row = result && result.decisions.find((r) => r.step === step);
   if (!row) return null;
@@ -107,6 +146,9 @@ export function here(result, step, module, ctx) {
 
 // The panel: ask, progress, or the summary and the marks. `seat` is the perspective on screen;
 // `mine` whether it is the viewer's own seat (only then is asking offered).
+/**
+ * @param {{ jobs: Jobs, seat: number, mine: boolean, game: string, module: TableModule, ctx: Ctx, jump: (step: number) => void }} shown
+ */
 export function panel({ jobs, seat, mine, game, module, ctx, jump }) {
   const status = jobs.status(seat);
   if (!status || status.state === "unavailable") return null;
@@ -117,7 +159,7 @@ export function panel({ jobs, seat, mine, game, module, ctx, jump }) {
     if (mine) body.push(h("button", { type: "button", id: "ask-analysis", onclick: () => jobs.ask(seat, game) }, t("analysis.ask")));
     else body.push(h("p", { class: "quiet" }, t("analysis.none")));
   } else if (RUNNING.has(status.state)) {
-    const { done, total } = status.progress;
+    const { done, total } = status.progress || { done: 0, total: 0 }; // (a job queued or running has it)
     body.push(
       h("progress", { id: "analysis-progress", max: total || 1, value: done }),
       h("span", { class: "analysis-count" }, status.state === "running" ? t("analysis.progress", { done, total }) : t("analysis.queued")),
@@ -125,7 +167,7 @@ export function panel({ jobs, seat, mine, game, module, ctx, jump }) {
     const eta = etaWords(status.eta_seconds);
     if (eta) body.push(h("span", { class: "analysis-eta quiet", id: "analysis-eta" }, eta));
   } else if (status.state === "done") {
-    const { summary, decisions, playouts } = status.result;
+    const { summary, decisions, playouts } = /** @type {Analysis} */ (status.result); // (a job done has it)
     body.push(
       h("p", { id: "analysis-summary" }, t("analysis.summary", { agreed: summary.agreements, valued: summary.evaluated, decisions: summary.decisions, points: points(summary.loss), playouts })),
       h(

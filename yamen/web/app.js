@@ -1,3 +1,4 @@
+// @ts-check
 // The shell's entry (index.html loads it): the language chooser, the name step, then the
 // screen the address names (routes.js). The shell knows no game by name: a room's table is
 // drawn by games/<game>.js, or games/generic.js (room.js).
@@ -15,7 +16,7 @@ onIdentityLost(() => signIn().then(route));
 setInterval(tick, 1000); // clock.js: every turn timer on the page
 
 async function start() {
-  const chooser = document.getElementById("lang");
+  const chooser = /** @type {HTMLSelectElement} */ (document.getElementById("lang")); // (index.html has it)
   for (const [code, label] of Object.entries(LANGS)) chooser.append(h("option", { value: code }, label));
   const chosen = detect();
   chooser.value = chosen;

@@ -1,3 +1,4 @@
+// @ts-check
 // Turn timers: every `.timer[data-deadline]` (epoch seconds, from the table's deadlines) counts
 // down each second, with a warning near the end; my own seat's timer (#my-timer) sits in the
 // action bar, where the eye is when it is my turn.
@@ -6,16 +7,19 @@ import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 
 export const WARN_SECONDS = 10;
+/** @type {number | null} */
 let mine = null; // my seat's deadline while I am to act on a timer, else null
+/** @type {HTMLElement | null} */
 let watched = null;
 
+/** @param {string | number | undefined} deadline epoch seconds */
 function seconds(deadline) {
   return Math.max(0, Math.ceil(Number(deadline) - Date.now() / 1000));
 }
 
 export function tick() {
   place();
-  for (const el of document.querySelectorAll(".timer[data-deadline]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".timer[data-deadline]"))) {
     const left = seconds(el.dataset.deadline);
     const warning = left <= WARN_SECONDS;
     const own = el.id === "my-timer";
@@ -41,7 +45,7 @@ function place() {
   const clock = document.createElement("span");
   clock.id = "my-timer";
   clock.className = "timer my-timer";
-  clock.dataset.deadline = mine;
+  clock.dataset.deadline = String(mine);
   clock.setAttribute("role", "timer");
   const bar = watched.querySelector(".your-move") || watched.querySelector(".actions");
   if (bar) bar.append(clock);
@@ -49,6 +53,10 @@ function place() {
 }
 
 // After each drawing of the table: the element it is drawn in, and my deadline (or null).
+/**
+ * @param {HTMLElement} tableEl
+ * @param {number | null | undefined} deadline
+ */
 export function myDeadline(tableEl, deadline) {
   mine = deadline || null;
   if (watched !== tableEl) {

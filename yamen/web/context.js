@@ -1,3 +1,4 @@
+// @ts-check
 // What a room's table module is given (`ctx`: the room, the table, my seat, the seats' names,
 // words, ways to act), my seat in the room, and an event in words for the log: the game's own
 // describe(), else the shell's plain fallback. It names no game.
@@ -7,31 +8,37 @@ import { h } from "./dom.js";
 import { botName } from "./lobby.js";
 import { shell, say } from "./shell.js";
 
+/** @param {Room} room */
 export function mySeat(room) {
-  const seat = room.seats.findIndex((s) => shell.player && s.player === shell.player.player);
+  const player = shell.player && shell.player.player;
+  const seat = room.seats.findIndex((s) => player && s.player === player);
   return seat < 0 ? null : seat;
 }
 
+// (these three are called while a room page is on show: shell.page is set)
+/** @param {GameEvent} event */
 export function describe(event) {
-  const own = shell.page.module.describe && shell.page.module.describe(event, context());
+  const page = /** @type {RoomPage} */ (shell.page);
+  const own = page.module.describe && page.module.describe(event, context());
   if (own) return own;
   const data = Object.entries(event.data).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
   return `${tOr(`event.${event.kind}`, event.kind)} ${data}`;
 }
 
 export function names() {
-  const room = shell.page.room;
+  const room = /** @type {RoomPage} */ (shell.page).room;
   // who left mid-game keeps their name: the results still say whose seat it was
   const base = room.seats.map((s, i) => (s.player ? shownName(s.name) : s.left != null ? shownName(s.left) : s.bot ? botName(room, i) : t("seat_n", { n: i })));
   // a name shared by several seats (two Annas) carries its seat number
   return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i}` : name));
 }
 
+/** @returns {Ctx} */
 export function context() {
-  const page = shell.page;
+  const page = /** @type {RoomPage} */ (shell.page);
   return {
     room: page.room,
-    table: page.table,
+    table: /** @type {Table} */ (page.table), // (drawn only once the table came)
     seat: page.seat,
     names: names(),
     t,
@@ -40,10 +47,15 @@ export function context() {
     lang: lang(),
     h,
     // read when called: the room page on show then
-    act: (action) => shell.page.live.send({ type: "act", action, seq: shell.page.table.seq }),
-    chat: (text) => shell.page.live.send({ type: "chat", text }),
+    act: (action) => onShow().live.send({ type: "act", action, seq: onShow().table?.seq }),
+    chat: (text) => onShow().live.send({ type: "chat", text }),
     lines: page.chat,
-    actText: (text) => shell.page.live.send({ type: "act", text, seq: shell.page.table.seq }),
+    actText: (text) => onShow().live.send({ type: "act", text, seq: onShow().table?.seq }),
     say,
   };
+}
+
+// The room page on show when a table acts (a table is drawn only on a room page).
+function onShow() {
+  return /** @type {RoomPage} */ (shell.page);
 }

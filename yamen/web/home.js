@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby screen: the new-room form (lobby.js draws its fields from the game's declaration),
 // the public rooms, and a link to each game's leaderboard.
 
@@ -10,25 +11,30 @@ import { shell, main, attempt } from "./shell.js";
 
 export async function lobby() {
   const list = await games();
+  /** @type {Room[]} */
   const rooms = (await attempt(() => api("GET", "/api/rooms"))) || [];
   shell.redraw = () => drawLobby(list, rooms);
   shell.redraw();
 }
 
+/**
+ * @param {GameInfo[]} list
+ * @param {Room[]} rooms
+ */
 function drawLobby(list, rooms) {
   const select = h("select", { id: "game" }, list.map((g) => h("option", { value: g.game }, gameTitle(g.game))));
   const optionsBox = h("div", { class: "options-holder" });
   const showOptions = () => {
-    const game = list.find((g) => g.game === select.value);
+    const game = /** @type {GameInfo} */ (list.find((g) => g.game === select.value)); // (one of the select's)
     optionsBox.replaceChildren(optionFields(h, game));
-    for (const row of main.querySelectorAll(".deal-pause")) row.hidden = !dealt(game);
+    for (const row of /** @type {NodeListOf<HTMLElement>} */ (main.querySelectorAll(".deal-pause"))) row.hidden = !dealt(game);
   };
   select.addEventListener("change", showOptions);
   showOptions();
   const form = h(
     "form",
     // the server checks every value and says what is wrong in the page's words
-    { class: "card", novalidate: true, onsubmit: async (e) => {
+    { class: "card", novalidate: true, onsubmit: async (/** @type {SubmitEvent} */ e) => {
       e.preventDefault();
       const game = select.value;
       const room = await attempt(() => {

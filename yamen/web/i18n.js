@@ -1,7 +1,10 @@
+// @ts-check
 // Every visible string comes from a catalog (i18n/<lang>.json); English fills any gap.
 
+/** @type {{ [code: string]: string }} */
 export const LANGS = { en: "English", "zh-Hant": "繁體中文", "zh-Hans": "简体中文", ja: "日本語" };
 const KEY = "yamen.lang";
+/** @type {{ [lang: string]: { [key: string]: string } }} */
 const catalogs = {};
 let current = "en";
 
@@ -18,20 +21,28 @@ export function detect() {
   return "en";
 }
 
+/** @type {{ [game: string]: { [lang: string]: { [key: string]: string } } }} */
 const gameCatalogs = {}; // game -> {lang -> {key -> text}}: a game's own words, in its own file
 
+/** @param {string} lang */
 async function load(lang) {
   if (!catalogs[lang]) catalogs[lang] = await (await fetch(`/i18n/${lang}.json`)).json();
   return catalogs[lang];
 }
 
 // A game's catalog (i18n/games/<game>.json, every language in one file); none is fine.
+/** @param {string} game */
 export async function loadGame(game) {
   if (gameCatalogs[game]) return;
   const answer = await fetch(`/i18n/games/${game}.json`);
   gameCatalogs[game] = answer.ok ? await answer.json() : {};
 }
 
+/**
+ * @param {string} lang
+ * @param {string} key
+ * @returns {string | undefined}
+ */
 function lookup(lang, key) {
   const own = (catalogs[lang] || {})[key];
   if (own !== undefined) return own;
@@ -39,12 +50,16 @@ function lookup(lang, key) {
   return ((gameCatalogs[game] || {})[lang] || {})[key];
 }
 
+/**
+ * @param {string} lang
+ * @param {boolean} [remember]
+ */
 export async function setLang(lang, remember = true) {
   await Promise.all([load("en"), load(lang)]);
   current = lang;
   if (remember) localStorage.setItem(KEY, lang);
   document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-t]"))) el.textContent = t(el.dataset.t || "");
 }
 
 export function lang() {
@@ -52,19 +67,26 @@ export function lang() {
 }
 
 // t("seat_n", {n: 3}) -> "Seat 3"; an unknown key shows itself, so a gap is visible, not blank.
+/** @type {Translate} */
 export function t(key, params = {}) {
   const text = lookup(current, key) ?? lookup("en", key);
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : `{${name}}`));
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
 // A key that may have no entry (a game's own term): the fallback instead of the key.
+/**
+ * @param {string} key
+ * @param {string} fallback
+ * @param {{ [name: string]: unknown }} [params]
+ */
 export function tOr(key, fallback, params = {}) {
   const found = t(key, params);
   return found === key ? fallback : found;
 }
 
 // A text that carries its own translations ({"en": ..., "zh": ...}), as game data may.
+/** @param {Names} names */
 export function pick(names) {
   if (typeof names === "string") return names;
   const order = current === "zh-Hans" ? ["zh-Hans", "zh"] : current === "ja" ? ["ja", "zh"] : [current, "zh"];
@@ -74,6 +96,7 @@ export function pick(names) {
 
 // A player's name as shown: a deleted account's player is named "" by the server
 // (docs/server.md, Accounts), worded here in the page's language.
+/** @param {string | null | undefined} name */
 export function shownName(name) {
-  return name === "" ? t("deleted_player") : name;
+  return name === "" ? t("deleted_player") : (name ?? "");
 }

@@ -1,9 +1,11 @@
+// @ts-check
 // Small icons drawn as inline SVG: emoji render as empty boxes where no emoji font is installed.
 // Each icon is hidden from screen readers and carries its words in a visually hidden span.
 
 const NS = "http://www.w3.org/2000/svg";
 
 // name -> the shapes of a 16x16 icon (stroked with the text colour unless filled)
+/** @type {{ [name: string]: [string, { [attribute: string]: string | number }][] }} */
 const SHAPES = {
   // a robot's head: the stand-in or a bot seat
   bot: [
@@ -45,21 +47,26 @@ const SHAPES = {
 export const ICONS = Object.keys(SHAPES);
 
 // The bare SVG element of an icon, hidden from assistive technology.
+/** @param {string} name */
 export function svg(name) {
   const root = document.createElementNS(NS, "svg");
   for (const [key, value] of Object.entries({ viewBox: "0 0 16 16", width: 16, height: 16, fill: "none", stroke: "currentColor", "stroke-width": 1.5, "stroke-linecap": "round", "stroke-linejoin": "round", "aria-hidden": "true", focusable: "false" })) {
-    root.setAttribute(key, value);
+    root.setAttribute(key, String(value));
   }
   root.classList.add("icon-svg");
   for (const [tag, attrs] of SHAPES[name] || []) {
     const shape = document.createElementNS(NS, tag);
-    for (const [key, value] of Object.entries(attrs)) shape.setAttribute(key, value);
+    for (const [key, value] of Object.entries(attrs)) shape.setAttribute(key, String(value));
     root.append(shape);
   }
   return root;
 }
 
 // An icon with its words for screen readers (and a tooltip): <span class="icon icon-bot">.
+/**
+ * @param {string} name
+ * @param {string} [words]
+ */
 export function icon(name, words = "") {
   const span = document.createElement("span");
   span.className = `icon icon-${name}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // Who I am: the name step while this browser has no identity the server knows (a guest's
 // name, or an account's sign-in, account.js), then the name in the header, which leads to the
 // account page.
@@ -11,12 +12,12 @@ import { shell, main, attempt } from "./shell.js";
 async function identify() {
   shell.player = await me();
   if (shell.player) return;
-  await new Promise((done) => {
+  await new Promise((/** @type {(value?: unknown) => void} */ done) => {
     shell.redraw = () => {
       const input = h("input", { id: "name", maxlength: 40, required: true, autocomplete: "nickname" });
       const form = h(
         "form",
-        { class: "card narrow", onsubmit: async (e) => {
+        { class: "card narrow", onsubmit: async (/** @type {SubmitEvent} */ e) => {
           e.preventDefault();
           const made = await attempt(() => guest(input.value));
           if (made) done();
@@ -31,7 +32,7 @@ async function identify() {
       main.replaceChildren(form);
     };
     shell.redraw();
-    document.getElementById("name").focus();
+    document.getElementById("name")?.focus();
   });
   shell.redraw = null;
   shell.player = await me();
@@ -44,5 +45,5 @@ export async function signIn() {
   await identify();
   // the name leads to the account page (yamen/web/account.js)
   const link = shell.player && h("a", { href: "#/account", id: "who-link" }, shell.player.name);
-  document.getElementById("who").replaceChildren(link || "");
+  document.getElementById("who")?.replaceChildren(link || "");
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's forms, drawn from what the server publishes (GET /api/games): a game's options
 // from its declaration (yamen/options.py: kind, default, range or choices, the option it
 // applies to) and its presets (named bundles of options, offered first), the room's settings,
@@ -8,27 +9,43 @@
 import { t, tOr } from "./i18n.js";
 
 // A data option read from a file, by the field's id: a redraw (a language change) keeps it.
+/** @type {{ [id: string]: { name: string, data: Json } }} */
 const files = {};
 
+/**
+ * @param {string} game
+ * @param {OptionDeclaration} option
+ */
 function optionLabel(game, option) {
   return tOr(`${game}.option.${option.name}`, tOr(`option.${option.name}`, option.label));
 }
 
+/**
+ * @param {string} game
+ * @param {OptionDeclaration} option
+ * @param {Json} value
+ */
 function choiceLabel(game, option, value) {
-  return tOr(`${game}.choice.${option.name}.${value}`, (option.choice_labels || {})[value] || String(value));
+  return tOr(`${game}.choice.${option.name}.${value}`, (option.choice_labels || {})[String(value)] || String(value));
 }
 
 // The declarations that apply, one per name, given the values chosen (in order: as the server
 // reads them, an option's `applies` is read before the option itself); an option not chosen
 // yet takes the default of the declaration that applies.
+/**
+ * @param {OptionDeclaration[]} declaration
+ * @param {OptionValues} values
+ */
 export function applying(declaration, values) {
   const names = [...new Set(declaration.map((o) => o.name))];
+  /** @type {OptionValues} */
   const read = {};
+  /** @type {OptionDeclaration[]} */
   const shown = [];
   for (const name of names) {
     const option = declaration.find((o) => o.name === name && (!o.applies || read[o.applies.option] === o.applies.value));
     const fallback = option || declaration.find((o) => o.name === name);
-    read[name] = values[name] === undefined ? fallback.default : values[name];
+    read[name] = values[name] === undefined ? /** @type {OptionDeclaration} */ (fallback).default : values[name];
     if (option && option.shown !== false) shown.push(option); // a rules edition is the game's, not a choice
   }
   return { shown, read };
@@ -38,8 +55,14 @@ export function applying(declaration, values) {
 // from `values` (the room's options, or the defaults); a choice redraws the box, so options
 // that do not apply to it come and go.
 // A game that plays several deals (it declares how many): a pause between them applies.
-export const dealt = (game) => Boolean(game && game.declaration.some((option) => option.name === "deals"));
+export const dealt = (/** @type {GameInfo | undefined} */ game) => Boolean(game && game.declaration.some((option) => option.name === "deals"));
 
+/**
+ * @param {Hyperscript} h
+ * @param {GameInfo} game
+ * @param {OptionValues} [values]
+ * @param {string} [prefix]
+ */
 export function optionFields(h, game, values = {}, prefix = "opt-") {
   const box = h("div", { class: "options" });
   const fields = h("div", { class: "option-fields" });
@@ -48,15 +71,16 @@ export function optionFields(h, game, values = {}, prefix = "opt-") {
     draw(read);
   });
   let base = values;
-  const draw = (chosen) => {
+  const draw = (/** @type {OptionValues} */ chosen) => {
     const { shown, read } = applying(game.declaration, chosen);
     fields.replaceChildren(...shown.map((option) => optionField(h, game.game, option, read, prefix, redraw)));
     if (presets) presets.show(read);
   };
   const redraw = () => draw({ ...base, ...readValues(box) });
   // a field changed by hand (as it is typed): the preset shown follows (a choice redraws)
-  const follow = (e) => {
-    if (presets && e.target.dataset.option && e.target.dataset.kind !== "choice") presets.show(applying(game.declaration, { ...base, ...readValues(box) }).read);
+  const follow = (/** @type {Event} */ e) => {
+    const field = /** @type {HTMLElement} */ (e.target);
+    if (presets && field.dataset.option && field.dataset.kind !== "choice") presets.show(applying(game.declaration, { ...base, ...readValues(box) }).read);
   };
   box.addEventListener("input", follow);
   box.addEventListener("change", follow);
@@ -69,15 +93,21 @@ export function optionFields(h, game, values = {}, prefix = "opt-") {
 // The game's presets as a select (id `<prefix>preset`) with a line saying what the chosen one
 // changes; choosing one sets every field (its options over the declared defaults). The select
 // shows the preset the fields now match, or "custom" once a field differs. None: no presets.
+/**
+ * @param {Hyperscript} h
+ * @param {GameInfo} game
+ * @param {string} prefix
+ * @param {(read: OptionValues) => void} choose
+ */
 function presetPicker(h, game, prefix, choose) {
   const presets = game.presets || [];
   if (!presets.length) return null;
   const id = `${prefix}preset`;
-  const filled = (preset) => applying(game.declaration, preset.options).read;
+  const filled = (/** @type {Preset} */ preset) => applying(game.declaration, preset.options).read;
   const custom = h("option", { value: "" }, t("preset_custom"));
   const select = h("select", { id, class: "preset" }, presets.map((p) => h("option", { value: p.name }, presetLabel(game.game, p))), custom);
   const summary = h("p", { class: "hint preset-summary", id: `${id}-summary` });
-  const show = (read) => {
+  const show = (/** @type {OptionValues} */ read) => {
     const { shown } = applying(game.declaration, read);
     const same = presets.find((p) => shown.every((o) => filled(p)[o.name] === read[o.name]));
     select.value = same ? same.name : "";
@@ -91,12 +121,20 @@ function presetPicker(h, game, prefix, choose) {
   return { el, show };
 }
 
+/**
+ * @param {string} game
+ * @param {Preset} preset
+ */
 function presetLabel(game, preset) {
   return tOr(`${game}.preset.${preset.name}`, preset.label);
 }
 
 // What a preset changes from the declared defaults, in words ("Rules: 168 cards: …"); a
 // catalog may word it itself (<game>.preset.<name>.summary).
+/**
+ * @param {GameInfo} game
+ * @param {Preset} preset
+ */
 export function presetSummary(game, preset) {
   const written = tOr(`${game.game}.preset.${preset.name}.summary`, "");
   if (written) return written;
@@ -105,6 +143,14 @@ export function presetSummary(game, preset) {
   return differs.length ? optionSummary(game, read, differs) : t("preset_defaults");
 }
 
+/**
+ * @param {Hyperscript} h
+ * @param {string} game
+ * @param {OptionDeclaration} option
+ * @param {OptionValues} values
+ * @param {string} prefix
+ * @param {() => void} redraw
+ */
 function optionField(h, game, option, values, prefix, redraw) {
   const id = `${prefix}${option.name}`;
   const value = values[option.name] === undefined ? option.default : values[option.name];
@@ -112,11 +158,12 @@ function optionField(h, game, option, values, prefix, redraw) {
   if (option.kind === "bool") {
     input = h("input", { id, type: "checkbox", checked: value === true });
   } else if (option.kind === "choice") {
-    input = h("select", { id, onchange: redraw }, option.choices.map((c) => h("option", { value: c, selected: c === value }, choiceLabel(game, option, c))));
+    input = h("select", { id, onchange: redraw }, (option.choices || []).map((c) => h("option", { value: c, selected: c === value }, choiceLabel(game, option, c))));
   } else if (option.kind === "seat") {
     // the game narrows the range to its table: no more seats than players, where it says
-    const high = Number.isInteger(values.players) ? Math.min(option.high, values.players - 1) : option.high;
-    const seats = Array.from({ length: high - option.low + 1 }, (_, i) => option.low + i);
+    const [low, declared] = [Number(option.low), Number(option.high)]; // a seat option declares both
+    const high = typeof values.players === "number" && Number.isInteger(values.players) ? Math.min(declared, values.players - 1) : declared;
+    const seats = Array.from({ length: high - low + 1 }, (_, i) => low + i);
     const none = option.nullable ? [h("option", { value: "" }, tOr(`${game}.choice.${option.name}.null`, t("default")))] : [];
     input = h("select", { id }, none, seats.map((s) => h("option", { value: s, selected: s === value }, t("seat_n", { n: s }))));
   } else if (option.kind === "whole") {
@@ -132,6 +179,13 @@ function optionField(h, game, option, values, prefix, redraw) {
 
 // Data (a card list): a preset (the game's own, null) or a JSON file read here, in the page;
 // a file that is not JSON is said at once, in the page's words, and nothing is sent.
+/**
+ * @param {Hyperscript} h
+ * @param {string} game
+ * @param {OptionDeclaration} option
+ * @param {string} id
+ * @param {Json} value
+ */
 function dataField(h, game, option, id, value) {
   const note = h("span", { class: "hint", id: `${id}-note` });
   const file = h("input", { id: `${id}-file`, type: "file", accept: ".json,application/json", hidden: true });
@@ -146,7 +200,7 @@ function dataField(h, game, option, id, value) {
   };
   choice.addEventListener("change", show);
   file.addEventListener("change", async () => {
-    const chosen = file.files[0];
+    const chosen = file.files && file.files[0];
     delete files[id];
     show(); // the last file's words go at once
     if (chosen) {
@@ -169,10 +223,12 @@ function dataField(h, game, option, id, value) {
 }
 
 // The values in a box's fields, by option name (a field left blank: null).
+/** @param {HTMLElement} box */
 function readValues(box) {
+  /** @type {OptionValues} */
   const values = {};
-  for (const input of box.querySelectorAll("[data-option]")) {
-    const name = input.dataset.option;
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (box.querySelectorAll("[data-option]"))) {
+    const name = /** @type {string} */ (input.dataset.option);
     const kind = input.dataset.kind;
     if (kind === "bool") values[name] = input.checked;
     else if (kind === "choice") values[name] = input.value;
@@ -183,10 +239,11 @@ function readValues(box) {
 }
 
 // The options to send; an Error with a code (said in the page's words) when a file is wanted.
+/** @param {HTMLElement} box */
 export function readOptions(box) {
   const values = readValues(box);
-  for (const input of box.querySelectorAll("[data-kind=data]")) {
-    if (input.value === "file" && values[input.dataset.option] === undefined) throw Object.assign(new Error("no file"), { code: "no_file" });
+  for (const input of /** @type {NodeListOf<HTMLSelectElement>} */ (box.querySelectorAll("[data-kind=data]"))) {
+    if (input.value === "file" && values[String(input.dataset.option)] === undefined) throw Object.assign(new Error("no file"), { code: "no_file" });
   }
   return values;
 }
@@ -196,6 +253,13 @@ const PACES = [["0", "pace_instant"], ["0.3", "pace_fast"], ["0.8", "pace_normal
 // The room's own settings (ids `<prefix>turn`, `<prefix>talk`, `<prefix>pause`, `<prefix>pace`,
 // `<prefix>spectator-delay`, `<prefix>public`); the pause between deals only for a game that
 // plays several (`dealt`).
+/**
+ * @param {Hyperscript} h
+ * @param {RoomSettings} [settings]
+ * @param {boolean} [isPublic]
+ * @param {string} [prefix]
+ * @param {boolean} [dealt]
+ */
 export function settingFields(h, settings = {}, isPublic = true, prefix = "", dealt = true) {
   const turn = settings.turn_seconds === undefined ? 60 : settings.turn_seconds || 0;
   const pace = String(settings.bot_delay ?? 0.8);
@@ -214,7 +278,8 @@ export function settingFields(h, settings = {}, isPublic = true, prefix = "", de
 }
 
 export function readSettings(prefix = "") {
-  const value = (name) => document.getElementById(`${prefix}${name}`);
+  // (settingFields drew every one of them)
+  const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (document.getElementById(`${prefix}${name}`));
   const turn = Number(value("turn").value);
   return {
     settings: {
@@ -230,11 +295,16 @@ export function readSettings(prefix = "") {
 
 // A refusal in the page's words: `error.<code>`, or for an options check its reason (the
 // game's own words first), with its params named as the page names them.
+/**
+ * @param {string} code
+ * @param {{ [name: string]: unknown }} [params]
+ * @param {string | null} [game]
+ */
 export function errorText(code, params = {}, game = null) {
   const words = { ...params };
-  if (game && words.option) words.option = tOr(`${game}.option.${words.option}`, tOr(`option.${words.option}`, words.option));
-  if (game && words.role) words.role = tOr(`${game}.role.${words.role}`, words.role);
-  if (words.setting) words.setting = tOr(`setting.${words.setting}`, words.setting);
+  if (game && words.option) words.option = tOr(`${game}.option.${words.option}`, tOr(`option.${words.option}`, String(words.option)));
+  if (game && words.role) words.role = tOr(`${game}.role.${words.role}`, String(words.role));
+  if (words.setting) words.setting = tOr(`setting.${words.setting}`, String(words.setting));
   const keys = [];
   if (params.reason) keys.push(...(game ? [`${game}.error.${params.reason}`] : []), `error.${code}.${params.reason}`);
   keys.push(`error.${code}`);
@@ -247,16 +317,25 @@ export function errorText(code, params = {}, game = null) {
 
 // A bot is named in the page's language and numbered among the room's bots ("電腦 2"); a
 // seat a person left mid-game keeps their name and is not counted.
+/**
+ * @param {{ seats: Seat[] }} room
+ * @param {number} seat
+ */
 export function botName(room, seat) {
   const bots = room.seats.filter((s, i) => i <= seat && s.bot && !s.left).length;
   return `${t("bot")} ${bots}`;
 }
 
+/** @param {string} kind */
 export function botKind(kind) {
   return tOr(`bot.kind.${kind}`, kind);
 }
 
 // The bot a seat gets by default: the game's rule-following one where it has one.
+/**
+ * @param {GameInfo[] | null} games
+ * @param {string} game
+ */
 export function defaultBot(games, game) {
   const found = (games || []).find((g) => g.game === game);
   return found && found.bots.includes("rules") ? "rules" : "random";
@@ -264,6 +343,11 @@ export function defaultBot(games, game) {
 
 // The room's options in words, for everyone before the start ("Rules: Japanese rules · Deals:
 // 3"): what the host set, and what changes when they change it.
+/**
+ * @param {GameInfo} game
+ * @param {OptionValues} options
+ * @param {OptionDeclaration[] | null} [only]
+ */
 export function optionSummary(game, options, only = null) {
   const shown = only || applying(game.declaration, options).shown;
   return shown.map((option) => {

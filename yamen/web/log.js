@@ -1,3 +1,4 @@
+// @ts-check
 // The room's log and what the server did for a seat: a state frame's history told in words
 // (its latest entries; the earlier ones a page at a time, asked for with the button at the top
 // of the log, so a reload loses nothing), the notice when the
@@ -8,20 +9,34 @@ import { t } from "./i18n.js";
 
 // Log lines for history entries ({seq, events, stand_in}, as updates carry them): one line an
 // event, marked when a stand-in played the seat.
+/** @typedef {(event: GameEvent) => string} Describe an event in words (context.js) */
+
+/**
+ * @param {HistoryEntry[]} entries
+ * @param {Describe} describe
+ * @param {string[]} names
+ */
 export function logLines(entries, describe, names) {
+  /** @type {string[]} */
   const lines = [];
   for (const entry of entries) {
     const stand = entry.stand_in;
     const marked = stand ? mine(entry.events, stand.seat) : [];
     for (const event of entry.events) {
       const mark = marked.includes(event) || (stand && !marked.length && event === entry.events[0]);
-      lines.push((mark ? `${t("stand_in.mark", { name: names[stand.seat] })} ` : "") + describe(event));
+      lines.push((mark && stand ? `${t("stand_in.mark", { name: names[stand.seat] })} ` : "") + describe(event));
     }
   }
   return lines;
 }
 
 // The log from a state frame: its lines, and where to page back from (null: it is whole).
+/**
+ * @param {RoomPage} page
+ * @param {Table | null} table
+ * @param {Describe} describe
+ * @param {string[]} names
+ */
 export function startLog(page, table, describe, names) {
   page.log = table && table.history ? logLines(table.history, describe, names) : [];
   page.logBefore = table ? table.history_before : null;
@@ -30,6 +45,10 @@ export function startLog(page, table, describe, names) {
 
 // Ask for the page of the log before the lines shown (once at a time).
 let asked = 0;
+/**
+ * @param {RoomPage} page
+ * @param {() => void} redraw
+ */
 export function askEarlier(page, redraw) {
   if (page.logBefore == null || page.logAsked) return;
   page.logAsked = `log-${++asked}`;
@@ -39,6 +58,12 @@ export function askEarlier(page, redraw) {
 
 // A page of the log came (a `history` frame): its lines go before the others', if it answers
 // the last ask and is this game's; an ask refused may be made again.
+/**
+ * @param {RoomPage} page
+ * @param {HistoryFrame | ErrorFrame} frame
+ * @param {Describe} describe
+ * @param {string[]} names
+ */
 export function addEarlier(page, frame, describe, names) {
   if (frame.type === "error") {
     if (frame.id === page.logAsked || (frame.id == null && frame.code === "rate_limited")) page.logAsked = null;
@@ -53,6 +78,12 @@ export function addEarlier(page, frame, describe, names) {
 // The log in the side column: kept open and scrolled where it was across redraws (lines
 // added above keep the ones in view where they were); at its top, while there is more, the
 // button that asks for the earlier lines.
+/**
+ * @param {Hyperscript} h
+ * @param {RoomPage} page
+ * @param {HTMLDetailsElement | null} old the panel drawn last time
+ * @param {() => void} redraw
+ */
 export function logPanel(h, page, old, redraw) {
   const list = h("ol", {}, page.log.map((line) => h("li", {}, line)));
   const more = page.logBefore != null
@@ -69,12 +100,21 @@ export function logPanel(h, page, old, redraw) {
 
 // The events that name the seat: what the stand-in did there (an answer sealed in a window
 // shows none until the window closes).
+/**
+ * @param {GameEvent[]} events
+ * @param {number} seat
+ */
 function mine(events, seat) {
   return events.filter((e) => e.data && e.data.seat === seat);
 }
 
 // The banner's notice when an update was the stand-in's move for my seat, else null: what it
 // did in the game's words (the events that name my seat; an answer not shown yet, else).
+/**
+ * @param {UpdateFrame} frame
+ * @param {number | null} seat
+ * @param {Describe} describe
+ */
 export function standInNotice(frame, seat, describe) {
   const stand = frame.stand_in;
   if (!stand || seat === null || stand.seat !== seat) return null;
@@ -86,8 +126,14 @@ export function standInNotice(frame, seat, describe) {
 // On coming back (a state frame): what the stand-in played for my seat while I was away, told
 // once, else null. The stand-in's moves for my seat at the end of the log, back to the last
 // step where my seat acted by itself; an answer sealed in a window counts, unseen.
+/**
+ * @param {HistoryEntry[] | undefined} history
+ * @param {number | null} seat
+ * @param {Describe} describe
+ */
 export function awayNotice(history, seat, describe) {
   if (!history || seat === null) return null;
+  /** @type {GameEvent[]} */
   const done = [];
   for (const entry of [...history].reverse()) {
     const stand = entry.stand_in;
@@ -100,6 +146,10 @@ export function awayNotice(history, seat, describe) {
 
 // The bar over the table during the break between two deals: the time left, who is ready, and
 // my Ready button; null when there is no break.
+/**
+ * @param {Ctx} ctx
+ * @param {() => void} ready
+ */
 export function breakBar(ctx, ready) {
   const { h, table, seat, names } = ctx;
   const pause = table && table.pause;
@@ -115,17 +165,24 @@ export function breakBar(ctx, ready) {
   );
 }
 
+/** @param {number} until epoch seconds */
 function nextDeal(until) {
   return t("break.next", { n: Math.max(0, Math.round(until - Date.now() / 1000)) });
 }
 
 // The countdown, each second, in the page's language (the bar keeps its epoch).
 setInterval(() => {
-  for (const el of document.querySelectorAll("[data-break-until]")) el.textContent = nextDeal(Number(el.dataset.breakUntil));
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-break-until]"))) el.textContent = nextDeal(Number(el.dataset.breakUntil));
 }, 1000);
 
 // A spectator's note while the room holds spectators back (its `spectator_delay`): the table
 // shown is that many moves behind the game; null for a seat, or once the game is over.
+/**
+ * @param {Hyperscript} h
+ * @param {Room} room
+ * @param {Table | null} table
+ * @param {number | null} seat
+ */
 export function behindNote(h, room, table, seat) {
   const n = (room.settings || {}).spectator_delay || 0;
   if (seat !== null || !n || !table || table.result || room.status !== "playing") return null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The server, from the browser: the HTTP lobby and one live WebSocket connection.
 
 const TOKEN = "yamen.token";
@@ -9,6 +10,7 @@ export function token() {
 }
 
 // An account's session (yamen/web/account.js) takes the place of the guest's token.
+/** @param {string} value */
 export function setToken(value) {
   localStorage.setItem(TOKEN, value);
 }
@@ -18,6 +20,12 @@ export function forgetToken() {
 }
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @param {{ [name: string]: unknown }} [params]
+   */
   constructor(status, code, message, params = {}) {
     super(message);
     this.status = status;
@@ -26,7 +34,15 @@ export class ApiError extends Error {
   }
 }
 
+// What the server answers is its own (docs/server.md): each caller reads the fields it asked for.
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, body) {
+  /** @type {{ [name: string]: string }} */
   const headers = { "content-type": "application/json" };
   if (token()) headers.authorization = `Bearer ${token()}`;
   const answer = await fetch(path, {
@@ -42,18 +58,20 @@ export async function api(method, path, body) {
   return data;
 }
 
+/** @param {string} name */
 export async function guest(name) {
   const made = await api("POST", "/api/guests", { name });
   localStorage.setItem(TOKEN, made.token);
   return made;
 }
 
+/** @returns {Promise<Me | null>} */
 export async function me() {
   if (!token()) return null;
   try {
     return await api("GET", "/api/me");
   } catch (err) {
-    if (err.status === 401) localStorage.removeItem(TOKEN);
+    if (err instanceof ApiError && err.status === 401) localStorage.removeItem(TOKEN);
     return null;
   }
 }
@@ -69,6 +87,12 @@ export async function me() {
 // nothing else: it says its period), so a connection that hears nothing for twice that asks for
 // the table (`sync`), and one whose ask is not answered as long connects again.
 export class Live {
+  /**
+   * @param {string} room
+   * @param {string | null | undefined} invite
+   * @param {(frame: Frame) => void} on
+   * @param {(status: string) => void} status
+   */
   constructor(room, invite, on, status) {
     this.room = room;
     this.invite = invite;
@@ -78,11 +102,13 @@ export class Live {
     this.tries = 0;
     this.every = BEAT_SECONDS; // the server's heartbeat, as its beats say
     this.heard = Date.now(); // when a frame last arrived
+    /** @type {number | null} */
     this.asked = null; // when the table was asked for (a resync), until it arrives
-    this.connect();
+    this.ws = this.connect();
     this.watch = setInterval(() => this.check(), 250);
   }
 
+  /** @returns {WebSocket} the connection opened, now this.ws */
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${this.room}`);
@@ -94,6 +120,7 @@ export class Live {
       ws.send(JSON.stringify({ type: "hello", v: 1, token: token(), invite: this.invite }));
     };
     ws.onmessage = (msg) => {
+      /** @type {Frame} */
       const frame = JSON.parse(msg.data);
       this.heard = Date.now();
       if (frame.type === "welcome") {
@@ -118,6 +145,7 @@ export class Live {
       const wait = Math.min(10000, 500 * 2 ** this.tries++);
       setTimeout(() => !this.closed && this.ws === ws && this.connect(), wait);
     };
+    return ws;
   }
 
   // Silence: twice the heartbeat with nothing heard asks for the table; as long again with no
@@ -131,6 +159,7 @@ export class Live {
   }
 
   // Ask for the whole table again (`why`: "quiet" or "behind", said through status).
+  /** @param {string} why */
   resync(why) {
     if (this.asked !== null) return; // asked already
     this.asked = Date.now();
@@ -151,6 +180,7 @@ export class Live {
     }
   }
 
+  /** @param {Outgoing} frame */
   send(frame) {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
   }
@@ -164,6 +194,10 @@ export class Live {
 
 // Whether a frame shows that this page missed an update: a `beat` ahead of the table, or an
 // `update` past the next step (both carry the game's number and its action count, seq).
+/**
+ * @param {Table | null} table
+ * @param {BeatFrame | UpdateFrame} frame
+ */
 export function missed(table, frame) {
   const shown = frame.type === "beat" ? frame : frame.table;
   const number = table ? table.number : 0;
@@ -176,7 +210,11 @@ export function missed(table, frame) {
 
 // Whether an update is one this page has had already (or an older one): its table is not the
 // page's next.
+/**
+ * @param {Table | null} table
+ * @param {UpdateFrame} frame
+ */
 export function stale(table, frame) {
-  if (!table || frame.table.number !== table.number) return Boolean(table) && frame.table.number < table.number;
+  if (!table || frame.table.number !== table.number) return table !== null && frame.table.number < table.number;
   return frame.table.seq < table.seq || (frame.table.seq === table.seq && frame.events.length > 0);
 }

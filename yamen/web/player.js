@@ -1,10 +1,11 @@
+// @ts-check
 // A player's page (#/player/<id>) and a game's leaderboard (#/leaderboard/<game>): the figures
 // the server keeps per game (docs/server.md, Ratings), drawn in the page's words. Each loader
 // fetches once and returns a draw function, so a language change redraws without fetching.
 // A player's last games come 20 at a time: "more games" fetches the next page (the answer's
 // `next`) and adds it to those shown.
 
-import { api } from "./net.js";
+import { api, ApiError } from "./net.js";
 import { t, shownName } from "./i18n.js";
 import { h } from "./dom.js";
 import { botKind } from "./lobby.js";
@@ -12,35 +13,60 @@ import { shell, attempt } from "./shell.js";
 
 // A rated name: a person's own (a deleted account's: words for it), or a bot by its kind
 // ("bot:rules" is rated like a person).
+/**
+ * @typedef {{ player: string, name: string, bot?: string | null, display: number, games: number }} BoardRow
+ * @typedef {{ display: number, mu: number, sigma: number }} Rating
+ * @typedef {{ game: string, played: number, win_rate: number, mean_points: number, rating: Rating | null, places: { [place: string]: number } }} GameFigures
+ * @typedef {{ game_id: string, game: string, place: number, score: number, won: boolean, stand_in: boolean }} LastGame
+ * @typedef {{ name: string, bot?: string | null, games: GameFigures[], last: LastGame[], next: string | null }} PlayerData
+ * @typedef {(game: string) => string} Title the game's name in the page's language
+ */
+
+/** @param {{ name: string, bot?: string | null }} row */
 function named(row) {
   return row.bot ? `${t("bot")} · ${botKind(row.bot)}` : shownName(row.name);
 }
 
+/** @param {number} x */
 function percent(x) {
   return `${Math.round(x * 100)}%`;
 }
 
+/**
+ * @param {string} path
+ * @returns {Promise<any>} the answer, or {missing: code} (what the server says is its own)
+ */
 async function fetched(path) {
   try {
     return await api("GET", path);
   } catch (err) {
-    if (err.status === 404) return { missing: err.code }; // not_found, or player_deleted
+    if (err instanceof ApiError && err.status === 404) return { missing: err.code }; // not_found, or player_deleted
     throw err;
   }
 }
 
 // `title(game)`: the game's name in the page's language (the shell's, which knows the games).
+/**
+ * @param {string} id
+ * @param {Title} title
+ */
 export async function playerPage(id, title) {
   const path = `/api/players/${encodeURIComponent(id)}`;
-  const data = await fetched(path);
+  const found = await fetched(path);
+  if (found.missing) return () => h("p", { class: "card missing" }, t(found.missing === "player_deleted" ? "error.player_deleted" : "player.not_found"));
+  /** @type {PlayerData} */
+  const data = found;
   let loading = false;
   // The next page of last games, added to those shown; the page is drawn again if still on show.
+  /** @param {Event} event */
   async function more(event) {
     if (loading || !data.next) return;
     loading = true;
-    const button = event.currentTarget;
+    const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
     button.disabled = true;
-    const page = await attempt(() => api("GET", `${path}?before=${encodeURIComponent(data.next)}`));
+    const next = data.next;
+    /** @type {PlayerData | undefined} */
+    const page = await attempt(() => api("GET", `${path}?before=${encodeURIComponent(next)}`));
     loading = false;
     if (page) {
       data.last.push(...page.last);
@@ -49,7 +75,6 @@ export async function playerPage(id, title) {
     if (button.isConnected && shell.redraw) shell.redraw();
   }
   return () => {
-    if (data.missing) return h("p", { class: "card missing" }, t(data.missing === "player_deleted" ? "error.player_deleted" : "player.not_found"));
     const games = data.games.map((g) =>
       h(
         "section",
@@ -98,8 +123,13 @@ export async function playerPage(id, title) {
   };
 }
 
+/**
+ * @param {string} game
+ * @param {Title} title
+ */
 export async function leaderboardPage(game, title) {
   const found = await fetched(`/api/leaderboard/${encodeURIComponent(game)}`);
+  /** @type {BoardRow[]} */
   const rows = Array.isArray(found) ? found : []; // an unknown game: an empty board
   return () =>
     h(

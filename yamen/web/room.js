@@ -1,3 +1,4 @@
+// @ts-check
 // A room's page: opening it (the game's table module, or the generic one, and its styles),
 // what each live frame changes in the page's state, and drawing it all again: the head, the
 // table (or, before a game, the hint and the host's setup), my turn, the side column.
@@ -17,38 +18,47 @@ import { setupEditor } from "./setup.js";
 import { drawSide } from "./side.js";
 import { shell, main, say, attempt, identityLost } from "./shell.js";
 
+/**
+ * @param {string} roomId
+ * @param {string} [invite]
+ */
 export async function roomPage(roomId, invite) {
+  /** @type {Room | undefined} */
   const info = await attempt(() => api("GET", `/api/rooms/${roomId}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`));
   if (!info) return lobby();
   await games();
   useStyle(`/games/${info.game}.css`);
+  /** @type {TableModule} */
   let module;
   try {
     module = (await import(`./games/${info.game}.js`)).default;
   } catch {
     module = (await import("./games/generic.js")).default;
   }
-  const page = { id: roomId, invite: invite || info.invite, room: info, table: null, seat: null, chat: [], log: [], logBefore: null, logAsked: null, module, live: null };
-  shell.page = page;
   const table = h("div", { id: "table", class: "table" });
   const side = h("aside", { class: "side" });
   main.replaceChildren(h("section", { class: "room" }, h("div", { id: "room-head", class: "room-head" }), h("div", { class: "layout" }, table, side)));
   shell.redraw = drawRoom;
-  page.live = new Live(roomId, page.invite, onFrame, (status) => {
+  const chosen = invite || info.invite; // (none: no invite key is sent)
+  // the page is the shell's before the connection opens: its first frame finds it
+  const live = new Live(roomId, chosen, onFrame, (status) => {
     if (status === "lost") say(t("connection_lost"), "warn");
     else if (status === "quiet") say(t("connection_quiet"), "warn"); // net.js: asking again
     else if (status === "behind") say(t("connection_behind"), "warn");
     else if (status === "open" || status === "caught_up") say("");
     else if (status === "signed_out") identityLost(); // its error frame said why: who is here now?
   });
+  shell.page = { id: roomId, invite: chosen, room: info, table: null, seat: null, chat: [], log: [], logBefore: null, logAsked: null, module, live };
   drawRoom();
 }
 
 // A game's own stylesheet, if it has one (a missing file styles nothing).
+/** @param {string} href */
 function useStyle(href) {
   if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
 }
 
+/** @param {Frame} frame */
 function onFrame(frame) {
   const page = shell.page;
   if (!page) return;
@@ -64,9 +74,10 @@ function onFrame(frame) {
       // the room's log of this game, its latest lines (earlier ones a page at a time)
       startLog(page, frame.table, describe, names());
       // back after an absence: what the stand-in did meanwhile, once per point of the game
-      const notice = frame.table && awayNotice(frame.table.history, page.seat, describe);
-      if (notice && page.toldAway !== frame.table.seq) say(notice, "warn");
-      if (frame.table) page.toldAway = frame.table.seq;
+      const table = frame.table;
+      const notice = table && awayNotice(table.history, page.seat, describe);
+      if (table && notice && page.toldAway !== table.seq) say(notice, "warn");
+      if (table) page.toldAway = table.seq;
       break;
     }
     case "beat": // the server's heartbeat: ahead of my table, an update never came (net.js)
@@ -107,16 +118,16 @@ function drawRoom() {
   const page = shell.page;
   if (!page || !document.getElementById("table")) return;
   const { room, table } = page;
-  const host = shell.player && room.host === shell.player.player;
+  const host = Boolean(shell.player && room.host === shell.player.player);
   drawHead(room, host, drawRoom);
-  const el = document.getElementById("table");
+  const el = /** @type {HTMLElement} */ (document.getElementById("table")); // (checked above)
   if (table) page.module.render(el, context());
   else {
     const game = gameInfo(room.game);
     const summary = game ? h("p", { class: "room-options", id: "room-options" }, optionSummary(game, room.options)) : "";
     const hint = h("div", {}, h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")), summary);
     const editor = host && room.status === "open" && !room.number ? setupEditor(room) : null;
-    if (editor && el.contains(editor)) el.firstChild.replaceWith(hint);
+    if (editor && el.contains(editor)) el.firstChild?.replaceWith(hint);
     else el.replaceChildren(hint, ...(editor ? [editor] : []));
   }
   // my turn: legal actions offered to my seat (a countdown when the room has a turn timer)
@@ -130,7 +141,8 @@ function drawRoom() {
 }
 
 // The break between two deals: a bar over the table (yamen/web/log.js).
+/** @param {HTMLElement} el */
 function drawBreak(el) {
-  const bar = breakBar(context(), () => shell.page.live.send({ type: "ready" }));
+  const bar = breakBar(context(), () => shell.page?.live.send({ type: "ready" }));
   if (bar) el.prepend(bar);
 }

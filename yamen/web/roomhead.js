@@ -1,3 +1,4 @@
+// @ts-check
 // The room's head: the game's title and the room's status, the invite link to copy, the
 // host's Start (or Rematch) and Fill with bots, Leave, a finished game's Replay, and the rules
 // and sound buttons. `again` draws the room again (the room page, room.js).
@@ -12,9 +13,15 @@ import { replayButton } from "./replay.js";
 import { knownGames, gameTitle } from "./gamelist.js";
 import { shell, attempt } from "./shell.js";
 
+// (drawn on the room page: shell.page is set, and the page has its head)
+/**
+ * @param {Room} room
+ * @param {boolean} host
+ * @param {() => void} again
+ */
 export function drawHead(room, host, again) {
-  const page = shell.page;
-  const head = document.getElementById("room-head");
+  const page = onShow();
+  const head = /** @type {HTMLElement} */ (document.getElementById("room-head"));
   const buttons = [];
   if (host && room.status !== "playing") {
     buttons.push(h("button", { id: "start", onclick: () => attempt(() => api("POST", `/api/rooms/${room.id}/start`)) }, room.number ? t("rematch") : t("start")));
@@ -37,28 +44,38 @@ export function drawHead(room, host, again) {
 
 // The invite link to the clipboard; where there is no clipboard (plain http on a LAN) the
 // link is shown selected in a field, to copy by hand. The button says "Copied" for 2 s.
+/**
+ * @param {string} link
+ * @param {() => void} again
+ */
 async function copyInvite(link, again) {
+  const page = onShow();
+  const field = () => /** @type {HTMLInputElement | null} */ (document.getElementById("invite-link"));
   let copied = false;
   try {
     await navigator.clipboard.writeText(link);
     copied = true;
   } catch {
-    shell.page.showLink = true;
+    page.showLink = true;
     again();
-    document.getElementById("invite-link").select();
+    field()?.select();
     copied = document.execCommand("copy");
   }
   if (copied) {
-    shell.page.copiedUntil = Date.now() + 2000;
+    page.copiedUntil = Date.now() + 2000;
     again();
     setTimeout(again, 2100);
   }
-  if (shell.page.showLink) document.getElementById("invite-link").select(); // drawn again: select it
+  if (page.showLink) field()?.select(); // drawn again: select it
 }
 
 // Leaving during a game hands the seat to a bot for the rest of it: asked first.
 async function leaveSeat() {
-  const id = shell.page.room.id;
-  if (shell.page.room.status === "playing" && !(await confirmStep(t("leave_confirm"), t("leave"), t("stay")))) return;
+  const { id, status } = onShow().room;
+  if (status === "playing" && !(await confirmStep(t("leave_confirm"), t("leave"), t("stay")))) return;
   await attempt(() => api("POST", `/api/rooms/${id}/leave`));
+}
+
+function onShow() {
+  return /** @type {RoomPage} */ (shell.page);
 }

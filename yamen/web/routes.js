@@ -1,3 +1,4 @@
+// @ts-check
 // The screens by the address's hash: #/room/<id>[?invite=], #/player/<id>,
 // #/leaderboard/<game>, #/replay/<game_id>[?…], #/account, else the lobby. Leaving a screen
 // closes its room's connection and clears its banner and turn title.
@@ -22,9 +23,9 @@ export async function route() {
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
   const standing = location.hash.match(/^#\/(player|leaderboard|replay)\/([^?]+)(?:\?(.*))?/);
   if (match) await roomPage(match[1], match[2]);
-  else if (standing) await standings(standing[1], decodeURIComponent(standing[2]), standing[3]);
+  else if (standing) await standings(/** @type {"player" | "leaderboard" | "replay"} */ (standing[1]), decodeURIComponent(standing[2]), standing[3]);
   else if (location.hash === "#/account") {
-    shell.redraw = () => accountPage(main, shell.player, attempt, accountChanged);
+    shell.redraw = () => accountPage(main, /** @type {Me} */ (shell.player), attempt, accountChanged);
     shell.redraw();
   } else await lobby();
 }
@@ -36,9 +37,14 @@ async function accountChanged() {
 }
 
 // A player's page, a game's leaderboard (player.js) or a replay (replay.js), drawn again on a language change.
+/**
+ * @param {"player" | "leaderboard" | "replay"} kind
+ * @param {string} id
+ * @param {string | undefined} query
+ */
 async function standings(kind, id, query) {
   await games();
-  const draw = await attempt(() => ({ player: playerPage, leaderboard: leaderboardPage, replay: replayPage })[kind](id, gameTitle, query));
+  const draw = await attempt(() => (kind === "player" ? playerPage(id, gameTitle) : kind === "leaderboard" ? leaderboardPage(id, gameTitle) : replayPage(id, gameTitle, query)));
   shell.redraw = () => main.replaceChildren(draw ? draw() : "");
   shell.redraw();
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The host's room setup until the first game starts: the same fields as the lobby's form,
 // filled from the room, saved in one PATCH. Built again only when the room's setup changed,
 // so a frame arriving meanwhile does not undo what the host is typing.
@@ -9,17 +10,18 @@ import { dealt, optionFields, readOptions, settingFields, readSettings } from ".
 import { gameInfo } from "./gamelist.js";
 import { shell, say, attempt } from "./shell.js";
 
+/** @param {Room} room */
 export function setupEditor(room) {
-  const page = shell.page;
+  const page = /** @type {RoomPage} */ (shell.page); // (drawn on the room page)
   const key = JSON.stringify([room.options, room.settings, room.public, lang()]);
   if (page.setup && page.setup.key === key) return page.setup.el;
-  const game = gameInfo(room.game);
+  const game = /** @type {GameInfo} */ (gameInfo(room.game)); // (drawRoom asks for it after games())
   const optionsBox = optionFields(h, game, room.options, "set-opt-");
   const el = h(
     "details",
     { class: "setup", id: "room-setup", open: page.setup ? page.setup.el.open : false },
     h("summary", {}, t("room_settings")),
-    h("form", { novalidate: true, onsubmit: async (e) => {
+    h("form", { novalidate: true, onsubmit: async (/** @type {SubmitEvent} */ e) => {
       e.preventDefault();
       const saved = await attempt(() => {
         const { settings, public: isPublic } = readSettings("set-");

@@ -1,3 +1,4 @@
+// @ts-check
 // The room's side column: the seats (names, scores, who is to act, timers, and before a game
 // the controls to sit, seat a bot, change or remove one, remove a person), the chat, the log.
 
@@ -12,11 +13,12 @@ import { names } from "./context.js";
 import { logPanel } from "./log.js";
 import { shell, attempt } from "./shell.js";
 
+// (drawn on the room page: shell.page is set, and the page has its side column)
 export function drawSide() {
-  const page = shell.page;
+  const page = onShow();
   const { room, table } = page;
-  const host = shell.player && room.host === shell.player.player;
-  const side = document.querySelector(".side");
+  const host = Boolean(shell.player && room.host === shell.player.player);
+  const side = /** @type {HTMLElement} */ (document.querySelector(".side"));
   const deadlines = (table && table.result === null && table.deadlines) || {};
   const seats = room.seats.map((s, i) => {
     const label = s.player ? h("a", { class: "player-link", href: `#/player/${s.player}` }, shownName(s.name)) : (s.left != null ? t("left_seat", { name: shownName(s.left) }) : s.bot ? [icon("bot"), " ", botName(room, i), " ", h("small", { class: "bot-kind" }, botKind(s.bot))] : t("empty_seat"));
@@ -37,16 +39,16 @@ export function drawSide() {
   const input = h("input", { id: "chat-text", maxlength: 500, placeholder: t("say_something"), "aria-label": t("chat") });
   const chat = h(
     "form",
-    { class: "chat-form", onsubmit: (e) => {
+    { class: "chat-form", onsubmit: (/** @type {SubmitEvent} */ e) => {
       e.preventDefault();
-      if (input.value.trim()) shell.page.live.send({ type: "chat", text: input.value.trim() });
+      if (input.value.trim()) onShow().live.send({ type: "chat", text: input.value.trim() });
       input.value = "";
     } },
     input,
     h("button", { type: "submit" }, t("send")),
   );
   const focused = document.activeElement && document.activeElement.id === "chat-text";
-  const typed = document.getElementById("chat-text")?.value || "";
+  const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-text"))?.value || "";
   side.replaceChildren(
     h("h2", {}, t("seats"), " · ", t("scores")),
     h("ol", { class: room.seats.length > 12 ? "seats many" : "seats" }, seats),
@@ -54,7 +56,7 @@ export function drawSide() {
     h("ul", { class: "chat" }, page.chat.slice(-50).map(chatLine)),
     // replaceChildren writes a null as the word "null": a spectator's missing form is left out
     ...(page.seat !== null ? [chat] : []),
-    logPanel(h, page, side.querySelector("details.log"), shell.redraw),
+    logPanel(h, page, side.querySelector("details.log"), drawAgain),
   );
   input.value = typed;
   if (focused) input.focus();
@@ -63,32 +65,50 @@ export function drawSide() {
 
 // One chat line: who said it (a seat's name, or the speaker's own name once they left the
 // table), then what they said; never a missing field shown as "null".
+/** @param {ChatLine} c */
 function chatLine(c) {
-  const who = c.seat != null && shell.page.room.seats[c.seat] ? names()[c.seat] : shownName(c.name);
+  const who = c.seat != null && onShow().room.seats[c.seat] ? names()[c.seat] : shownName(c.name);
   return h("li", { class: "chat-line" }, who ? h("b", {}, who, " ") : null, c.text ?? "");
 }
 
 // Before a game (or between games): sit, and for the host a bot in an empty seat, a bot's
 // kind, a bot out, a person out (asked first; they keep watching).
+/**
+ * @param {Room} room
+ * @param {Seat} s
+ * @param {number} i
+ * @param {boolean} host
+ */
 function seatControls(room, s, i, host) {
+  const page = onShow();
+  /** @type {HTMLElement[]} */
   const controls = [];
   if (room.status === "playing") return controls;
   const seatPath = `/api/rooms/${room.id}/seats/${i}`;
   if (!s.player && !s.bot) {
-    if (shell.page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", seatPath, { invite: shell.page.invite })) }, t("sit")));
+    if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", seatPath, { invite: page.invite })) }, t("sit")));
     if (host) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("PUT", `${seatPath}/bot`, { bot: defaultBot(knownGames(), room.game) })) }, t("add_bot")));
   }
   if (s.bot && host) {
     const kinds = (gameInfo(room.game) || { bots: [s.bot] }).bots;
-    const change = (e) => attempt(() => api("PUT", `${seatPath}/bot`, { bot: e.target.value }));
+    const change = (/** @type {Event} */ e) => attempt(() => api("PUT", `${seatPath}/bot`, { bot: /** @type {HTMLSelectElement} */ (e.target).value }));
     controls.push(h("select", { class: "small bot-choice", "aria-label": t("bot_kind"), onchange: change }, kinds.map((k) => h("option", { value: k, selected: k === s.bot }, botKind(k)))));
     controls.push(h("button", { class: "small quiet", onclick: () => attempt(() => api("DELETE", `${seatPath}/bot`)) }, t("remove_bot")));
   }
-  if (s.player && host && i !== shell.page.seat) {
+  if (s.player && host && i !== page.seat) {
     const remove = async () => {
       if (await confirmStep(t("remove_confirm", { name: shownName(s.name) }), t("remove_person"), t("cancel"))) await attempt(() => api("DELETE", seatPath));
     };
     controls.push(h("button", { class: "small quiet remove-person", onclick: remove }, t("remove_person")));
   }
   return controls;
+}
+
+function onShow() {
+  return /** @type {RoomPage} */ (shell.page);
+}
+
+// the log's button asks for earlier lines, then the screen is drawn again
+function drawAgain() {
+  if (shell.redraw) shell.redraw();
 }

@@ -1,11 +1,14 @@
+// @ts-check
 // Telling a person their turn has come when they are not looking at the table: the tab's title,
 // a short chime made with WebAudio (no sound files), and a vibration on phones that allow it.
 
 import { icon } from "./icons.js";
 
 const KEY = "yamen.sound";
+/** @type {string | null} */
 let baseTitle = null; // the page's own title, restored when the turn passes
 let waiting = false; // whether legal actions were offered to me at the last look
+/** @type {AudioContext | null} */
 let audio = null;
 
 // On unless the person turned it off (browsers keep it silent until the page is touched).
@@ -13,6 +16,7 @@ export function soundOn() {
   return localStorage.getItem(KEY) !== "off";
 }
 
+/** @param {boolean} on */
 export function setSound(on) {
   localStorage.setItem(KEY, on ? "on" : "off");
   if (on) unlock();
@@ -47,6 +51,10 @@ function chime() {
 
 // Called after every redraw of a room: `mine` is true while legal actions are offered to me.
 // The title says so while it lasts; the chime and vibration mark only the moment it starts.
+/**
+ * @param {boolean} mine
+ * @param {string} title
+ */
 export function attend(mine, title) {
   if (baseTitle === null) baseTitle = document.title;
   document.title = mine ? title : baseTitle;
@@ -64,6 +72,11 @@ export function forget() {
 }
 
 // The chime (and vibration) on or off, remembered in this browser; `changed` redraws.
+/**
+ * @param {Hyperscript} h
+ * @param {Translate} t
+ * @param {() => void} changed
+ */
 export function soundButton(h, t, changed) {
   const on = soundOn();
   const words = t(on ? "sound_on" : "sound_off");

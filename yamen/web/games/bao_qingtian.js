@@ -1,3 +1,4 @@
+// @ts-check
 // The Bao Qing-tian trial's table, for 3 to 50 seats on a phone: the seat's own part on top
 // (role.js), the decisions (decisions.js; the captor may keep waiting, keep_waiting.js), the
 // hand, the public board (board.js: offices, the hunt, the sentence), the end (ledger.js).
@@ -10,6 +11,11 @@ import { autoWait, keepPanel } from "./bao_qingtian/keep_waiting.js";
 import { ledger } from "./bao_qingtian/ledger.js";
 import { role } from "./bao_qingtian/role.js";
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ * @param {boolean} kept
+ */
 function waiting(ctx, view, kept) {
   const { h, t, names, table } = ctx;
   if (table.result || (view.legal && view.legal.length && !kept)) return null;
@@ -17,18 +23,20 @@ function waiting(ctx, view, kept) {
   return h("p", { class: "hint", id: "turn-hint" }, t("waiting_for", { who }));
 }
 
+/** @type {TableModule} */
 export default {
   render(el, ctx) {
     const { h, table } = ctx;
-    const view = table.view;
+    const view = /** @type {BqView} */ (table.view);
     ctx.redraw = () => this.render(el, ctx);
     const mine = view.legal && view.legal.length;
-    const discarding = mine && (view.phase === "draw" || view.phase === "capture");
+    const discarding = Boolean(mine && (view.phase === "draw" || view.phase === "capture"));
     forgetDrafts(view);
     // the captor who keeps waiting is not asked: its client answers Wait (keep_waiting.js)
     const kept = autoWait(ctx, view);
     const asked = kept.waiting ? null : decisions(ctx, view, kept.note);
-    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".bao-qingtian") ? document.activeElement.id : null;
+    const active = document.activeElement;
+    const focused = active && active.closest && active.closest(".bao-qingtian") ? active.id : null;
     el.replaceChildren(
       h(
         "div",

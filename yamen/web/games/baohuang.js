@@ -1,3 +1,4 @@
+// @ts-check
 // Baohuang's table: the role panel (your role, the called card, who is known, what each
 // decision means), the other seats around the table with the trick in the middle, the hand
 // picked by rank and count (baohuang/pick.js), the action bar, the last deal's summary between
@@ -14,6 +15,10 @@ import { actionWords, cardWords, inWords, isPlay, labeller } from "./baohuang/wo
 export { cardWords };
 
 // Japanese rules: what this seat gave and received in tribute before the deal.
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 function tribute(ctx, view) {
   const { h, t } = ctx;
   const paid = view.tribute;
@@ -27,10 +32,11 @@ function tribute(ctx, view) {
   );
 }
 
+/** @type {TableModule} */
 export default {
   render(el, ctx) {
     const { h, t, table } = ctx;
-    const view = table.view;
+    const view = /** @type {BhView} */ (table.view);
     ctx.redraw = () => this.render(el, ctx);
     el.replaceChildren(
       h(
@@ -52,7 +58,7 @@ export default {
 
   // An action's text in words (the replay's analysis names the plays it compares).
   actionWords(ctx, text) {
-    return isPlay(text) ? inWords(ctx.t, text) : actionWords(ctx, ctx.table.view, text);
+    return isPlay(text) ? inWords(ctx.t, text) : actionWords(ctx, /** @type {BhView} */ (ctx.table.view), text);
   },
 
   // Every event of the game in words, for the log.
@@ -60,8 +66,8 @@ export default {
     const { t, names } = ctx;
     const d = event.data;
     const who = names[d.seat];
-    const word = (w) => ctx.tOr(`baohuang.action.${w.split(" ")[0]}`, w); // these come in play only
-    const cards = (codes) => codes.map((c) => cardWords(t, c)).join(" ");
+    const word = (/** @type {string} */ w) => ctx.tOr(`baohuang.action.${w.split(" ")[0]}`, w); // these come in play only
+    const cards = (/** @type {string[]} */ codes) => codes.map((c) => cardWords(t, c)).join(" ");
     switch (event.kind) {
       case "play":
         return t(d.out ? "baohuang.log.play_out" : "baohuang.log.play", { who, cards: cards(d.cards) });
@@ -94,7 +100,7 @@ export default {
       case "emperor":
         return t("baohuang.log.emperor", { who });
       case "declarations":
-        return t("baohuang.log.declarations", { declared: d.declared.map((s) => names[s]).join(t("baohuang.sep")) || "–" });
+        return t("baohuang.log.declarations", { declared: d.declared.map((/** @type {number} */ s) => names[s]).join(t("baohuang.sep")) || "–" });
       case "lead":
         return t("baohuang.log.lead", { who });
       case "deal over":

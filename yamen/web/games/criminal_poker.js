@@ -1,3 +1,4 @@
+// @ts-check
 // Criminal Poker's table: your identity and what you are after on top (role.js), the decisions
 // in words with what each does (controls.js), your evidence and every suspect's (board.js), and
 // at the end your headline (result.js) and every card turned over (reveal.js).
@@ -10,10 +11,11 @@ import { result } from "./criminal_poker/result.js";
 import { reveal, rules } from "./criminal_poker/reveal.js";
 import { role } from "./criminal_poker/role.js";
 
+/** @type {TableModule} */
 export default {
   render(el, ctx) {
-    const { h, t, table } = ctx;
-    const view = table.view;
+    const { h, table } = ctx;
+    const view = /** @type {CpView} */ (table.view);
     if (view.phase !== "reveal" || view.turn !== view.seat) drawn.card = null;
     el.replaceChildren(
       h(

@@ -1,6 +1,12 @@
+// @ts-check
 // A table for any game: the seat's view as labelled facts, the hand, and the legal actions
 // as buttons (in the game's notation). Game modules build on its pieces.
 
+/**
+ * @param {Ctx} ctx
+ * @param {View} view
+ * @param {string[]} [skip]
+ */
 export function facts(ctx, view, skip = []) {
   const { h, tOr } = ctx;
   const rows = Object.entries(view)
@@ -12,10 +18,16 @@ export function facts(ctx, view, skip = []) {
 }
 
 // A value in words: a list as a list, a record as labelled facts (never JSON).
+/**
+ * @param {Ctx} ctx
+ * @param {string} key
+ * @param {unknown} value
+ * @returns {Child}
+ */
 export function show(ctx, key, value) {
   const { h } = ctx;
   if (value === null || value === undefined) return "–";
-  if (typeof value === "object" && !Array.isArray(value) && ("en" in value || "zh" in value)) return ctx.pick(value);
+  if (typeof value === "object" && !Array.isArray(value) && ("en" in value || "zh" in value)) return ctx.pick(/** @type {Names} */ (value));
   if (typeof value === "string") return ctx.tOr(`${ctx.table.view.game}.value.${value}`, value);
   if (typeof value === "boolean") return ctx.t(value ? "yes" : "no");
   if (typeof value !== "object") return String(value);
@@ -28,6 +40,10 @@ export function show(ctx, key, value) {
   return h("dl", { class: "facts nested" }, Object.entries(value).map(([k, v]) => h("div", { class: "fact" }, h("dt", {}, ctx.tOr(`${game}.${k}`, ctx.tOr(`field.${k}`, k))), h("dd", {}, show(ctx, k, v)))));
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {(text: string) => Child} [label]
+ */
 export function actions(ctx, label = (text) => text) {
   const { h, table, t } = ctx;
   const texts = table.view.legal || [];
@@ -44,22 +60,24 @@ export function actions(ctx, label = (text) => text) {
 }
 
 // This seat's headline: won or lost, or only "Game over" for a spectator (or nobody won).
+/** @param {Ctx} ctx */
 export function headline(ctx) {
   const { t, table, seat } = ctx;
-  const winners = table.result.winners || [];
+  const winners = (table.result && table.result.winners) || [];
   if (seat === null || seat === undefined || !winners.length) return t("game_over");
   return t(winners.includes(seat) ? "you_won" : "you_lost");
 }
 
 // The end of a game in words: the headline, then every seat in its place with its score.
 // A game's table may draw a richer one; this is the fallback any game gets.
+/** @param {Ctx} ctx */
 export function result(ctx) {
   const { h, table, t, names, seat } = ctx;
   if (!table.result) return null;
   const r = table.result;
   const winners = r.winners || [];
-  const won = winners.includes(seat);
-  const points = (n) => t(Math.abs(Number(n)) === 1 ? "points_one" : "points", { n });
+  const won = seat !== null && winners.includes(seat);
+  const points = (/** @type {number | string} */ n) => t(Math.abs(Number(n)) === 1 ? "points_one" : "points", { n });
   return h(
     "section",
     { class: `result ${seat === null || seat === undefined ? "" : won ? "won" : "lost"}`, id: "result" },
@@ -81,11 +99,16 @@ export function result(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {string[]} cards
+ */
 export function hand(ctx, cards) {
   const { h } = ctx;
   return h("div", { class: "hand plain" }, cards.map((c) => h("span", { class: "chip" }, c)));
 }
 
+/** @type {TableModule} */
 export default {
   render(el, ctx) {
     const { h, table } = ctx;

@@ -1,3 +1,4 @@
+// @ts-check
 // The public board of a trial: the phase, the seats with their offices, who holds which office,
 // an appointment being made, the captor's hunt and the sentence as it is built.
 
@@ -5,6 +6,10 @@ import { P, OFFICES, STEPS, cardName, counted, officeName, officesBySeat, punish
 
 // ----- the parts -----------------------------------------------------------------------------
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function heading(ctx, view) {
   const { h, t, tOr, names } = ctx;
   const facts = [
@@ -23,19 +28,26 @@ export function heading(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function seatList(ctx, view) {
   const { h, t, table } = ctx;
   const held = officesBySeat(view);
   const holders = new Set((view.appointing && view.appointing.holders) || []);
   const deadlines = (table.result === null && table.deadlines) || {};
-  const escaped = new Set((table.result && table.result.escaped) || []);
+  const result = /** @type {BqResult | null} */ (table.result);
+  const escaped = new Set((result && result.escaped) || []);
   const winners = new Set((table.result && table.result.winners) || []);
+  /** @type {{ [seat: number]: number }} */
   const missed = {};
   for (const g of (view.capture && view.capture.guesses) || []) if (!g.hit) missed[g.seat] = (missed[g.seat] || 0) + 1;
   return h(
     "ol",
     { class: `bq-seats ${view.players > 12 ? "many" : ""}`, id: "bq-seats", "aria-label": t("seats") },
     Array.from({ length: view.players }, (_, seat) => {
+      /** @type {HTMLElement[]} */
       const marks = [];
       if (seat === view.turn) marks.push(h("span", { class: "bq-m bq-turn", title: t(`${P}.its_turn`) }, "▶"));
       if (seat === view.last_turn && view.phase === "guess") marks.push(h("span", { class: "bq-m", title: t(`${P}.last_turn`) }, "↺"));
@@ -63,8 +75,13 @@ export function seatList(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function offices(ctx, view) {
   const { h, t, names } = ctx;
+  /** @type {[string, number, string | null | undefined][]} */
   const rows = [];
   if (view.emperor !== null && view.emperor !== undefined) rows.push(["emperor", view.emperor, null]);
   for (const office of OFFICES) {
@@ -81,6 +98,10 @@ export function offices(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function appointing(ctx, view) {
   const { h, t, names } = ctx;
   const a = view.appointing;
@@ -95,6 +116,10 @@ export function appointing(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function capture(ctx, view) {
   const { h, t, names } = ctx;
   const c = view.capture;
@@ -135,9 +160,14 @@ export function capture(ctx, view) {
 }
 
 // The sentence as it is built: every step, the ones still to come greyed out.
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function trial(ctx, view) {
   const { h, t, names } = ctx;
   if (view.accused === null || view.accused === undefined) return null;
+  /** @type {{ [step: string]: BqStep }} */
   const done = {};
   for (const step of view.sentence || []) done[step.step] = step;
   const steps = STEPS.map((step) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The seat's decisions, every one a button in words with a line saying what it does: naming
 // the crime, appointing, the captor's guesses, the sentence, the verdict.
 
@@ -7,6 +8,7 @@ let punishmentChoice = 0; // the judge's pick in the catalogue, kept across redr
 let ownDraft = { words: "", count: "1" }; // the judge's own words while typed, kept across redraws
 
 // Outside the judge's step the judge's drafts are forgotten.
+/** @param {BqView} view */
 export function forgetDrafts(view) {
   if (view.phase !== "punish") {
     punishmentChoice = 0;
@@ -14,15 +16,34 @@ export function forgetDrafts(view) {
   }
 }
 
+/** @typedef {[string, string]} Pair an action's text and the id to send */
+
+/**
+ * @param {Ctx} ctx
+ * @param {string} id
+ * @param {string} label
+ * @param {{ [attribute: string]: string }} [extra]
+ */
 function button(ctx, id, label, extra = {}) {
   return ctx.h("button", { class: "action", "data-action": id, onclick: () => ctx.act(id), ...extra }, label);
 }
 
 // What a choice does, said before it is made.
+/**
+ * @param {Ctx} ctx
+ * @param {string} key
+ * @param {{ [name: string]: unknown }} [params]
+ */
 function help(ctx, key, params = {}) {
   return ctx.h("p", { class: "act-help", "data-help": key }, ctx.t(`${P}.help.${key}`, params));
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ * @param {Pair[]} pairs
+ * @param {string | null} note
+ */
 function guessing(ctx, view, pairs, note) {
   const { h, t, names } = ctx;
   const card = cardName(ctx, view.criminal);
@@ -53,33 +74,45 @@ function guessing(ctx, view, pairs, note) {
   ];
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ * @param {Pair[]} pairs
+ */
 function numbers(ctx, view, pairs) {
   const { t } = ctx;
   return [
     help(ctx, view.phase),
     pairs.map(([text, id]) => {
       const n = Number(text.split(" ")[1]);
-      const after = view.phase === "plus" ? view.count + n : view.phase === "minus" ? Math.max(0, view.count - n) : view.phase === "times" ? view.count * n : Math.floor(view.count / n);
+      const count = view.count ?? 0;
+      const after = view.phase === "plus" ? count + n : view.phase === "minus" ? Math.max(0, count - n) : view.phase === "times" ? count * n : Math.floor(count / n);
       return button(ctx, id, `${SIGN[view.phase]}${n} → ${after}`, { class: "action bq-number", title: t(`${P}.step_${view.phase}`, { n, count: after }) });
     }),
   ];
 }
 
 // ``note``: why the seat is asked although it keeps waiting (keep_waiting.js), or null.
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ * @param {string | null} [note]
+ */
 export function decisions(ctx, view, note = null) {
   const { h, t, names, table } = ctx;
   const texts = view.legal || [];
   if (!texts.length || view.phase === "draw" || view.phase === "capture") return null;
-  const pairs = texts.map((text, i) => [text, table.legal[i]]);
+  const pairs = texts.map((text, i) => /** @type {Pair} */ ([text, table.legal[i]]));
   const ask = ctx.tOr(`${P}.ask.${view.phase}`, "");
   const head = h("p", { class: "your-move" }, t("your_move"), ask ? ` · ${ask}` : "");
+  /** @type {Child} */
   let body;
   switch (view.phase) {
     case "name":
       body = [help(ctx, "name"), pairs.map(([text, id]) => button(ctx, id, t(`${P}.act.name`, { card: cardName(ctx, text.split(" ")[1]) })))];
       break;
     case "appoint": {
-      const a = view.appointing || {};
+      const a = view.appointing || { by: -1, office: "" };
       const holders = new Set(a.holders || []);
       body = [
         h("p", { class: "bq-ask" }, t(`${P}.appoint_who`, { office: officeName(ctx, a.office) })),
@@ -124,32 +157,38 @@ export function decisions(ctx, view, note = null) {
 }
 
 // The judge: a punishment from the catalogue (or its own words) and a count from 1 to 10.
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ * @param {Pair[]} pairs
+ */
 function punishControls(ctx, view, pairs) {
   const { h, t } = ctx;
   const byText = Object.fromEntries(pairs);
   const select = h(
     "select",
-    { id: "bq-punishment-choice", "aria-label": t(`${P}.punishment`), onchange: (e) => {
-      punishmentChoice = Number(e.target.value);
-      ctx.redraw();
+    { id: "bq-punishment-choice", "aria-label": t(`${P}.punishment`), onchange: (/** @type {Event} */ e) => {
+      punishmentChoice = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+      ctx.redraw?.();
       document.getElementById("bq-punishment-choice")?.focus();
     } },
     PUNISHMENTS.map((_, i) => h("option", { value: i, selected: i === punishmentChoice }, t(`${P}.punishment.${i + 1}`))),
   );
   const words = PUNISHMENTS[punishmentChoice];
+  /** @type {HTMLElement[]} */
   const counts = [];
   for (let n = 1; n <= 10; n++) {
     const id = byText[`punish "${words}" ${n}`];
     if (id !== undefined) counts.push(button(ctx, id, n === 1 ? t(`${P}.once`) : t(`${P}.n_times`, { n }), { class: "action bq-number" }));
   }
-  const own = h("input", { id: "bq-own-words", maxlength: 80, placeholder: t(`${P}.own_words`), "aria-label": t(`${P}.own_words`), oninput: (e) => (ownDraft.words = e.target.value) });
+  const own = h("input", { id: "bq-own-words", maxlength: 80, placeholder: t(`${P}.own_words`), "aria-label": t(`${P}.own_words`), oninput: (/** @type {Event} */ e) => (ownDraft.words = /** @type {HTMLInputElement} */ (e.target).value) });
   own.value = ownDraft.words;
   const ownCount = h(
     "select",
-    { id: "bq-own-count", "aria-label": t(`${P}.count`), onchange: (e) => (ownDraft.count = e.target.value) },
+    { id: "bq-own-count", "aria-label": t(`${P}.count`), onchange: (/** @type {Event} */ e) => (ownDraft.count = /** @type {HTMLSelectElement} */ (e.target).value) },
     Array.from({ length: 10 }, (_, i) => h("option", { value: i + 1, selected: String(i + 1) === ownDraft.count }, String(i + 1))),
   );
-  const sendOwn = (e) => {
+  const sendOwn = (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
     const text = own.value.replace(/\s+/g, " ").trim();
     if (text) ctx.actText(`punish "${text}" ${ownCount.value}`);

@@ -1,16 +1,21 @@
+// @ts-check
 // The trial's events as log lines, in the page's language, cards and offices by name.
 
 import { P, cardName, counted, officeName, punishmentName } from "./common.js";
 
+/**
+ * @param {GameEvent} event
+ * @param {Ctx} ctx
+ */
 export function describe(event, ctx) {
   const { t, names } = ctx;
   const d = event.data;
-  const n = (seat) => names[seat];
+  const n = (/** @type {number} */ seat) => names[seat];
   switch (event.kind) {
     case "deal":
       return t(`${P}.log.deal`, { n: d.players, k: d.cards_each, name: n(d.first) });
     case "hand":
-      return t(`${P}.log.hand`, { cards: d.cards.map((c) => cardName(ctx, c)).join(", ") });
+      return t(`${P}.log.hand`, { cards: d.cards.map((/** @type {string} */ c) => cardName(ctx, c)).join(", ") });
     case "seeking":
       return t(`${P}.seeking`, { office: officeName(ctx, d.card) });
     case "refill":

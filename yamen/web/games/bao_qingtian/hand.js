@@ -1,13 +1,21 @@
+// @ts-check
 // The seat's own hand: its cards by name (the discard buttons on its turn) and its last turns.
 
 import { P, CODES, cardName } from "./common.js";
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ * @param {boolean} discarding
+ */
 export function hand(ctx, view, discarding) {
   const { h, t, table } = ctx;
   if (!view.hand) return null;
+  /** @type {{ [code: string]: number }} */
   const counts = {};
   for (const code of view.hand) counts[code] = (counts[code] || 0) + 1;
   const order = Object.keys(counts).sort((a, b) => CODES.indexOf(a) - CODES.indexOf(b));
+  /** @type {{ [code: string]: string }} */
   const legal = {};
   (view.legal || []).forEach((text, i) => {
     if (text.startsWith("discard ")) legal[text.slice(8)] = table.legal[i];

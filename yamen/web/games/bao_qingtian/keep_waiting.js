@@ -1,3 +1,4 @@
+// @ts-check
 // The captor's "keep waiting until I choose to guess": one click, and the captor's own client
 // answers the legal Wait after each turn by itself. The captor is asked only when it matters:
 // when Wait is no longer legal (the round's last turn and no guess yet this round: rule 2 of the
@@ -15,13 +16,21 @@ const store = (() => {
     return null; // storage refused: the choice lasts as long as the page
   }
 })();
+/** @type {{ [key: string]: string }} */
 const memory = {};
+/** @type {{ seq: number, at: number } | null} */
 let answered = null; // {seq, at}: the Wait last sent, so a redraw never sends it twice (a lost one is resent)
 let waited = 0; // how many times it waited for the captor since the choice was made
 let watchOpen = false; // the watch picker stays open across redraws while the captor picks
 
-const key = (ctx, what) => `yamen.${P}.${what}.${ctx.room.id}.${ctx.room.number}`;
+const key = (/** @type {Ctx} */ ctx, /** @type {string} */ what) => `yamen.${P}.${what}.${/** @type {Room} */ (ctx.room).id}.${/** @type {Room} */ (ctx.room).number}`;
 
+/**
+ * @param {Ctx} ctx
+ * @param {string} what
+ * @param {Json} fallback
+ * @returns {Json}
+ */
 function read(ctx, what, fallback) {
   const raw = store ? store.getItem(key(ctx, what)) : memory[key(ctx, what)];
   if (raw === null || raw === undefined) return fallback;
@@ -32,22 +41,32 @@ function read(ctx, what, fallback) {
   }
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {string} what
+ * @param {Json} value
+ */
 function write(ctx, what, value) {
   const raw = JSON.stringify(value);
   if (store) store.setItem(key(ctx, what), raw);
   else memory[key(ctx, what)] = raw;
 }
 
-export const keepsWaiting = (ctx) => read(ctx, "keep", false) === true;
-const watched = (ctx) => new Set(read(ctx, "watch", []));
+export const keepsWaiting = (/** @type {Ctx} */ ctx) => read(ctx, "keep", false) === true;
+const watched = (/** @type {Ctx} */ ctx) => new Set(/** @type {number[]} */ (read(ctx, "watch", [])));
 
+/** @param {BqView} view */
 function isCaptor(view) {
-  return view.capture && isSeat(view.seat) && view.capture.captor === view.seat;
+  return Boolean(view.capture && isSeat(view.seat) && view.capture.captor === view.seat);
 }
 
 // Decides, at every redraw, whether to wait for the captor. Returns {waiting: true} when it
 // answered (or already answered) Wait, so nothing is asked; otherwise {note}: why the captor is
 // asked although it keeps waiting (null when it does not keep waiting).
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function autoWait(ctx, view) {
   if (!isCaptor(view) || view.phase !== "guess" || !keepsWaiting(ctx)) return { waiting: false, note: null };
   const { t, names, table } = ctx;
@@ -66,6 +85,11 @@ export function autoWait(ctx, view) {
 
 // The switch, for the captor while the hunt is on; pinned with the actions while it is on and
 // the captor is not being asked (``asked``: the decisions are on screen, pinned themselves).
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ * @param {boolean} asked
+ */
 export function keepPanel(ctx, view, asked) {
   const { h, t, names } = ctx;
   if (!isCaptor(view) || !["capture", "guess"].includes(view.phase)) return null;
@@ -74,14 +98,14 @@ export function keepPanel(ctx, view, asked) {
     write(ctx, "keep", !on);
     waited = 0;
     answered = null;
-    ctx.redraw();
+    ctx.redraw?.();
   };
   const watch = watched(ctx);
-  const flip = (seat) => {
+  const flip = (/** @type {number} */ seat) => {
     if (watch.has(seat)) watch.delete(seat);
     else watch.add(seat);
     write(ctx, "watch", [...watch]);
-    ctx.redraw();
+    ctx.redraw?.();
   };
   const seats = Array.from({ length: view.players }, (_, seat) => seat).filter((seat) => seat !== view.seat);
   return h(
@@ -100,7 +124,7 @@ export function keepPanel(ctx, view, asked) {
     ),
     h(
       "details",
-      { class: "bq-watch", id: "bq-watch", open: watchOpen, ontoggle: (e) => (watchOpen = e.target.open) },
+      { class: "bq-watch", id: "bq-watch", open: watchOpen, ontoggle: (/** @type {Event} */ e) => (watchOpen = /** @type {HTMLDetailsElement} */ (e.target).open) },
       h("summary", {}, watch.size ? t(`${P}.keep.watching`, { names: [...watch].sort((a, b) => a - b).map((s) => names[s]).join(", ") }) : t(`${P}.keep.watch`)),
       h(
         "div",

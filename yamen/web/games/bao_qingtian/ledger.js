@@ -1,8 +1,15 @@
+// @ts-check
 // The end of a trial: a headline for this seat, the verdict, the sentence worked through step by
 // step in words, the winners, and the room's running ledger of punishments. Never raw data.
 
 import { P, cardName, counted, isSeat, officeName, punishmentName } from "./common.js";
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqResult} r
+ * @param {number | null | undefined} seat
+ * @returns {[string, string] | null}
+ */
 function headlineFor(ctx, r, seat) {
   const { t } = ctx;
   if (!isSeat(seat)) return null;
@@ -15,6 +22,10 @@ function headlineFor(ctx, r, seat) {
 }
 
 // Each step of the sentence: who gave which number, and the count after it.
+/**
+ * @param {Ctx} ctx
+ * @param {BqResult} r
+ */
 function breakdown(ctx, r) {
   const { h, t, names } = ctx;
   const rows = (r.sentence || []).map((s) =>
@@ -28,9 +39,11 @@ function breakdown(ctx, r) {
   return rows.length ? h("ol", { class: "bq-breakdown", id: "bq-breakdown" }, rows) : null;
 }
 
+/** @param {Ctx} ctx */
 export function ledger(ctx) {
-  const { h, t, names, table, room } = ctx;
-  const r = table.result;
+  const { h, t, names, table } = ctx;
+  const room = /** @type {Partial<Room>} */ (ctx.room);
+  const r = /** @type {BqResult | null} */ (table.result);
   if (!r) return null;
   const verdict =
     r.verdict === "pardoned"
@@ -43,7 +56,7 @@ export function ledger(ctx) {
         ? t(`${P}.end.escaped`, { names: r.escaped.map((s) => names[s]).join(", ") })
         : t(`${P}.end.escaped_none`);
   const scores = (room && room.scores) || r.scores;
-  const punished = scores.map((s, seat) => [seat, Number(s)]).filter(([, s]) => s !== 0);
+  const punished = scores.map((s, seat) => /** @type {[number, number]} */ ([seat, Number(s)])).filter(([, s]) => s !== 0);
   const mine = headlineFor(ctx, r, table.view.seat);
   return h(
     "section",

@@ -1,9 +1,15 @@
+// @ts-check
 // The seat's own part, always on top: its offices (or none), what it is trying to do now in one
 // line, and what it knows — the crime, whether it holds that card, who holds which office.
 
 import { P, OFFICES, cardName, isSeat, officeName, officesBySeat } from "./common.js";
 
 // The one line saying what this seat is after, for the situation the trial is in.
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ * @param {string[]} mine
+ */
 function goal(ctx, view, mine) {
   const { t } = ctx;
   const card = view.criminal ? cardName(ctx, view.criminal) : "";
@@ -22,12 +28,17 @@ function goal(ctx, view, mine) {
   return t(`${P}.goal.draw`);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BqView} view
+ */
 export function role(ctx, view) {
   const { h, t, names } = ctx;
   if (!isSeat(view.seat)) return null;
   const held = officesBySeat(view);
   const mine = held[view.seat] || [];
   const title = mine.length ? t(`${P}.you_are`, { offices: mine.map((o) => officeName(ctx, o)).join(t(`${P}.and`)) }) : t(`${P}.you_no_office`);
+  /** @type {string[]} */
   const known = [];
   if (view.criminal) {
     const n = (view.hand || []).filter((c) => c === view.criminal).length;
@@ -35,6 +46,7 @@ export function role(ctx, view) {
     known.push(n ? t(`${P}.you_hold_it`, { n }) : t(`${P}.you_hold_none`));
   }
   if (view.capture) known.push(t(`${P}.guesses_left${view.capture.guesses_left === 1 ? "_one" : ""}`, { n: view.capture.guesses_left }));
+  /** @type {string[]} */
   const who = [];
   if (isSeat(view.emperor)) who.push(t(`${P}.who_is`, { office: officeName(ctx, "emperor"), name: names[view.emperor] }));
   for (const office of OFFICES) {

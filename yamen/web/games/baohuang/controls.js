@@ -1,3 +1,4 @@
+// @ts-check
 // The action bar: Play (the picked set, in words), Pass / Yield / Claim and every other
 // decision, why a pick is no legal set, and the legal sets to play with one tap. It is an
 // element with class "actions", which the shell pins to the bottom of a phone's screen.
@@ -6,11 +7,15 @@ import { actions } from "../generic.js";
 import { clearPick, matchingSet, picked, why } from "./pick.js";
 import { actionWords, cardWords, inWords, isPlay } from "./words.js";
 
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 export function controls(ctx, view) {
   const { h, t, table } = ctx;
   if (!view.legal || !view.legal.length) return actions(ctx);
   const { codes, tokens } = view.hand ? picked(view) : { codes: [], tokens: [] };
-  const offered = view.legal.map((text, i) => [text, table.legal[i]]);
+  const offered = view.legal.map((text, i) => /** @type {[string, string]} */ ([text, table.legal[i]]));
   const plays = offered.filter(([text]) => isPlay(text));
   const others = offered.filter(([text]) => !isPlay(text));
   const found = codes.length ? matchingSet(view, tokens) : -1;
@@ -24,7 +29,7 @@ export function controls(ctx, view) {
   );
   const clear = codes.length ? h("button", { class: "quiet small", id: "bh-clear", onclick: () => {
     clearPick();
-    ctx.redraw();
+    ctx.redraw?.();
   } }, t("baohuang.clear")) : null;
   const note = codes.length && found < 0 ? h("p", { class: "why", id: "why" }, why(ctx, view, codes)) : null;
   const hints = new Set(plays.map(([text]) => text.split(" ")[0]));

@@ -1,3 +1,4 @@
+// @ts-check
 // The table itself: the other four seats around it in play order (the next seat on the
 // right, then across, then the left: the seeds' counter-clockwise), the trick in the middle.
 // What changed since the last drawing gets a short animation (a play slides in, a pass fades,
@@ -7,9 +8,11 @@ import { cardRow } from "../../cards.js";
 import { actionWords, labeller, roleWords } from "./words.js";
 
 const POSITIONS = ["right", "across-right", "across-left", "left"]; // seat + 1 … seat + 4
+/** @type {{ deal: number | null, moves: number, table: { owner: number, cards: string[] } | null }} */
 const seen = { deal: null, moves: 0, table: null }; // what the last drawing showed
 
 // Which moves of the trick are new since the last drawing, and a trick that just closed.
+/** @param {BhView} view */
 function changes(view) {
   const moves = view.trick || [];
   const sameDeal = seen.deal === view.deal;
@@ -21,13 +24,20 @@ function changes(view) {
   return { fresh, closed };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ * @param {number} seat
+ * @param {string} position
+ * @param {number} freshFrom the first move of the trick not drawn before
+ */
 function seatBox(ctx, view, seat, position, freshFrom) {
   const { h, t, names, table } = ctx;
   const label = labeller(t);
   const role = view.roles && view.roles[String(seat)];
   const place = view.out.indexOf(seat);
   const moves = view.trick || [];
-  const at = moves.map((m, i) => [m, i]).filter(([m]) => m.seat === seat).slice(-1)[0];
+  const at = moves.map((m, i) => /** @type {[BhMove, number]} */ ([m, i])).filter(([m]) => m.seat === seat).slice(-1)[0];
   let last = null;
   if (at) {
     const [m, i] = at;
@@ -49,6 +59,12 @@ function seatBox(ctx, view, seat, position, freshFrom) {
 }
 
 // The middle: the set to beat and whose it is, the trick's moves in order, or the trick just won.
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ * @param {number} fresh how many moves are new
+ * @param {{ owner: number, cards: string[] } | null} closed the trick just won
+ */
 function middle(ctx, view, fresh, closed) {
   const { h, t, names } = ctx;
   const label = labeller(t);
@@ -68,6 +84,10 @@ function middle(ctx, view, fresh, closed) {
   return h("section", { class: "trick bh-middle", id: "trick", "aria-label": t("baohuang.trick") }, top, list.length ? h("ol", { class: "moves" }, list) : null);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 export function ring(ctx, view) {
   const { h } = ctx;
   const me = view.seat === null || view.seat === undefined ? 0 : view.seat;

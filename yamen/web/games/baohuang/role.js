@@ -1,3 +1,4 @@
+// @ts-check
 // The panel at the top of the table: this seat's own role in the game's words with its win
 // condition, a house rule on the lowest rank if the room plays one, the called card (or the
 // japanese guard card) as a card, who is known to be who, and what each decision on offer
@@ -8,6 +9,7 @@ import { cardRow } from "../../cards.js";
 import { actionWords, labeller, lowestRule, markedGuard, roleWords } from "./words.js";
 
 // The win condition's key for a role: by variant, a grab (搶莊) being its own stake.
+/** @param {BhView} view */
 function winKey(view) {
   const role = view.role;
   if (view.variant !== "japanese" && role === "solo emperor" && view.grabbed) return "baohuang.win.shandong.grab";
@@ -16,6 +18,10 @@ function winKey(view) {
 }
 
 // What a decision on offer means: its key, or null for a plain play/pass in the play phase.
+/**
+ * @param {BhView} view
+ * @param {string} text
+ */
 function meaningKey(view, text) {
   const word = text.split(" ")[0];
   const emperor = (view.role || "").includes("emperor");
@@ -27,9 +33,14 @@ function meaningKey(view, text) {
   return null;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 function meanings(ctx, view) {
   const { h, t } = ctx;
   const seen = new Set();
+  /** @type {HTMLElement[]} */
   const rows = [];
   for (const text of view.legal || []) {
     const key = meaningKey(view, text);
@@ -42,6 +53,10 @@ function meanings(ctx, view) {
 }
 
 // The card that makes a partner: the called card (Shandong) or the marked small joker.
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 function partnerCard(ctx, view) {
   const { h, t } = ctx;
   if (markedGuard(view)) {
@@ -53,9 +68,13 @@ function partnerCard(ctx, view) {
 
 // Who is known to be who: the public roles and the declarations (a replay with everything
 // revealed, `ctx.revealed`: every seat's view, so every seat's role).
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 function known(ctx, view) {
   const { h, t, names } = ctx;
-  const roles = ctx.revealed ? Object.fromEntries(ctx.revealed.map((v, i) => [i, v.role]).filter(([, role]) => role)) : view.roles || {};
+  const roles = ctx.revealed ? Object.fromEntries(ctx.revealed.map((v, i) => [i, /** @type {string | null} */ (v.role)]).filter(([, role]) => role)) : view.roles || {};
   const entries = Object.entries(roles);
   if (!entries.length) return null;
   return h(
@@ -71,23 +90,34 @@ function known(ctx, view) {
 // A house rule that changes which sets a seat may play or how it places: the lowest rank
 // held to the end (憋六/憋三), or the older reading kept for old games (going out on it ranks
 // last). Said to everyone at the table, in the words of the room's variant.
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 function houseRule(ctx, view) {
   const rule = lowestRule(view);
   if (!rule) return null;
   return ctx.h("p", { class: "bh-house", id: "bh-house", "data-rule": rule }, ctx.t(`baohuang.house.${rule}.${view.variant}`));
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 export function rolePanel(ctx, view) {
   const { h, t, names } = ctx;
+  /** @type {Child} */
   let head;
   if (ctx.revealed) head = h("p", { class: "bh-role-line" }, t("baohuang.revealed"));
   else if (view.seat === null || view.seat === undefined) head = h("p", { class: "bh-role-line" }, t("baohuang.watching"));
   else if (view.role) {
-    head = [
+    /** @type {HTMLElement[]} */
+    const lines = [
       h("p", { class: "bh-role-line" }, t("baohuang.you_are"), h("b", { class: "bh-role", "data-role": view.role }, roleWords(ctx, view.role))),
       h("p", { class: "bh-win", id: "bh-win" }, t(winKey(view))),
     ];
-    if (view.role === "royalist" && !view.declared.includes(view.seat)) head.push(h("p", { class: "bh-secret" }, t("baohuang.secret")));
+    if (view.role === "royalist" && !view.declared.includes(view.seat)) lines.push(h("p", { class: "bh-secret" }, t("baohuang.secret")));
+    head = lines;
   } else {
     const holder = view.marked_holder;
     head = h("p", { class: "bh-role-line" }, holder === null || holder === undefined ? t("baohuang.no_emperor") : t("baohuang.emperor_card_with", { who: names[holder] }));

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished deal told in words: the places with their names (頭科 … 大落), the sides, the
 // scoring worked through (place points, the split, the doubling) and the tribute to come; the
 // end-of-game headline for this seat; and the running table of every deal's scores.
@@ -8,29 +9,43 @@
 
 import { cardWords, roleWords } from "./words.js";
 
+/** @type {Map<number, boolean>} */
 const folded = new Map(); // deal -> open or not, once the player has toggled its summary
 
+/** @type {{ [variant: string]: number[] }} */
 const PLACES = { shandong: [6, 3, 0, -3, -6], japanese: [2, 1, 0, -1, -2] };
+/** @type {{ [variant: string]: number[] }} */
 const SOLO = { shandong: [16, 4, 0, -4, -16], japanese: [12, 0, -12, -12, -12] };
 const GRAB = 40;
 const SHARE = { emperor: 2, solo: 4, other: 1 }; // tribute.py: cards given or taken
 
+/** @type {(a: number, b: number) => number} */
 const gcd = (a, b) => (b ? gcd(b, a % b) : Math.abs(a));
 // An exact score as text: "2", "-1/3"; a Unicode minus, a plus for gains.
+/**
+ * @param {number} n
+ * @param {number} [d]
+ */
 function frac(n, d = 1) {
   const g = gcd(n, d) || 1;
   const [a, b] = [n / g, d / g];
   const s = b === 1 ? String(Math.abs(a)) : `${Math.abs(a)}/${b}`;
   return a < 0 ? `−${s}` : a > 0 ? `+${s}` : "0";
 }
-const scoreText = (s) => (typeof s === "number" ? frac(s) : String(s).startsWith("-") ? `−${String(s).slice(1)}` : `+${s}`);
+const scoreText = (/** @type {number | string} */ s) => (typeof s === "number" ? frac(s) : String(s).startsWith("-") ? `−${String(s).slice(1)}` : `+${s}`);
 
 // The scoring of deal ``d`` worked through, one line each.
+/**
+ * @param {Ctx} ctx
+ * @param {string} variant
+ * @param {BhDeal} d
+ */
 function worked(ctx, variant, d) {
   const { t, names } = ctx;
-  const place = (seat) => d.places.indexOf(seat);
-  const placeName = (seat) => t(`baohuang.place.${place(seat) + 1}`);
+  const place = (/** @type {number} */ seat) => d.places.indexOf(seat);
+  const placeName = (/** @type {number} */ seat) => t(`baohuang.place.${place(seat) + 1}`);
   const e = d.emperor;
+  /** @type {string[]} */
   const lines = [];
   if (d.grabbed) {
     const won = place(e) === 0;
@@ -65,21 +80,31 @@ function worked(ctx, variant, d) {
 }
 
 // Japanese rules: who gives and who takes tribute (上納) at the start of the next deal.
+/**
+ * @param {Ctx} ctx
+ * @param {BhDeal} d
+ */
 function tributeToCome(ctx, d) {
   const { t, names } = ctx;
-  const num = (s) => (typeof s === "number" ? s : Number(String(s).split("/")[0]));
-  const share = (seat) => (seat === d.emperor ? (d.partner === null ? SHARE.solo : SHARE.emperor) : SHARE.other);
+  const num = (/** @type {number | string} */ s) => (typeof s === "number" ? s : Number(String(s).split("/")[0]));
+  const share = (/** @type {number} */ seat) => (seat === d.emperor ? (d.partner === null ? SHARE.solo : SHARE.emperor) : SHARE.other);
   const givers = [0, 1, 2, 3, 4].filter((s) => num(d.scores[s]) < 0);
   const takers = [0, 1, 2, 3, 4].filter((s) => num(d.scores[s]) > 0);
   if (!givers.length) return t("baohuang.sum.no_tribute");
-  const list = (seats) => seats.map((s) => `${names[s]} ×${share(s)}`).join(t("baohuang.sep"));
+  const list = (/** @type {number[]} */ seats) => seats.map((s) => `${names[s]} ×${share(s)}`).join(t("baohuang.sep"));
   return t("baohuang.sum.tribute", { give: list(givers), take: list(takers) });
 }
 
 // One deal's summary: places, sides, the scoring worked through, the tribute to come.
+/**
+ * @param {Ctx} ctx
+ * @param {string} variant
+ * @param {BhDeal} d
+ * @param {{ more: boolean }} how more: deals follow (the tribute to come is said)
+ */
 export function dealSummary(ctx, variant, d, { more }) {
   const { h, t, names } = ctx;
-  const roleOf = (seat) => {
+  const roleOf = (/** @type {number} */ seat) => {
     if (seat === d.emperor) return d.partner === null ? "solo emperor" : "emperor";
     if (seat === d.partner) return variant === "japanese" ? "guard" : "royalist";
     return variant === "japanese" ? "commoner" : "rebel";
@@ -107,6 +132,10 @@ export function dealSummary(ctx, variant, d, { more }) {
 }
 
 // Between deals: the last deal's summary, open until the new deal's first play.
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 export function lastDeal(ctx, view) {
   const { h, t } = ctx;
   const d = (view.history || []).slice(-1)[0];
@@ -116,25 +145,30 @@ export function lastDeal(ctx, view) {
   return h(
     "details",
     { class: "bh-last-deal", id: "bh-last-deal", open },
-    h("summary", { onclick: (e) => folded.set(d.deal, !e.currentTarget.parentElement.open) }, t("baohuang.sum.title", { n: d.deal })),
+    h("summary", { onclick: (/** @type {Event} */ e) => folded.set(d.deal, !(/** @type {HTMLDetailsElement} */ (/** @type {HTMLElement} */ (e.currentTarget).parentElement)).open) }, t("baohuang.sum.title", { n: d.deal })),
     dealSummary(ctx, view.variant, d, { more: true }),
   );
 }
 
 // The end of the game for this seat: won or lost, its side, the breakdown, the final places.
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 export function headline(ctx, view) {
   const { h, t, table, names } = ctx;
-  const r = table.result;
+  const r = /** @type {BhResult | null} */ (table.result);
   if (!r) return null;
   const deals = (r.deals || view.history || []);
   const d = deals[deals.length - 1];
   const me = view.seat;
-  const num = (s) => (typeof s === "number" ? s : Number(String(s).split("/")[0]));
+  const num = (/** @type {number | string} */ s) => (typeof s === "number" ? s : Number(String(s).split("/")[0]));
   let verdict = "baohuang.end.over";
   if (me !== null && me !== undefined) {
     const mine = deals.length > 1 ? (r.winners.length ? (r.winners.includes(me) ? 1 : -1) : 0) : num(r.scores[me]);
     verdict = mine > 0 ? "baohuang.end.won" : mine < 0 ? "baohuang.end.lost" : "baohuang.end.even";
   }
+  /** @type {HTMLElement | null} */
   let side = null;
   if (d && me !== null && me !== undefined) {
     const friends = me === d.emperor || me === d.partner ? [d.emperor, d.partner].filter((s) => s !== null) : [0, 1, 2, 3, 4].filter((s) => s !== d.emperor && s !== d.partner);
@@ -157,11 +191,16 @@ export function headline(ctx, view) {
 }
 
 // Each finished deal's scores and the running totals: the breakdown, during and after a match.
+/**
+ * @param {Ctx} ctx
+ * @param {BhView} view
+ */
 export function scoring(ctx, view) {
   const { h, t, table, names } = ctx;
-  const deals = (table.result && table.result.deals) || view.history || [];
+  /** @type {BhDeal[]} */
+  const deals = (table.result && /** @type {BhResult} */ (table.result).deals) || view.history || [];
   if (!deals.length) return null;
-  const who = (seat) => (seat === null || seat === undefined ? "–" : names[seat]);
+  const who = (/** @type {number | null | undefined} */ seat) => (seat === null || seat === undefined ? "–" : names[seat]);
   return h(
     "table",
     { class: "scoring", id: "scoring" },

@@ -1,3 +1,4 @@
+// @ts-check
 // The public table: the phase and facts, this seat's evidence, every suspect's shown evidence,
 // the turns taken, the deck the investigator looked at, and the votes.
 
@@ -6,6 +7,10 @@ import { drawn } from "./drawn.js";
 
 // ----- the parts of the table --------------------------------------------------------------
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function heading(ctx, view) {
   const { h, t, tOr, names } = ctx;
   const phase = tOr(`${P}.phase.${view.phase}`, view.phase);
@@ -29,6 +34,10 @@ export function heading(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function mine(ctx, view) {
   const { h, t } = ctx;
   if (view.seat === null || view.seat === undefined || !view.identity) return null;
@@ -64,8 +73,14 @@ export function mine(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ * @param {number} seat
+ */
 function seatState(ctx, view, seat) {
   const { t, table } = ctx;
+  /** @type {[string, string][]} */
   const marks = [];
   if (view.arrested && view.arrested.includes(seat)) marks.push(["arrested", t(`${P}.arrested`)]);
   if (view.turn === seat) marks.push(["turn", t(`${P}.its_turn`)]);
@@ -75,6 +90,10 @@ function seatState(ctx, view, seat) {
   return marks;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function seats(ctx, view) {
   const { h, t, names, table } = ctx;
   const deadlines = (table.result === null && table.deadlines) || {};
@@ -104,6 +123,10 @@ export function seats(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function turns(ctx, view) {
   const { h, t, names } = ctx;
   if (!view.turns || !view.turns.length) return null;
@@ -125,6 +148,10 @@ export function turns(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function deckLook(ctx, view) {
   const { h, t } = ctx;
   if (!view.deck) return null;
@@ -137,6 +164,10 @@ export function deckLook(ctx, view) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function votes(ctx, view) {
   const { h, t, names } = ctx;
   if (!view.votes || !view.votes.length) return null;
@@ -144,6 +175,7 @@ export function votes(ctx, view) {
     "section",
     { class: "cp-votes", id: "cp-votes" },
     view.votes.map((round, i) => {
+      /** @type {{ [seat: string]: number }} */
       const tally = {};
       round.forEach((target) => (tally[target] = (tally[target] || 0) + 1));
       return h(
@@ -156,7 +188,7 @@ export function votes(ctx, view) {
           { class: "cp-tally" },
           Object.entries(tally)
             .sort((a, b) => b[1] - a[1])
-            .map(([seat, n]) => t(`${P}.tally`, { name: names[seat], n }))
+            .map(([seat, n]) => t(`${P}.tally`, { name: names[Number(seat)], n }))
             .join(" · "),
         ),
       );

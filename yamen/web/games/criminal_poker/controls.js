@@ -1,9 +1,15 @@
+// @ts-check
 // The seat's decisions as buttons in words, each kind with a line saying what it does.
 
 import { P, card, cardName, evidence, investigatorWord } from "./cards.js";
 import { drawn } from "./drawn.js";
 
 // A legal action in words: "reveal S4" -> "Reveal: Self-statement: ...", "next 2" -> "Call Ann".
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ * @param {string} text
+ */
 export function actionLabel(ctx, view, text) {
   const { t, names } = ctx;
   const [verb, arg] = text.split(" ");
@@ -17,6 +23,10 @@ export function actionLabel(ctx, view, text) {
   return text;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function controls(ctx, view) {
   const { h, t, names, table } = ctx;
   const texts = view.legal || [];
@@ -45,6 +55,10 @@ export function controls(ctx, view) {
 }
 
 // The verb of an action's text, for its help line: a reveal at the opening is "show".
+/**
+ * @param {CpView} view
+ * @param {string} text
+ */
 function verbOf(view, text) {
   const verb = text.startsWith("keep") || text.startsWith("end") ? text.replace(/ /g, "_") : text.split(" ")[0];
   if (verb === "end_questioning" && view.mode === "detective") return "end_questioning_vote";
@@ -52,9 +66,16 @@ function verbOf(view, text) {
 }
 
 // The buttons grouped by what they do, each group after the line that says it.
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ * @param {string[]} texts
+ */
 function groups(ctx, view, texts) {
   const { h, t, table } = ctx;
+  /** @type {string[]} */
   const order = [];
+  /** @type {{ [verb: string]: HTMLElement[] }} */
   const byVerb = {};
   texts.forEach((text, i) => {
     const verb = verbOf(view, text);
@@ -70,6 +91,10 @@ function groups(ctx, view, texts) {
   return order.flatMap((verb) => [ctx.tOr(`${P}.help.${verb}`, "") ? h("p", { class: "act-help", "data-help": verb }, t(`${P}.help.${verb}`, { role: investigatorWord(ctx, view) })) : null, ...byVerb[verb]]);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function questioningHint(ctx, view) {
   const { h, t } = ctx;
   const chat = () => {

@@ -1,13 +1,18 @@
+// @ts-check
 // Criminal Poker's events as log lines, cards by name.
 
 import { P, card, cardName, evidence, roleName } from "./cards.js";
 import { drawn } from "./drawn.js";
 
+/**
+ * @param {GameEvent} event
+ * @param {Ctx} ctx
+ */
 export function describe(event, ctx) {
   const { t, names } = ctx;
   const d = event.data;
-  const view = ctx.table ? ctx.table.view : { cards: {} };
-  const name = (id) => cardName(ctx, view, id);
+  const view = /** @type {CpView} */ (ctx.table ? ctx.table.view : { cards: {} });
+  const name = (/** @type {string} */ id) => cardName(ctx, view, id);
   switch (event.kind) {
     case "setup":
       return t(`${P}.log.setup`, { n: d.players, mode: t(`${P}.mode.${d.mode}`), name: names[d.investigator] });
@@ -18,7 +23,7 @@ export function describe(event, ctx) {
     case "answered":
       return t(`${P}.log.answered`, { name: names[d.seat] });
     case "opening revealed":
-      return t(`${P}.log.opening`, { cards: d.cards.map((id, seat) => (id ? `${names[seat]}: ${name(id)}` : null)).filter(Boolean).join("; ") });
+      return t(`${P}.log.opening`, { cards: d.cards.map((/** @type {string | null} */ id, /** @type {number} */ seat) => (id ? `${names[seat]}: ${name(id)}` : null)).filter(Boolean).join("; ") });
     case "next":
       return t(`${P}.log.next`, { name: names[d.seat] });
     case "skip":
@@ -41,13 +46,13 @@ export function describe(event, ctx) {
     case "questioning over":
       return t(`${P}.log.questioning_over`);
     case "votes":
-      return t(`${P}.log.votes`, { n: d.round, votes: d.votes.map((target, voter) => `${names[voter]}→${names[target]}`).join(", ") });
+      return t(`${P}.log.votes`, { n: d.round, votes: d.votes.map((/** @type {number} */ target, /** @type {number} */ voter) => `${names[voter]}→${names[target]}`).join(", ") });
     case "revote":
-      return t(`${P}.log.revote`, { names: d.tied.map((s) => names[s]).join(", ") });
+      return t(`${P}.log.revote`, { names: d.tied.map((/** @type {number} */ s) => names[s]).join(", ") });
     case "arrest":
-      return d.seats.length ? t(`${P}.log.arrest`, { names: d.seats.map((s) => names[s]).join(", ") }) : t(`${P}.nobody_arrested`);
+      return d.seats.length ? t(`${P}.log.arrest`, { names: d.seats.map((/** @type {number} */ s) => names[s]).join(", ") }) : t(`${P}.nobody_arrested`);
     case "game over":
-      return t(`${P}.log.over`, { names: d.culprits.map((s) => names[s]).join(", ") });
+      return t(`${P}.log.over`, { names: d.culprits.map((/** @type {number} */ s) => names[s]).join(", ") });
     default:
       return null;
   }

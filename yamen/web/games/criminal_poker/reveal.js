@@ -1,20 +1,30 @@
+// @ts-check
 // The reveal: every seat's cards turned over, the culprit rule that applied, and the rules.
 
 import { P, assess, counted, evidence, roleName } from "./cards.js";
 
 // ----- the reveal ----------------------------------------------------------------------------
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function reveal(ctx, view) {
   const { h, t, names } = ctx;
-  const final = view.final || (ctx.table.result && ctx.table.result.seats ? ctx.table.result : null);
+  /** @type {CpFinal | null} */
+  const final = view.final || (ctx.table.result && "seats" in ctx.table.result && ctx.table.result.seats ? /** @type {CpFinal} */ (/** @type {unknown} */ (ctx.table.result)) : null);
   if (!final) return null;
   const culprits = final.culprits || [];
   const arrested = final.arrested || [];
   const rows = final.seats.map((s) => {
     const isSuspect = s.innocence !== null && s.innocence !== undefined;
     const worth = assess(view, [...s.shown, ...s.hidden]);
-    const counted = (id) => (final.by_weapon ? null : worth.counted.has(id));
-    const marks = [s.culprit ? ["culprit", t(`${P}.culprit`)] : null, s.arrested ? ["arrested", t(`${P}.arrested`)] : null, s.won ? ["won", t("winner")] : null].filter(Boolean);
+    const counted = (/** @type {string} */ id) => (final.by_weapon ? null : worth.counted.has(id));
+    /** @type {[string, string][]} */
+    const marks = [];
+    if (s.culprit) marks.push(["culprit", t(`${P}.culprit`)]);
+    if (s.arrested) marks.push(["arrested", t(`${P}.arrested`)]);
+    if (s.won) marks.push(["won", t("winner")]);
     return h(
       "li",
       { class: `${s.culprit ? "cp-culprit" : ""} ${s.arrested ? "cp-was-arrested" : ""}`, "data-seat": s.seat },
@@ -38,7 +48,7 @@ export function reveal(ctx, view) {
         : null,
     );
   });
-  const list = (seats) => seats.map((s) => names[s]).join(", ");
+  const list = (/** @type {number[]} */ seats) => seats.map((s) => names[s]).join(", ");
   let why;
   if (final.by_weapon) why = t(`${P}.why_weapon`, { names: list(culprits) });
   else if (culprits.length > 1) why = t(`${P}.why_joint`, { names: list(culprits), total: final.seats[culprits[0]].innocence, valid: final.seats[culprits[0]].valid });
@@ -64,6 +74,7 @@ export function reveal(ctx, view) {
   );
 }
 
+/** @param {Ctx} ctx */
 export function rules(ctx) {
   const { h, t } = ctx;
   return h(

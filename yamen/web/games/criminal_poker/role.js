@@ -1,8 +1,13 @@
+// @ts-check
 // The seat's own part, always on top: its identity, what it is trying to do in one line, and who
 // is known to be who (the investigator's identity is public; the others stay secret to the end).
 
 import { P, investigatorWord, roleName } from "./cards.js";
 
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
 export function role(ctx, view) {
   const { h, t, names } = ctx;
   if (view.seat === null || view.seat === undefined || !view.identity) return null;
