@@ -14,17 +14,11 @@ from enum import Enum
 
 import pytest
 
+from tests.conformance import checked, declared, every_case
 from yamen.engine import new_game
-from yamen.games.bao_qingtian.view import BaoQingtianView
-from yamen.games.criminal_poker.view import CriminalPokerView
 
-GAMES = [
-    ("bao_qingtian", {"players": 5}, BaoQingtianView),
-    ("bao_qingtian", {"players": 9, "find_by_drawing": True}, BaoQingtianView),
-    ("criminal_poker", {}, CriminalPokerView),
-    ("criminal_poker", {"mode": "detective", "players": 5, "mastermind": True}, CriminalPokerView),
-    ("criminal_poker", {"players": 6, "mastermind": True, "antisocial": True}, CriminalPokerView),
-]
+CASES = every_case()  # every registered game, by its declaration (tests/conformance.py)
+SEEDS = 2  # games a case (every case of every game: each option's extremes, every preset)
 
 
 @functools.cache
@@ -76,15 +70,25 @@ def conforms(value, kind, where: str) -> None:
         assert type(value) is kind, f"{where}: {value!r} is not {kind}"  # (bool is not int)
 
 
-@pytest.mark.parametrize(("game", "options", "declared"), GAMES)
-def test_every_view_is_of_its_declared_type(game, options, declared):
-    for seed in range(8):
-        state = new_game(game, options, seed=seed)
-        rng = random.Random(seed)
-        while True:
+def check_views_match_their_type(game: str, options: dict, seed: int) -> None:
+    """The contract: every view a random game shows, each seat's and a spectator's, is of the
+    type the game declares (``Game.view_type``)."""
+    kind = declared(game, "view_type")
+    state = new_game(game, options, seed=seed)
+    rng = random.Random(seed)
+    step = 0
+    while True:
+        if checked(step) or state.over:
             for seat in [None, *range(state.num_seats)]:
-                conforms(state.view(seat), declared, f"{game} seed {seed} seat {seat}")
-            if state.over:
-                break
-            seat = rng.choice(state.pending())
-            state.apply(seat, rng.choice(state.legal(seat)))
+                conforms(state.view(seat), kind, f"{game} seed {seed} step {step} seat {seat}")
+        if state.over:
+            break
+        seat = rng.choice(state.pending())
+        state.apply(seat, rng.choice(state.legal(seat)))
+        step += 1
+
+
+@pytest.mark.parametrize(("game", "options"), [case.param() for case in CASES])
+def test_every_view_is_of_its_declared_type(game, options):
+    for seed in range(SEEDS):
+        check_views_match_their_type(game, options, seed)
