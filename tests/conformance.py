@@ -15,7 +15,9 @@ four nested sets, so that the expensive contracts take few:
   (a whole served game each, seconds), the bots' games.
 - :func:`rulesets`: those and every preset: the rules tables actually play. Contracts that play
   a few dozen games a case (phases, frames, notation fuzzing, terminal play).
-- :func:`every_case`: those and, one option at a time away from the defaults: each numeric
+- :func:`table_sizes`: the served cases and each game's smallest and largest table (the
+  bots' games).
+- :func:`every_case`: the rulesets and, one option at a time away from the defaults: each numeric
   option at its two extremes (a seat option within the default table), each value of each
   other choice, each true/false flipped (an option that applies only under another's value
   is set with that value). Contracts that play one or two games a case (random play ends,
@@ -76,7 +78,9 @@ def _dedup(cases: list[Case]) -> list[Case]:
         try:
             read = get_game(case.game, dict(case.options)).options
         except OptionsError as exc:
-            raise AssertionError(f"{case.id}: the declaration allows {case.options}: {exc}") from None
+            raise AssertionError(
+                f"{case.id}: the declaration allows {case.options}: {exc}"
+            ) from None
         if (case.game, read) not in seen:
             seen.append((case.game, read))
             kept.append(case)
@@ -137,6 +141,17 @@ def every_case() -> list[Case]:
     found = rulesets()
     for name in game_names():
         found += list(_away_from_defaults(name))
+    return _dedup(found)
+
+
+def table_sizes() -> list[Case]:
+    """:func:`served` and, per game, the first case of :func:`every_case` at its fewest seats
+    and at its most (the bots' games: a bot must play any table)."""
+    found, every = served(), every_case()
+    for name in game_names():
+        mine = [case for case in every if case.game == name]
+        seats = [get_game(name, case.options).num_seats for case in mine]
+        found += [mine[seats.index(min(seats))], mine[seats.index(max(seats))]]
     return _dedup(found)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, NotRequired, TypedDict
 
@@ -167,7 +168,10 @@ class Toy(Game):
     title = "Toy"
     seats = range(SEATS, SEATS + 1)
     declaration = DECLARATION
-    presets = (Preset("usual", "Three rounds, high wins", {}), Preset("one", "One round", {"rounds": 1}))
+    presets = (
+        Preset("usual", "Three rounds, high wins", {}),
+        Preset("short", "One round", {"rounds": 1}),
+    )
     view_type = "tests.toy_game:ToyView"
     phases = "tests.toy_game:Phase"
     state_class: type[ToyState] = ToyState
@@ -178,6 +182,20 @@ class Toy(Game):
 
     def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> ToyState:
         return self.state_class(options, seed, make_rng(seed))
+
+    @classmethod
+    def render_text(cls, view: Mapping[str, Any]) -> str:
+        seats = [f"{s} (you)" if s == view["seat"] else str(s) for s in range(SEATS)]
+        played = [f"{p['seat']}: {p['card']}" for p in view["played"]] or ["-"]
+        lines = [
+            f"Toy, round {view['round']}, {view['phase']}",
+            "seats  "
+            + "  ".join(f"{s} won {n}" for s, n in zip(seats, view["scores"], strict=True)),
+            "played " + ", ".join(played),
+        ]
+        if "hand" in view:
+            lines.append("hand   " + " ".join(view["hand"]))
+        return "\n".join(lines)
 
 
 # ----- broken variants: each breaks one contract, which must fail it ---------------------------
@@ -270,3 +288,11 @@ def _audit_rules() -> Any:
 
 
 AUDIT_RULES = _audit_rules()
+
+
+class Undeclared(Toy):
+    """Declares neither its view type nor its phases."""
+
+    view_type = None
+    phases = None
+    __slots__ = ()

@@ -18,7 +18,8 @@ from yamen import bots
 from yamen.engine import State, game_names, game_type, get_game, new_game
 from yamen.errors import NotationError, OptionsError
 
-CASES = every_case()  # every registered game, by its declaration (tests/conformance.py)
+# every registered game, by its declaration (tests/conformance.py)
+CASES = [case.param() for case in every_case()]
 MOST_DECISIONS = 200_000  # a random game longer than this never ends (50 deals: 23,000)
 # texts worth reading in any position, beside the legal moves' own: other games' notation,
 # nonsense, and the one text that carries free words (a Bao Qing-tian judge's)
@@ -45,12 +46,12 @@ def check_random_play_ends(name: str, options: dict, seed: int, most: int = MOST
     assert state.result() is not None
 
 
-@pytest.mark.parametrize(("name", "options"), [case.param() for case in CASES])
+@pytest.mark.parametrize(("name", "options"), CASES)
 def test_random_play_ends_within_the_action_space(name, options):
     check_random_play_ends(name, options, seed=3)
 
 
-@pytest.mark.parametrize(("name", "options"), [case.param() for case in CASES])
+@pytest.mark.parametrize(("name", "options"), CASES)
 def test_new_game_is_get_game_then_new_state(name, options):
     a, b = new_game(name, options, 5), get_game(name, options).new_state(5)
     assert [a.view(s) for s in range(a.num_seats)] == [b.view(s) for s in range(b.num_seats)]
@@ -147,7 +148,7 @@ def check_reading_changes_nothing(name: str, options: dict, seed: int) -> None:
         step += 1
 
 
-@pytest.mark.parametrize(("name", "options"), [case.param() for case in CASES])
+@pytest.mark.parametrize(("name", "options"), CASES)
 @settings(max_examples=2, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_reading_an_action_never_changes_the_state(name, options, seed):

@@ -22,7 +22,8 @@ from tests.conformance import checked, every_case, rulesets
 from yamen.engine import new_game
 from yamen.errors import IllegalAction, NotationError
 
-GAMES = rulesets()  # every registered game's rules, by its declaration (tests/conformance.py)
+# every registered game's rules, by its declaration (tests/conformance.py)
+GAMES = [case.param() for case in rulesets()]
 
 # Tokens that look like numbers to one reader and not to another (str.isdigit accepts the
 # superscripts and circled digits that int() refuses; int() accepts Arabic-Indic digits and
@@ -96,7 +97,7 @@ def check_text_read_or_refused(state, seat: int, text: str) -> None:
     assert snapshot(state) == before, text
 
 
-@pytest.mark.parametrize(("game", "options"), [case.param() for case in GAMES])
+@pytest.mark.parametrize(("game", "options"), GAMES)
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
@@ -145,7 +146,10 @@ def check_notation_round_trips(game: str, options: dict, seed: int) -> None:
         step += 1
 
 
-@pytest.mark.parametrize(("game", "options"), [case.param() for case in every_case()])
+ROUND_TRIP = [case.param() for case in every_case()]
+
+
+@pytest.mark.parametrize(("game", "options"), ROUND_TRIP)
 def test_every_legal_actions_notation_reads_back_as_itself(game, options):
     check_notation_round_trips(game, options, seed=2)
 

@@ -115,7 +115,10 @@ def check_record_replays(game: str, options: dict, seed: int) -> None:
     assert plain(state.result().to_json()) == record.result
 
 
-@pytest.mark.parametrize(("game", "options"), [case.param() for case in every_case()])
+RECORDS = [case.param() for case in every_case()]
+
+
+@pytest.mark.parametrize(("game", "options"), RECORDS)
 def test_a_record_replays_to_the_same_game(game, options):
     check_record_replays(game, options, seed=6)
 

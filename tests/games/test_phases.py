@@ -21,7 +21,8 @@ from yamen.games.baohuang import text as bh_text
 from yamen.games.criminal_poker import phases as cp_phases
 from yamen.games.criminal_poker import text as cp_text
 
-CASES = rulesets()  # every registered game's rules, by its declaration (tests/conformance.py)
+# every registered game's rules, by its declaration (tests/conformance.py)
+CASES = [case.param() for case in rulesets()]
 SEEDS = 20  # games a case, or fewer once they have made DECISIONS (a long game's phases recur)
 DECISIONS = 3000
 
@@ -52,7 +53,7 @@ def check_phases(game: str, options: dict, seeds: int = SEEDS) -> set:
     return seen
 
 
-@pytest.mark.parametrize(("game", "options"), [case.param() for case in CASES])
+@pytest.mark.parametrize(("game", "options"), CASES)
 def test_views_carry_plain_words_and_every_phase_reached_is_a_member(game, options):
     seen = check_phases(game, options)
     assert len(seen) > 1, seen

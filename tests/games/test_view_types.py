@@ -17,7 +17,8 @@ import pytest
 from tests.conformance import checked, declared, every_case
 from yamen.engine import new_game
 
-CASES = every_case()  # every registered game, by its declaration (tests/conformance.py)
+# every registered game, by its declaration (tests/conformance.py)
+CASES = [case.param() for case in every_case()]
 SEEDS = 2  # games a case (every case of every game: each option's extremes, every preset)
 
 
@@ -88,7 +89,7 @@ def check_views_match_their_type(game: str, options: dict, seed: int) -> None:
         step += 1
 
 
-@pytest.mark.parametrize(("game", "options"), [case.param() for case in CASES])
+@pytest.mark.parametrize(("game", "options"), CASES)
 def test_every_view_is_of_its_declared_type(game, options):
     for seed in range(SEEDS):
         check_views_match_their_type(game, options, seed)
