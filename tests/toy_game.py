@@ -138,7 +138,7 @@ class ToyState(State):
     def parse_action(self, seat: int, text: str) -> int:
         words = text.split()
         if len(words) != 2 or words[0] != "play" or words[1] not in NAMES:
-            raise NotationError(f"{text!r} is not 'play <card 1-{CARDS}>'")
+            raise NotationError(text, f"not 'play <card 1-{CARDS}>'")
         return NAMES.index(words[1])
 
     def clone(self) -> ToyState:

@@ -8,12 +8,13 @@ import contextlib
 import json
 import pickle
 import random
+import typing
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conformance import checked, every_case
+from tests.conformance import checked, declared, every_case
 from yamen import bots
 from yamen.engine import State, game_names, game_type, get_game, new_game
 from yamen.errors import NotationError, OptionsError
@@ -98,6 +99,8 @@ def test_each_game_declares_its_type_as_data(name):
     assert described["title"] == kind.title
     assert described["seats"] == {"min": kind.seats[0], "max": kind.seats[-1]}
     assert [o["name"] for o in described["declaration"]] == seen
+    assert typing.is_typeddict(declared(name, "view_type"))  # what the contracts check views by
+    assert declared(name, "phases")("over")  # a StrEnum of the phases, a finished game's "over"
     assert bots.REGISTRY[name] == kind.bots  # the bots' registry reads the games
     for bot in kind.bots:
         assert callable(bots.bot_class(name, bot))
