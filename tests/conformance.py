@@ -31,14 +31,16 @@ step check at most :data:`BUDGET` steps of a game and a sample of the rest (:fun
 from __future__ import annotations
 
 import importlib
+import json
 import os
+import random
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import pytest
 
 from yamen import engine
-from yamen.engine import Game, game_names, game_type, get_game
+from yamen.engine import Game, State, game_names, game_type, get_game
 from yamen.errors import OptionsError
 from yamen.options import Option
 
@@ -159,6 +161,21 @@ def checked(step: int) -> bool:
     """Whether a per-step contract checks this step of a game: every one of the first
     :data:`BUDGET`, then one in :data:`SAMPLE` (a long match's later deals are its first's)."""
     return step < BUDGET or step % SAMPLE == 0
+
+
+def snapshot(state: State) -> str:
+    """Everything a state holds and shows: every field (but the memo of legal moves, which
+    anything may fill), every view, the legal moves."""
+    fields = {}
+    for cls in type(state).__mro__:
+        for slot in getattr(cls, "__slots__", ()):
+            if slot == "_legal_cache":
+                continue
+            value = getattr(state, slot, None)
+            fields[slot] = value.getstate() if isinstance(value, random.Random) else value
+    seats = range(state.num_seats)
+    shown = [state.view(None), [state.view(s) for s in seats], [state.legal(s) for s in seats]]
+    return repr(fields) + json.dumps(shown, default=str)
 
 
 def load(spec: str) -> Any:

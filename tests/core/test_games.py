@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conformance import checked, declared, every_case
+from tests.conformance import checked, declared, every_case, snapshot
 from yamen import bots
 from yamen.engine import State, game_names, game_type, get_game, new_game
 from yamen.errors import NotationError, OptionsError
@@ -104,21 +104,6 @@ def test_each_game_declares_its_type_as_data(name):
     assert bots.REGISTRY[name] == kind.bots  # the bots' registry reads the games
     for bot in kind.bots:
         assert callable(bots.bot_class(name, bot))
-
-
-def snapshot(state: State) -> str:
-    """Everything a state holds and shows: every field (but the memo of legal moves, which
-    anything may fill), every view, the legal moves."""
-    fields = {}
-    for cls in type(state).__mro__:
-        for slot in getattr(cls, "__slots__", ()):
-            if slot == "_legal_cache":
-                continue
-            value = getattr(state, slot, None)
-            fields[slot] = value.getstate() if isinstance(value, random.Random) else value
-    seats = range(state.num_seats)
-    shown = [state.view(None), [state.view(s) for s in seats], [state.legal(s) for s in seats]]
-    return repr(fields) + json.dumps(shown, default=str)
 
 
 def read_everything(state: State, seat: int, rng: random.Random) -> None:

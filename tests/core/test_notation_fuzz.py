@@ -11,14 +11,13 @@ number of random legal steps, as the seat to act and as a seat that owes nothing
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conformance import checked, every_case, rulesets
+from tests.conformance import checked, every_case, rulesets, snapshot
 from yamen.engine import new_game
 from yamen.errors import IllegalAction, NotationError
 
@@ -73,13 +72,6 @@ def moved(game: str, options: dict, seed: int, steps: int):
         seat = rng.choice(state.pending())
         state.apply(seat, rng.choice(state.legal(seat)))
     return state
-
-
-def snapshot(state) -> str:
-    seats = range(state.num_seats)
-    views = [state.view(s) for s in (None, *seats)]
-    legal = [state.legal(s) for s in seats]
-    return json.dumps([views, legal, list(state.pending())], sort_keys=True, default=str)
 
 
 def check_text_read_or_refused(state, seat: int, text: str) -> None:
