@@ -21,6 +21,7 @@ from yamen.errors import NotationError, OptionsError
 
 # every registered game, by its declaration (tests/conformance.py)
 CASES = [case.param() for case in every_case()]
+READINGS = 40  # steps of a game whose readings are checked (each reads a few dozen texts)
 MOST_DECISIONS = 200_000  # a random game longer than this never ends (50 deals: 23,000)
 # texts worth reading in any position, beside the legal moves' own: other games' notation,
 # nonsense, and the one text that carries free words (a Bao Qing-tian judge's)
@@ -118,15 +119,16 @@ def read_everything(state: State, seat: int, rng: random.Random) -> None:
 def check_reading_changes_nothing(name: str, options: dict, seed: int) -> None:
     """The contract: reading texts (legal moves' own, other games', nonsense) changes nothing a
     state holds or shows. Checked at random steps and at the first step of each phase (a
-    phase may read free text: a judge's words)."""
+    phase may read free text: a judge's words), READINGS steps a game at most."""
     state = new_game(name, options, seed)
     rng = random.Random(seed)
     phases: set = set()
-    step = 0
+    step = checks = 0
     while not state.over:
-        phase = state.view(None).get("phase")
-        if checked(step) and (rng.random() < 0.3 or phase not in phases):
+        phase = state.view(None).get("phase") if checked(step) else None
+        if checked(step) and checks < READINGS and (rng.random() < 0.2 or phase not in phases):
             phases.add(phase)
+            checks += 1
             before = snapshot(state)
             for seat in {*state.pending(), rng.randrange(state.num_seats)}:
                 read_everything(state, seat, rng)
