@@ -90,7 +90,7 @@ def check_text_read_or_refused(state, seat: int, text: str) -> None:
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES)
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
     steps=st.integers(0, 120),
