@@ -19,7 +19,8 @@ from yamen.engine import new_game
 
 # every registered game, by its declaration (tests/conformance.py)
 CASES = [case.param() for case in every_case()]
-SEEDS = 2  # games a case (every case of every game: each option's extremes, every preset)
+SEEDS, STEPS = 4, 400  # games a case: at most SEEDS, fewer once they have made STEPS decisions
+FIRST, EVERY = 40, 10  # the steps of a game checked, beside the first of each phase and the end
 
 
 @functools.cache
@@ -33,9 +34,19 @@ def fields(kind) -> tuple[dict, frozenset]:
     return plain, frozenset(hints.keys() - optional)
 
 
+@functools.cache
+def shape(kind) -> tuple[bool, object, tuple]:
+    """Whether a type is a TypedDict, its origin and its arguments (read once per type)."""
+    return typing.is_typeddict(kind), typing.get_origin(kind), typing.get_args(kind)
+
+
+PLAIN = (str, int, bool, float)
+
+
 def conforms(value, kind, where: str) -> None:
     """Assert that ``value`` is of the declared type ``kind`` (the forms views use)."""
-    if typing.is_typeddict(kind):
+    typed, origin, args = shape(kind)
+    if typed:
         assert isinstance(value, dict), where
         hints, required = fields(kind)
         missing = required - value.keys()
@@ -44,7 +55,6 @@ def conforms(value, kind, where: str) -> None:
         for key, item in value.items():
             conforms(item, hints[key], f"{where}.{key}")
         return
-    origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin in (typing.Union, types.UnionType):
         errors = []
         for option in args:
@@ -56,6 +66,8 @@ def conforms(value, kind, where: str) -> None:
         raise AssertionError(f"{where}: {value!r} is none of {kind}: {errors}")
     if origin is list:
         assert isinstance(value, list), where
+        if args[0] in PLAIN and all(type(item) is args[0] for item in value):
+            return  # (the common case, without a path for each item)
         for i, item in enumerate(value):
             conforms(item, args[0], f"{where}[{i}]")
     elif origin is dict:
@@ -71,15 +83,20 @@ def conforms(value, kind, where: str) -> None:
         assert type(value) is kind, f"{where}: {value!r} is not {kind}"  # (bool is not int)
 
 
-def check_views_match_their_type(game: str, options: dict, seed: int) -> None:
+def check_views_match_their_type(game: str, options: dict, seed: int) -> int:
     """The contract: every view a random game shows, each seat's and a spectator's, is of the
-    type the game declares (``Game.view_type``)."""
+    type the game declares (``Game.view_type``): at the first step of each phase, the first
+    FIRST steps, one in EVERY after them, and the end (of a long match, among the steps
+    tests/conformance.py ``checked``). The decisions it made."""
     kind = declared(game, "view_type")
     state = new_game(game, options, seed=seed)
     rng = random.Random(seed)
-    step = 0
+    step, phases = 0, set()
     while True:
-        if checked(step) or state.over:
+        phase = state.view(None).get("phase") if checked(step) else None
+        new = phase not in phases
+        if state.over or (checked(step) and (new or step < FIRST or step % EVERY == 0)):
+            phases.add(phase)
             for seat in [None, *range(state.num_seats)]:
                 conforms(state.view(seat), kind, f"{game} seed {seed} step {step} seat {seat}")
         if state.over:
@@ -87,9 +104,12 @@ def check_views_match_their_type(game: str, options: dict, seed: int) -> None:
         seat = rng.choice(state.pending())
         state.apply(seat, rng.choice(state.legal(seat)))
         step += 1
+    return step
 
 
 @pytest.mark.parametrize(("game", "options"), CASES)
 def test_every_view_is_of_its_declared_type(game, options):
-    for seed in range(SEEDS):
-        check_views_match_their_type(game, options, seed)
+    seed = steps = 0
+    while seed < SEEDS and steps < STEPS:  # games of a case: a long one is enough alone
+        steps += check_views_match_their_type(game, options, seed)
+        seed += 1
