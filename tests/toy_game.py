@@ -197,6 +197,17 @@ class Toy(Game):
             lines.append("hand   " + " ".join(view["hand"]))
         return "\n".join(lines)
 
+    @classmethod
+    def event_text(cls, event: Event, me: int | None, view: Mapping[str, Any]) -> str | None:
+        data = event.data
+        who = "you" if data.get("seat", data.get("winner")) == me else "seat {}"
+        who = who.format(data.get("seat", data.get("winner")))
+        if event.kind == "deal":
+            return f"{who} are dealt {' '.join(data['hand'])}"
+        if event.kind == "play":
+            return f"{who} play {data['card']}"
+        return f"{who} take the round" if event.kind == "round" else None
+
 
 # ----- broken variants: each breaks one contract, which must fail it ---------------------------
 
