@@ -1,46 +1,18 @@
-"""``--skipped-to FILE``: write the node ids of the tests this run skipped, one a line.
-
-CI runs the README's test command first as a newcomer would, with only ``'.[test]'``
-installed, and what needs PyTorch, Ray or Chromium skips; it then installs those and runs
-exactly the tests the first pass skipped (``pytest @FILE``), asking that none skips again
-(.ci/run). A module skipped whole at collection (``pytest.importorskip``) is listed by its path.
-"""
+"""What every test run has: the toy game registered for one test (``toy_game``), or for the
+whole run with ``YAMEN_TOY_GAME=1`` (tests/conformance.py), before any test is collected; and
+``--skipped-to FILE`` (tests/skip_list.py: what CI's second pass runs)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests import conformance
+from tests.skip_list import pytest_addoption, pytest_configure  # noqa: F401 (hooks)
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--skipped-to",
-        metavar="FILE",
-        help="write the node ids of the skipped tests to FILE, one a line (for `pytest @FILE`)",
-    )
+conformance.register_for_the_run()
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    path = config.getoption("--skipped-to")
-    if path:
-        config.pluginmanager.register(SkipList(Path(path)), "skipped-to")
-
-
-class SkipList:
-    def __init__(self, path: Path):
-        self.path, self.nodes = path, list[str]()
-
-    def note(self, report: pytest.CollectReport | pytest.TestReport) -> None:
-        # an expected failure is reported as skipped too, but it waits for nothing
-        if report.skipped and not hasattr(report, "wasxfail"):
-            self.nodes.append(report.nodeid)
-
-    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        self.note(report)
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        self.note(report)
-
-    def pytest_sessionfinish(self) -> None:
-        self.path.write_text("".join(f"{node}\n" for node in self.nodes))
+@pytest.fixture
+def toy_game(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The toy game (tests/toy_game.py) registered until the test ends: its name."""
+    return conformance.register(monkeypatch, conformance.TOY, conformance.TOY_SPEC)

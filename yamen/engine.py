@@ -260,6 +260,11 @@ class Game(ABC):
     # learners' rollouts (yamen/rl/improve.py): bot name -> "module:function", the function
     # taking a state (it may change it) and returning the game's final scores
     playouts: ClassVar[dict[str, str]] = {}
+    # what a view holds and what its "phase" may be, as data the conformance tests read
+    # (tests/conformance.py): "module:TypedDict" for the views a state's ``view`` builds (its
+    # view.py), "module:StrEnum" for its phases. None: undeclared, which those tests refuse
+    view_type: ClassVar[str | None] = None
+    phases: ClassVar[str | None] = None
 
     __slots__ = ("_options", "num_actions", "num_seats")
     _options: dict[str, Any]

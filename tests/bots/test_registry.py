@@ -5,24 +5,21 @@ import random
 
 import pytest
 
+from tests.conformance import table_sizes
 from yamen.bots import RandomBot, bot_move, bot_names, make_bot, play_bots
 from yamen.engine import game_names, new_game
 from yamen.errors import OptionsError
 
-GAMES = {
-    "baohuang": [{"variant": "shandong"}, {"variant": "japanese"}],
-    "criminal_poker": [{"mode": "sheriff"}, {"mode": "detective"}],
-    "bao_qingtian": [{"players": 3}, {"players": 17}],
-}
+# every registered game: its variants and modes, its smallest and largest table
+GAMES = [case.param() for case in table_sizes()]
 
 
 def test_every_registered_game_has_bots():
-    assert sorted(GAMES) == game_names()
     for game in game_names():
         assert "random" in bot_names(game)
 
 
-@pytest.mark.parametrize(("game", "options"), [(g, o) for g, opts in GAMES.items() for o in opts])
+@pytest.mark.parametrize(("game", "options"), GAMES)
 def test_every_bot_plays_every_game_to_the_end(game, options):
     for name in bot_names(game):
         for seed in range(3):

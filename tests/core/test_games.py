@@ -8,46 +8,55 @@ import contextlib
 import json
 import pickle
 import random
+import typing
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conformance import checked, declared, every_case, snapshot
 from yamen import bots
 from yamen.engine import State, game_names, game_type, get_game, new_game
 from yamen.errors import NotationError, OptionsError
 
-CONFIGS = [
-    ("baohuang", {"variant": "shandong"}),
-    ("baohuang", {"variant": "japanese", "deals": 2}),
-    ("criminal_poker", {"mode": "sheriff", "players": 6, "mastermind": True}),
-    ("criminal_poker", {"mode": "detective", "players": 3}),
-    ("bao_qingtian", {"players": 3}),
-    ("bao_qingtian", {"players": 7, "find_by_drawing": True}),
-]
+# every registered game, by its declaration (tests/conformance.py)
+CASES = [case.param() for case in every_case()]
+READINGS = 40  # steps of a game whose readings are checked (each reads a few dozen texts)
+MOST_DECISIONS = 200_000  # a random game longer than this never ends (50 deals: 23,000)
 # texts worth reading in any position, beside the legal moves' own: other games' notation,
 # nonsense, and the one text that carries free words (a Bao Qing-tian judge's)
 ODD_TEXTS = ['punish "recite a poem" 3', "pass", "9 9 SJ", "reveal P1", "vote 0", "", "??"]
 
 
-@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=str)
-def test_a_configured_game_knows_seats_and_actions_before_any_deal(name, options):
+def check_random_play_ends(name: str, options: dict, seed: int, most: int = MOST_DECISIONS):
+    """The contract: a configured game knows its seats and action space before any deal, and
+    random play keeps every legal action inside that space and ends."""
     game = get_game(name, options)
-    state = game.new_state(seed=3)
+    state = game.new_state(seed=seed)
     assert game.num_seats == state.num_seats and game.num_seats in type(game).seats
     assert game.options == state.options and game.name == state.game == name
-    rng = random.Random(3)
-    while not state.over:  # every action any seat may take fits the action space
+    rng = random.Random(seed)
+    for _ in range(most):
+        if state.over:
+            break
         seat = rng.choice(state.pending())
         legal = state.legal(seat)
-        assert all(0 <= action < game.num_actions for action in legal)
+        assert legal, f"seat {seat} is pending with no legal action"
+        assert all(0 <= action < game.num_actions for action in legal), (legal, game.num_actions)
         state.apply(seat, rng.choice(legal))
+    assert state.over, f"random play did not end in {most} decisions"
+    assert state.result() is not None
 
 
-def test_new_game_is_get_game_then_new_state():
-    for name, options in CONFIGS:
-        a, b = new_game(name, options, 5), get_game(name, options).new_state(5)
-        assert [a.view(s) for s in range(a.num_seats)] == [b.view(s) for s in range(b.num_seats)]
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_random_play_ends_within_the_action_space(name, options):
+    check_random_play_ends(name, options, seed=3)
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_new_game_is_get_game_then_new_state(name, options):
+    a, b = new_game(name, options, 5), get_game(name, options).new_state(5)
+    assert [a.view(s) for s in range(a.num_seats)] == [b.view(s) for s in range(b.num_seats)]
 
 
 def test_a_configured_game_does_not_change():
@@ -91,24 +100,11 @@ def test_each_game_declares_its_type_as_data(name):
     assert described["title"] == kind.title
     assert described["seats"] == {"min": kind.seats[0], "max": kind.seats[-1]}
     assert [o["name"] for o in described["declaration"]] == seen
+    assert typing.is_typeddict(declared(name, "view_type"))  # what the contracts check views by
+    assert declared(name, "phases")("over")  # a StrEnum of the phases, a finished game's "over"
     assert bots.REGISTRY[name] == kind.bots  # the bots' registry reads the games
     for bot in kind.bots:
         assert callable(bots.bot_class(name, bot))
-
-
-def snapshot(state: State) -> str:
-    """Everything a state holds and shows: every field (but the memo of legal moves, which
-    anything may fill), every view, the legal moves."""
-    fields = {}
-    for cls in type(state).__mro__:
-        for slot in getattr(cls, "__slots__", ()):
-            if slot == "_legal_cache":
-                continue
-            value = getattr(state, slot, None)
-            fields[slot] = value.getstate() if isinstance(value, random.Random) else value
-    seats = range(state.num_seats)
-    shown = [state.view(None), [state.view(s) for s in seats], [state.legal(s) for s in seats]]
-    return repr(fields) + json.dumps(shown, default=str)
 
 
 def read_everything(state: State, seat: int, rng: random.Random) -> None:
@@ -120,17 +116,30 @@ def read_everything(state: State, seat: int, rng: random.Random) -> None:
             state.parse_action(seat, text)
 
 
-@settings(max_examples=20, deadline=None)
-@given(st.sampled_from(CONFIGS), st.integers(0, 2**32))
-def test_reading_an_action_never_changes_the_state(config, seed):
-    name, options = config
+def check_reading_changes_nothing(name: str, options: dict, seed: int) -> None:
+    """The contract: reading texts (legal moves' own, other games', nonsense) changes nothing a
+    state holds or shows. Checked at random steps and at the first step of each phase (a
+    phase may read free text: a judge's words), READINGS steps a game at most."""
     state = new_game(name, options, seed)
     rng = random.Random(seed)
+    phases: set = set()
+    step = checks = 0
     while not state.over:
-        if rng.random() < 0.3 or state.view(None).get("phase") == "punish":
+        phase = state.view(None).get("phase") if checked(step) else None
+        if checked(step) and checks < READINGS and (rng.random() < 0.2 or phase not in phases):
+            phases.add(phase)
+            checks += 1
             before = snapshot(state)
             for seat in {*state.pending(), rng.randrange(state.num_seats)}:
                 read_everything(state, seat, rng)
-            assert snapshot(state) == before
+            assert snapshot(state) == before, f"reading changed the state at step {step}"
         seat = rng.choice(state.pending())
         state.apply(seat, rng.choice(state.legal(seat)))
+        step += 1
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_reading_an_action_never_changes_the_state(name, options, seed):
+    check_reading_changes_nothing(name, options, seed)

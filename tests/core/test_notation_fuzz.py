@@ -11,23 +11,18 @@ number of random legal steps, as the seat to act and as a seat that owes nothing
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conformance import checked, every_case, rulesets, snapshot
 from yamen.engine import new_game
 from yamen.errors import IllegalAction, NotationError
 
-GAMES = [
-    ("baohuang", {"deals": 1}),
-    ("baohuang", {"variant": "japanese", "deals": 1}),
-    ("criminal_poker", {"mode": "sheriff", "players": 5}),
-    ("criminal_poker", {"mode": "detective", "players": 4}),
-    ("bao_qingtian", {"players": 5}),
-]
+# every registered game's rules, by its declaration (tests/conformance.py)
+GAMES = [case.param() for case in rulesets()]
 
 # Tokens that look like numbers to one reader and not to another (str.isdigit accepts the
 # superscripts and circled digits that int() refuses; int() accepts Arabic-Indic digits and
@@ -79,15 +74,23 @@ def moved(game: str, options: dict, seed: int, steps: int):
     return state
 
 
-def snapshot(state) -> str:
-    seats = range(state.num_seats)
-    views = [state.view(s) for s in (None, *seats)]
-    legal = [state.legal(s) for s in seats]
-    return json.dumps([views, legal, list(state.pending())], sort_keys=True, default=str)
+def check_text_read_or_refused(state, seat: int, text: str) -> None:
+    """The contract: any text is read as an action id (which ``check`` accepts or refuses) or
+    refused with NotationError (or IllegalAction), never another exception; nothing changes."""
+    before = snapshot(state)
+    try:
+        action = state.parse_action(seat, text)
+    except (NotationError, IllegalAction):
+        pass
+    else:
+        assert type(action) is int, (text, action)
+        with contextlib.suppress(IllegalAction):  # a reading need not be legal now
+            state.check(seat, action)
+    assert snapshot(state) == before, text
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES)
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
     steps=st.integers(0, 120),
@@ -114,16 +117,33 @@ def test_any_text_is_read_or_refused_and_changes_nothing(
         text = word + data.draw(huge, label="number")
     else:
         text = " ".join(data.draw(st.lists(odd_tokens, min_size=1, max_size=4), label="tokens"))
-    before = snapshot(state)
-    try:
-        action = state.parse_action(seat, text)
-    except (NotationError, IllegalAction):
-        pass
-    else:
-        assert type(action) is int, (text, action)
-        with contextlib.suppress(IllegalAction):  # a reading need not be legal now
-            state.check(seat, action)
-    assert snapshot(state) == before, text
+    check_text_read_or_refused(state, seat, text)
+
+
+def check_notation_round_trips(game: str, options: dict, seed: int) -> None:
+    """The contract: every legal action's text reads back as that action, for its seat, and
+    ``check_text`` writes it back the same (what a record stores is what a person typed)."""
+    state = new_game(game, options, seed=seed)
+    rng = random.Random(seed)
+    step = 0
+    while not state.over:
+        if checked(step):
+            for seat in state.pending():
+                for action in state.legal(seat):
+                    text = state.action_text(action)
+                    assert state.parse_action(seat, text) == action, (step, seat, text)
+                    assert state.check_text(seat, text) == text, (step, seat, text)
+        seat = rng.choice(state.pending())
+        state.apply(seat, rng.choice(state.legal(seat)))
+        step += 1
+
+
+ROUND_TRIP = [case.param() for case in every_case()]
+
+
+@pytest.mark.parametrize(("game", "options"), ROUND_TRIP)
+def test_every_legal_actions_notation_reads_back_as_itself(game, options):
+    check_notation_round_trips(game, options, seed=2)
 
 
 @pytest.mark.parametrize("text", ["vote ²", "next ²", "arrest ①", "vote " + "9" * 5000])

@@ -1,4 +1,4 @@
-"""CI's second pass runs exactly what its first skipped (tests/conftest.py, .ci/run): the list
+"""CI's second pass runs exactly what its first skipped (tests/skip_list.py, .ci/run): the list
 names skipped tests and modules skipped whole, and not passes, failures or expected failures."""
 
 import subprocess
@@ -38,7 +38,7 @@ def pytest_run(folder, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_skip_list_names_what_skipped_and_a_second_pass_runs_only_that(tmp_path):
-    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "skip_list.py").read_text())
     (tmp_path / "test_some.py").write_text(TESTS)
     (tmp_path / "test_whole.py").write_text(WHOLE)
     listed = tmp_path / "skipped"
@@ -58,7 +58,7 @@ def test_the_skip_list_names_what_skipped_and_a_second_pass_runs_only_that(tmp_p
 
 
 def test_without_the_option_nothing_is_written(tmp_path):
-    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "skip_list.py").read_text())
     (tmp_path / "test_some.py").write_text(TESTS)
     done = pytest_run(tmp_path)
     assert done.returncode == 0, done.stdout

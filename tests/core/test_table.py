@@ -3,17 +3,19 @@ move (an illegal action, a hook that raises) changes neither the state nor the r
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from tests.conformance import defaults, every_case
 from yamen.engine import State, new_game
-from yamen.errors import IllegalAction, NotYourTurn
-from yamen.records import Record, Recorder, plain, replay
+from yamen.errors import IllegalAction, NotYourTurn, RecordError
+from yamen.records import Record, Recorder, plain, record_text, replay
 from yamen.selfplay import play_random
 from yamen.table import Move, Table
 
-GAMES = ["baohuang", "criminal_poker", "bao_qingtian"]
+GAMES = [case.param() for case in defaults()]  # every registered game (tests/conformance.py)
 
 
 class Refused(Exception):
@@ -30,8 +32,8 @@ def snapshot(state: State) -> tuple:
     )
 
 
-def table_for(game: str, seed: int, hook=None) -> Table:
-    state = new_game(game, None, seed)
+def table_for(game: str, seed: int, hook=None, options: dict | None = None) -> Table:
+    state = new_game(game, options, seed)
     return Table(state, Record(game, dict(state.options), seed), hook)
 
 
@@ -39,10 +41,10 @@ def advance(table: Table, rng: random.Random, decisions: int) -> None:
     table.play(lambda seat: rng.choice(table.legal(seat)), max_decisions=decisions)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_refusing_hook_leaves_state_and_record_unchanged(game):
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_a_refusing_hook_leaves_state_and_record_unchanged(game, options):
     rng = random.Random(1)
-    table = table_for(game, 5)
+    table = table_for(game, 5, None, options)
     advance(table, rng, 7)
     seen: list[tuple[Move, tuple]] = []
 
@@ -66,10 +68,10 @@ def test_a_refusing_hook_leaves_state_and_record_unchanged(game):
     assert table.record.actions == [*actions, (seat, move.text)]
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_an_illegal_action_reaches_neither_the_hook_nor_the_record(game):
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_an_illegal_action_reaches_neither_the_hook_nor_the_record(game, options):
     calls: list[Move] = []
-    table = table_for(game, 2, calls.append)
+    table = table_for(game, 2, calls.append, options)
     seat = table.pending()[0]
     idle = next(s for s in range(table.state.num_seats) if s not in table.pending())
     before = snapshot(table.state)
@@ -80,11 +82,11 @@ def test_an_illegal_action_reaches_neither_the_hook_nor_the_record(game):
     assert calls == [] and table.record.actions == [] and snapshot(table.state) == before
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_events_are_the_ones_apply_gives_and_the_text_is_the_notation(game):
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_events_are_the_ones_apply_gives_and_the_text_is_the_notation(game, options):
     rng = random.Random(4)
     calls: list[Move] = []
-    table = table_for(game, 9, calls.append)
+    table = table_for(game, 9, calls.append, options)
     bare = table.state.clone()
     while not table.over:
         seat = table.pending()[0]
@@ -95,6 +97,30 @@ def test_events_are_the_ones_apply_gives_and_the_text_is_the_notation(game):
     assert len(calls) == len(table.record.actions)
     table.record.result = plain(table.state.result().to_json())
     assert snapshot(replay(table.record)) == snapshot(table.state)
+
+
+def check_record_replays(game: str, options: dict, seed: int) -> None:
+    """The contract: a random game's record, written as JSON and read back, replays to the
+    same game: every view, the pending seats, the legal moves, the result."""
+    recorder = Recorder(game, options, seed)
+    play_random(recorder, random.Random(seed))
+    record = recorder.finish()
+    again = Record.from_json(json.loads(record_text(record)))
+    try:
+        state = replay(again)
+    except RecordError as exc:
+        raise AssertionError(f"the record does not replay: {exc}") from None
+    assert state.over and again.result == record.result
+    assert snapshot(state) == snapshot(recorder.state)
+    assert plain(state.result().to_json()) == record.result
+
+
+RECORDS = [case.param() for case in every_case()]
+
+
+@pytest.mark.parametrize(("game", "options"), RECORDS)
+def test_a_record_replays_to_the_same_game(game, options):
+    check_record_replays(game, options, seed=6)
 
 
 def test_prepare_then_commit_is_act():

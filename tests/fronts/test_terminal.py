@@ -8,18 +8,18 @@ import random
 import pytest
 from typer.testing import CliRunner
 
+from tests.conformance import defaults, rulesets
 from yamen.bots import make_bot
 from yamen.cli import app
 from yamen.engine import Game, game_names, get_game, new_game
 from yamen.terminal import TerminalGame, event_text, moves_text
 
 runner = CliRunner()
-GAMES = [
-    ("baohuang", {"variant": "shandong"}),
-    ("baohuang", {"variant": "japanese", "deals": 2}),
-    ("criminal_poker", {"mode": "sheriff"}),
-    ("criminal_poker", {"mode": "detective"}),
-    ("bao_qingtian", {"players": 5}),
+# every registered game's rules (tests/conformance.py), and a match of two deals (its breaks)
+GAMES = [case.param() for case in rulesets()] + [
+    pytest.param("baohuang", {"variant": "japanese", "deals": 2}, id="baohuang-deals=2")
+    for name in game_names()
+    if name == "baohuang"
 ]
 
 
@@ -48,17 +48,23 @@ def typist(seed):
     return holder, ask
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES, ids=lambda v: str(v))
-def test_a_whole_game_with_scripted_input(game, options):
+def check_terminal_game(game: str, options: dict, seed: int) -> None:
+    """The contract: a person at the terminal (seat 1, typing a move's number or its notation
+    at random) plays a whole game against random bots and is told the result."""
     holder, ask = typist(7)
     seat = 1
-    terminal, said = client(game, options, 5, seat, ask)
+    terminal, said = client(game, options, seed, seat, ask)
     holder["client"] = terminal
     result = terminal.run()
     assert result is not None and terminal.state.over
     text = "\n".join(said)
     assert "Your moves:" in text and "Game over." in text
     assert f"{seat} (you)" in text
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_a_whole_game_with_scripted_input(game, options):
+    check_terminal_game(game, options, 5)
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -76,7 +82,7 @@ def snapshot(state, seat):
     )
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES[::2], ids=lambda v: str(v))
+@pytest.mark.parametrize(("game", "options"), [case.param() for case in defaults()])
 def test_bad_input_is_an_error_and_asks_again_without_changing_the_game(game, options):
     lines = iter(["nonsense words", "0", "9999", "", "?", "pass pass pass", "1", "quit"])
     seen = []
@@ -209,7 +215,7 @@ def test_events_are_in_the_games_words_and_never_cut():
     assert event_line(Words.event_text, long, 1, {}).endswith("x" * 500 + ")")  # whole
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES, ids=lambda v: str(v))
+@pytest.mark.parametrize(("game", "options"), GAMES)
 def test_a_whole_game_shows_its_events_in_words(game, options):
     holder, ask = typist(3)
     terminal, said = client(game, options, 4, 0, ask)

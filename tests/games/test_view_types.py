@@ -14,17 +14,13 @@ from enum import Enum
 
 import pytest
 
+from tests.conformance import checked, declared, every_case
 from yamen.engine import new_game
-from yamen.games.bao_qingtian.view import BaoQingtianView
-from yamen.games.criminal_poker.view import CriminalPokerView
 
-GAMES = [
-    ("bao_qingtian", {"players": 5}, BaoQingtianView),
-    ("bao_qingtian", {"players": 9, "find_by_drawing": True}, BaoQingtianView),
-    ("criminal_poker", {}, CriminalPokerView),
-    ("criminal_poker", {"mode": "detective", "players": 5, "mastermind": True}, CriminalPokerView),
-    ("criminal_poker", {"players": 6, "mastermind": True, "antisocial": True}, CriminalPokerView),
-]
+# every registered game, by its declaration (tests/conformance.py)
+CASES = [case.param() for case in every_case()]
+SEEDS, STEPS = 4, 400  # games a case: at most SEEDS, fewer once they have made STEPS decisions
+FIRST, EVERY = 40, 10  # the steps of a game checked, beside the first of each phase and the end
 
 
 @functools.cache
@@ -38,9 +34,19 @@ def fields(kind) -> tuple[dict, frozenset]:
     return plain, frozenset(hints.keys() - optional)
 
 
+@functools.cache
+def shape(kind) -> tuple[bool, object, tuple]:
+    """Whether a type is a TypedDict, its origin and its arguments (read once per type)."""
+    return typing.is_typeddict(kind), typing.get_origin(kind), typing.get_args(kind)
+
+
+PLAIN = (str, int, bool, float)
+
+
 def conforms(value, kind, where: str) -> None:
     """Assert that ``value`` is of the declared type ``kind`` (the forms views use)."""
-    if typing.is_typeddict(kind):
+    typed, origin, args = shape(kind)
+    if typed:
         assert isinstance(value, dict), where
         hints, required = fields(kind)
         missing = required - value.keys()
@@ -49,7 +55,6 @@ def conforms(value, kind, where: str) -> None:
         for key, item in value.items():
             conforms(item, hints[key], f"{where}.{key}")
         return
-    origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin in (typing.Union, types.UnionType):
         errors = []
         for option in args:
@@ -61,6 +66,8 @@ def conforms(value, kind, where: str) -> None:
         raise AssertionError(f"{where}: {value!r} is none of {kind}: {errors}")
     if origin is list:
         assert isinstance(value, list), where
+        if args[0] in PLAIN and all(type(item) is args[0] for item in value):
+            return  # (the common case, without a path for each item)
         for i, item in enumerate(value):
             conforms(item, args[0], f"{where}[{i}]")
     elif origin is dict:
@@ -76,15 +83,33 @@ def conforms(value, kind, where: str) -> None:
         assert type(value) is kind, f"{where}: {value!r} is not {kind}"  # (bool is not int)
 
 
-@pytest.mark.parametrize(("game", "options", "declared"), GAMES)
-def test_every_view_is_of_its_declared_type(game, options, declared):
-    for seed in range(8):
-        state = new_game(game, options, seed=seed)
-        rng = random.Random(seed)
-        while True:
+def check_views_match_their_type(game: str, options: dict, seed: int) -> int:
+    """The contract: every view a random game shows, each seat's and a spectator's, is of the
+    type the game declares (``Game.view_type``): at the first step of each phase, the first
+    FIRST steps, one in EVERY after them, and the end (of a long match, among the steps
+    tests/conformance.py ``checked``). The decisions it made."""
+    kind = declared(game, "view_type")
+    state = new_game(game, options, seed=seed)
+    rng = random.Random(seed)
+    step, phases = 0, set()
+    while True:
+        phase = state.view(None).get("phase") if checked(step) else None
+        new = phase not in phases
+        if state.over or (checked(step) and (new or step < FIRST or step % EVERY == 0)):
+            phases.add(phase)
             for seat in [None, *range(state.num_seats)]:
-                conforms(state.view(seat), declared, f"{game} seed {seed} seat {seat}")
-            if state.over:
-                break
-            seat = rng.choice(state.pending())
-            state.apply(seat, rng.choice(state.legal(seat)))
+                conforms(state.view(seat), kind, f"{game} seed {seed} step {step} seat {seat}")
+        if state.over:
+            break
+        seat = rng.choice(state.pending())
+        state.apply(seat, rng.choice(state.legal(seat)))
+        step += 1
+    return step
+
+
+@pytest.mark.parametrize(("game", "options"), CASES)
+def test_every_view_is_of_its_declared_type(game, options):
+    seed = steps = 0
+    while seed < SEEDS and steps < STEPS:  # games of a case: a long one is enough alone
+        steps += check_views_match_their_type(game, options, seed)
+        seed += 1

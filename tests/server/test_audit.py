@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.conformance import defaults, served
 from tests.server.helpers import FAST, ServerThread, play_to_end, room_with, run
 from tests.server.leak_audit import RULES, Answer, audit
 from yamen.client import Lobby, SeatClient
@@ -118,30 +119,33 @@ async def play(
     return Record.from_json(record), [(s.seat, s.frames) for s in (*seats, spectator)], answers
 
 
-GAMES = [
-    ("baohuang", {"deals": 1}, 2),
-    ("baohuang", {"variant": "japanese", "deals": 1}, 2),
-    ("criminal_poker", {"mode": "sheriff", "players": 5}, 2),
-    ("criminal_poker", {"mode": "detective", "players": 4}, 2),
-    ("bao_qingtian", {"players": 5}, 2),
-]
+GAMES = [case.param() for case in served()]  # every registered game (tests/conformance.py)
+SEEDS = 2
 
 
-@pytest.mark.parametrize(("game", "options", "games"), GAMES)
-def test_every_frame_holds_only_what_its_receiver_may_see(server, game, options, games):
-    for seed in range(games):
-        record, received, answers = run(play(server.url, game, options, seed))
-        findings = audit(record, received, answers)
-        assert findings == [], "\n".join(map(str, findings[:20]))
-        # what was audited: every receiver saw every step, and the lobby was asked during play
-        for _, frames in received:
-            seen = {f["table"]["seq"] for f in frames if f["type"] == "update"}
-            assert seen == set(range(len(record.actions) + 1))
-        kinds = {f["type"] for _, frames in received for f in frames}
-        assert kinds >= {"welcome", "state", "update", "ack", "chat", "error", "history"}, kinds
-        for _, frames in received:  # each receiver paged back to the deal
-            assert [f for f in frames if f["type"] == "history"][-1]["before"] is None
-        assert len({(a.who, a.label) for a in answers}) >= 10 and len(answers) >= 11
+def check_audit(url: str, game: str, options: dict, seed: int, settings=None) -> None:
+    """The contract: a whole game served, with chat, refused frames and lobby calls during
+    play, sends every receiver only what the game's rules of visibility let it know (RULES),
+    and every receiver sees every step and pages back to the deal."""
+    assert game in RULES, f"no rules of visibility for {game}: write them in leak_audit.RULES"
+    record, received, answers = run(play(url, game, options, seed, settings))
+    findings = audit(record, received, answers)
+    assert findings == [], "\n".join(map(str, findings[:20]))
+    # what was audited: every receiver saw every step, and the lobby was asked during play
+    for _, frames in received:
+        seen = {f["table"]["seq"] for f in frames if f["type"] == "update"}
+        assert seen == set(range(len(record.actions) + 1))
+    kinds = {f["type"] for _, frames in received for f in frames}
+    assert kinds >= {"welcome", "state", "update", "ack", "chat", "error", "history"}, kinds
+    for _, frames in received:  # each receiver paged back to the deal
+        assert [f for f in frames if f["type"] == "history"][-1]["before"] is None
+    assert len({(a.who, a.label) for a in answers}) >= 10 and len(answers) >= 11
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_every_frame_holds_only_what_its_receiver_may_see(server, game, options):
+    for seed in range(SEEDS):
+        check_audit(server.url, game, options, seed)
 
 
 def test_a_match_of_deals_with_breaks_holds_only_what_each_receiver_may_see(server):
@@ -235,16 +239,16 @@ def next_hand_in_view(monkeypatch) -> None:
 
 
 def roles_in_view(monkeypatch) -> None:
-    """Every seat's role in the public list of roles, for everyone."""
+    """Every role not yet public (as the game's rules of visibility say), in the view's public
+    list of roles, for everyone."""
     table = Room._table
 
     def leaky(self, state, seat: int | None, *log: Any, **timers: Any) -> protocol.SeatTable:
         data = table(self, state, seat, *log, **timers)
-        view = data.view
-        if "identities" in view:  # Criminal Poker
-            view["identities"] = {str(s): r for s, r in enumerate(state.roles)}
-        elif state.emperor is not None:  # Baohuang
-            view["roles"] = {str(s): state.view(s)["role"] for s in range(state.num_seats)}
+        hidden = RULES[self.game].roles(state)
+        if hidden:
+            roles = {**data.view.get("roles", {}), **{str(s): r for s, r in hidden.items()}}
+            data.view["roles"] = roles
         return data
 
     monkeypatch.setattr(Room, "_table", leaky)
@@ -293,27 +297,27 @@ PLANTS = {
     private_events_in_history: {"events", "hand|card"},
     private_events_in_pages: {"events", "hand|card"},
 }
-PLANTED_GAMES = [
-    ("criminal_poker", {"mode": "detective", "players": 4}),
-    ("bao_qingtian", {"players": 5}),
-    ("baohuang", {"deals": 1}),
-]
+SEED_PLANTS = (seed_in_room_info, seed_in_settings)
 
 
-# Every leak planted in every game, but for two that say nothing more: the seed is the same
-# datum in every game (two games suffice), and Bao Qing-tian's offices are public (no role hides).
-PLANTINGS = [
-    (plant, game, options)
-    for plant in PLANTS
-    for game, options in PLANTED_GAMES
-    if not (game == "baohuang" and plant in (seed_in_room_info, seed_in_settings))
-    and not (game == "bao_qingtian" and plant is roles_in_view)
-]
+def plantings() -> list:
+    """Every leak planted in every registered game with its defaults (tests/conformance.py),
+    but where it says nothing more: the seed is the same datum in every game (the first two
+    games suffice), and a game whose rules hide no role has none to leak."""
+    games = [case for case in defaults() if case.game in RULES]  # (else: its audit fails)
+    return [
+        pytest.param(plant, case.game, case.options, id=f"{plant.__name__}-{case.game}")
+        for plant in PLANTS
+        for index, case in enumerate(games)
+        if not (plant in SEED_PLANTS and index >= 2)
+        and not (plant is roles_in_view and RULES[case.game].roles is None)
+    ]
 
 
-@pytest.mark.parametrize(
-    ("plant", "game", "options"), PLANTINGS, ids=lambda p: getattr(p, "__name__", None)
-)
+PLANTINGS = plantings()
+
+
+@pytest.mark.parametrize(("plant", "game", "options"), PLANTINGS)
 def test_the_audit_finds_a_planted_leak(server, monkeypatch, plant, game, options):
     plant(monkeypatch)
     record, received, answers = run(play(server.url, game, options, 0))

@@ -11,17 +11,13 @@ from typing import Any
 
 import pytest
 
+from tests.conformance import rulesets
 from tests.server.leak_audit import frame_shape
 from yamen.engine import new_game, score_json, visible_to
 from yamen.server import frames, protocol
 from yamen.server.rooms import Seat
 
-GAMES = [
-    ("baohuang", {}),
-    ("baohuang", {"variant": "japanese"}),
-    ("criminal_poker", {"mode": "detective", "players": 4}),
-    ("bao_qingtian", {"players": 5}),
-]
+GAMES = [case.param() for case in rulesets()]  # every registered game (tests/conformance.py)
 
 
 def same(text: str, wanted: dict[str, Any]) -> None:
@@ -52,10 +48,17 @@ def old_table(state, seat, game_id, number, seq, deadlines) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("game", "options"), GAMES)
 def test_update_and_state_frames_are_the_dicts_they_replaced(game, options):
+    check_frames(game, options)
+
+
+def check_frames(game: str, options: dict) -> None:
+    """The contract: every update and state frame of a random game, for every seat and a
+    spectator, is the dict it replaced, in the documented shape."""
     rng = random.Random(3)
     state = new_game(game, options, seed=11)
-    seats = [Seat(f"p{i}", f"名{i}", None, i % 2, None if i % 2 else 5.0) for i in range(3)]
-    seats += [Seat(bot="random")] * (state.num_seats - 3)
+    people = min(3, state.num_seats)
+    seats = [Seat(f"p{i}", f"名{i}", None, i % 2, None if i % 2 else 5.0) for i in range(people)]
+    seats += [Seat(bot="random")] * (state.num_seats - people)
     shown = [frames.seat(i, s, 30.0, 100.0) for i, s in enumerate(seats)]
     old_seats = [
         {

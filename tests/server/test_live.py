@@ -8,8 +8,10 @@ import random
 
 import pytest
 
+from tests.conformance import served
 from tests.server.helpers import FAST, ServerThread, play_to_end, room_with, run
 from yamen.client import Lobby, SeatClient
+from yamen.engine import game_type, get_game
 from yamen.records import Record, replay
 
 
@@ -26,21 +28,36 @@ async def seated(server, game, options=None, people=1, bot="random", settings=No
     return rid, lobbies, seats
 
 
-GAMES = [
-    ("baohuang", {"deals": 1}, 5),
-    ("baohuang", {"variant": "japanese", "deals": 1}, 2),
-    ("criminal_poker", {"mode": "sheriff"}, 3),
-    ("criminal_poker", {"mode": "detective"}, 4),
-    ("bao_qingtian", {"players": 6}, 6),
-]
+def people_at(index: int, game: str, options: dict) -> int:
+    """How many people a case seats (the rest are bots): every seat in a game's first case,
+    two in the others (people and bots at one table)."""
+    seats = get_game(game, options).num_seats
+    return seats if index == 0 or seats <= 2 else 2
 
 
-@pytest.mark.parametrize(("game", "options", "people"), GAMES)
-def test_people_and_bots_play_to_the_end(server, game, options, people):
+def cases() -> list:
+    """Every registered game served (tests/conformance.py), with the people it seats."""
+    found, first = [], set()
+    for case in served():
+        index = 0 if case.game not in first else 1
+        first.add(case.game)
+        found.append(case.param(people_at(index, case.game, case.options)))
+    return found
+
+
+GAMES = cases()
+
+
+def check_live_game(server, game: str, options: dict, people: int, seed: int = 7) -> None:
+    """The contract: people (random legal moves) and bots (the game's first bot, else random)
+    play a whole game over WebSockets; every seat sees the same result, and the room's record
+    replays to it."""
+    bot = next(iter(game_type(game).bots), "random")  # its first: the usual (rules) bot
+
     async def go():
-        rid, lobbies, seats = await seated(server, game, options, people, bot="rules")
+        rid, lobbies, seats = await seated(server, game, options, people, bot=bot)
         host = lobbies[0]
-        rng = random.Random(7)
+        rng = random.Random(seed)
         await host.call("POST", f"/api/rooms/{rid}/start")
         result = await play_to_end(seats, lambda s: rng.choice(s.table["legal"]))
         info = await host.call("GET", f"/api/rooms/{rid}")
@@ -55,6 +72,11 @@ def test_people_and_bots_play_to_the_end(server, game, options, people):
     state = replay(Record.from_json(data))
     assert json.loads(json.dumps(state.result().to_json())) == result
     assert [seat.seat for seat in seats] == list(range(len(seats)))
+
+
+@pytest.mark.parametrize(("game", "options", "people"), GAMES)
+def test_people_and_bots_play_to_the_end(server, game, options, people):
+    check_live_game(server, game, options, people)
 
 
 def test_a_rematch_continues_the_match(server):

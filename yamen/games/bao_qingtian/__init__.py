@@ -29,6 +29,8 @@ class BaoQingtian(Game):
     declaration = DECLARATION
     bots = {"rules": "yamen.bots.bao_qingtian.rules:BaoQingtianRulesBot"}
     encoder = "yamen.games.bao_qingtian.encoding:BaoQingtianEncoder"
+    view_type = "yamen.games.bao_qingtian.view:BaoQingtianView"
+    phases = "yamen.games.bao_qingtian.phases:Phase"
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:

@@ -110,6 +110,8 @@ class Baohuang(Game):
     analyst = "yamen.bots.baohuang.analysis"
     encoder = "yamen.games.baohuang.encoding:BaohuangEncoder"
     playouts = {"rules": "yamen.bots.baohuang.playout:rules_scores"}
+    view_type = "yamen.games.baohuang.view:BaohuangView"
+    phases = "yamen.games.baohuang.phases:Phase"
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:

@@ -57,6 +57,8 @@ class CriminalPoker(Game):
     declaration = DECLARATION
     bots = {"rules": "yamen.bots.criminal_poker.rules:CriminalPokerRulesBot"}
     encoder = "yamen.games.criminal_poker.encoding:CriminalPokerEncoder"
+    view_type = "yamen.games.criminal_poker.view:CriminalPokerView"
+    phases = "yamen.games.criminal_poker.phases:Phase"
     __slots__ = ("catalog",)
     catalog: Catalog
 
