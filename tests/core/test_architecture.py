@@ -160,11 +160,14 @@ def test_the_rules_catch_a_violation():
 # ("module:Name", or a module's name; a bot's entry may add "key=value" arguments naming
 # modules too), and the engine names the games: whoever imports such a string reaches the
 # module it names, so the import rules hold for it as for a static import.
-LOADERS = {  # a Game attribute -> the module that imports what it names
+LOADERS: dict[str, str | None] = {  # a Game attribute -> the module that imports it
     "bots": "yamen.bots",  # make_bot, bot_class
     "encoder": "yamen.bots.encoding",  # encoder_for
     "analyst": "yamen.server.analysis",  # analyst_of
     "playouts": "yamen.rl.improve",  # playout_for
+    # read by the tests alone (tests/conformance.py): they must name the game's own modules
+    "view_type": None,
+    "phases": None,
 }
 MODULE_PATH = re.compile(r"yamen(\.\w+)+")
 DECLARED = [name for name, kind in Game.__annotations__.items() if "ClassVar" in str(kind)]
@@ -221,7 +224,12 @@ def declared_crossings(game: str, declared: Mapping[str, Any]) -> list[str]:
                 wrong.append(f"Game.{attribute} names {text!r}: add its loader to LOADERS")
                 continue
             module, arguments = named
-            found = [crossing(LOADERS[attribute], module, text, game)]
+            loader = LOADERS[attribute]
+            if loader is None:
+                if module not in MODULES or game_of(module) != game:
+                    wrong.append(f"Game.{attribute} of {game} names {text!r}: not its own module")
+                continue
+            found = [crossing(loader, module, text, game)]
             found += [crossing(module, argument, text, game) for argument in arguments]
             wrong += [problem for problem in found if problem is not None]
     return wrong
@@ -240,7 +248,7 @@ def test_the_modules_a_game_names_follow_the_layers(game):
 
 def test_each_loader_reads_what_it_loads():
     """LOADERS says who imports each attribute's strings: the module must read the attribute."""
-    unread = [name for name, at in LOADERS.items() if name not in words_in_code(MODULES[at])]
+    unread = [name for name, at in LOADERS.items() if at and name not in words_in_code(MODULES[at])]
     assert unread == []
 
 
@@ -294,6 +302,9 @@ def test_a_planted_string_import_is_caught():
     assert declared_crossings("baohuang", other_game)
     assert declared_crossings("baohuang", {"bots": {"x": "yamen.bots.nowhere:Bot"}})
     assert declared_crossings("baohuang", {"tutor": "yamen.bots.baohuang.rules:X"})
+    assert declared_crossings(
+        "baohuang", {"phases": "yamen.games.criminal_poker.view:CriminalPokerView"}
+    )
     assert declared_crossings("baohuang", declarations("baohuang")) == []
     server = ast.parse('TRAINER = "yamen.rl.dmc:train"\n')
     assert stray_strings("yamen.server.app", server)

