@@ -15,7 +15,9 @@ pytestmark = needs_chromium
 def test_the_royalist_is_told_the_moment_the_card_is_called(web_server, browser, monkeypatch):
     seats = {}
     # the host takes the first seat: a seed where that seat holds every 4th copy it could need
-    monkeypatch.setattr("yamen.server.operations.new_seed", lambda: royalist_seed(seats.get("me", 0)))
+    monkeypatch.setattr(
+        "yamen.server.operations.new_seed", lambda: royalist_seed(seats.get("me", 0))
+    )
     page, seat = seated_room(
         browser, web_server, "Rui", {"deals": 1}, lang="zh-Hant", grabbing=False
     )
