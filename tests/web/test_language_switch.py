@@ -83,4 +83,5 @@ def test_a_lost_identity_leads_back_to_the_name_step(web_server, browser):
     page.click("button[type=submit]")
     page.wait_for_selector("#create")
     create_room(page, "baohuang")
+    page.wait_for_selector(".seats li.mine")  # the seats may show a moment before which is mine
     assert page.locator(".seats li.mine").count() == 1
