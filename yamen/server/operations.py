@@ -208,7 +208,7 @@ class FillBots(Operation, kind="fill_bots"):
         check_between_games(room)
         bot = self.bot or room.driver.stand_in()
         check_bot(room, bot)
-        empty = [i for i, s in enumerate(room.seats) if s.player is None and s.bot is None]
+        empty = empty_seats(room)
         if not empty:
             return
         await room.store.set_seats(room.id, {seat: (None, bot) for seat in empty})
@@ -279,7 +279,7 @@ class Start(Operation, kind="start"):
             most = MAX_GAMES
             message = f"a room plays at most {most} games: open a new room to play on"
             raise RoomError("match_over", message, params={"most": most})
-        empty = [i for i, s in enumerate(room.seats) if s.player is None and s.bot is None]
+        empty = empty_seats(room)
         if empty:
             seats = ", ".join(map(str, empty))
             message = f"seats {seats} are empty: seat people or bots"
@@ -305,6 +305,11 @@ class Start(Operation, kind="start"):
 async def seats_changed(room: Room) -> None:
     await room.broadcast_state()
     room.driver.wake()
+
+
+def empty_seats(room: Room) -> list[int]:
+    """The seats with neither a person nor a bot."""
+    return [i for i, s in enumerate(room.seats) if s.player is None and s.bot is None]
 
 
 def check_seat(room: Room, seat: int) -> None:
