@@ -330,3 +330,33 @@ def test_the_account_api_is_in_the_openapi_schema(server):
         "/api/account/sessions/current",
         "/api/account/password",
     } <= set(paths)
+
+
+def test_a_hash_made_with_the_old_parameters_signs_in_and_is_renewed(tmp_path, monkeypatch):
+    """Issue 23: passwords are hashed with OWASP's cheaper Argon2id parameters now (a check
+    took 215 ms of CPU with argon2-cffi's default). An account hashed before still signs in,
+    and that sign-in stores a hash with today's parameters."""
+    import sqlalchemy as sa
+    from argon2 import PasswordHasher
+    from argon2.profiles import RFC_9106_LOW_MEMORY
+
+    from yamen.server import passwords
+
+    db = tmp_path / "h.db"
+
+    def stored() -> str:
+        with sa.create_engine(f"sqlite:///{db}").connect() as conn:
+            return conn.execute(sa.text("SELECT password_hash FROM accounts")).scalar_one()
+
+    today = passwords.hasher
+    with ServerThread(f"sqlite:///{db}") as server:
+        monkeypatch.setattr(
+            passwords, "hasher", PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY)
+        )
+        run(claimed(server.url, "Old", "Old"))
+        before = stored()
+        monkeypatch.setattr(passwords, "hasher", today)
+        run(signed_in(server.url, "Old"))
+        after = stored()
+    assert "m=65536,t=3,p=4" in before
+    assert "m=19456,t=2,p=1" in after and today.verify(after, PASSWORD)
