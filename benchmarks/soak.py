@@ -68,6 +68,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's yamen, as its servers run it
 
+from yamen.client import joined  # noqa: E402
 from yamen.server.protocol import VERSION  # noqa: E402
 
 POSTGRES = os.environ.get("YAMEN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
@@ -293,10 +294,12 @@ class Person:
                         table = frame["table"]
                         self.saw(table, now)
                 elif kind == "update" and not stale(table, frame):
-                    if missed(table, frame):
+                    whole = joined(table, frame["table"])  # (None: in parts, mine is older)
+                    if missed(table, frame) or whole is None:
                         await resync("behind")
-                    table = frame["table"]
-                    self.saw(table, now)
+                    if whole is not None:
+                        table = whole
+                        self.saw(table, now)
                 elif kind in ("ack", "error") and frame.get("id") in sent:
                     _, what = sent.pop(frame["id"])
                     if kind == "error" and what is not None:

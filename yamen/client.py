@@ -58,6 +58,23 @@ class LobbyError(Exception):
         super().__init__(f"{status} {code}: {message}")
 
 
+def joined(mine: dict[str, Any] | None, table: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The table a frame brings, whole: an update's lists sent by their new items
+    (``appended``) joined to those of ``mine``, the table held (docs/protocol.md). None when
+    they cannot be: ``mine`` is not this game's table at this step or the one before (an update
+    was missed: ask for the state)."""
+    if table is None or not table.get("appended"):
+        return table
+    if mine is None or mine["number"] != table["number"]:
+        return None
+    if table["seq"] - mine["seq"] not in (0, 1):
+        return None
+    view = dict(table["view"])
+    for key, kept in table["appended"].items():
+        view[key] = mine["view"][key][:kept] + view[key]
+    return {**table, "view": view}
+
+
 class SeatClient:
     """One live connection: every frame received is kept in ``frames``; ``table`` is the
     latest table (view, pending, legal, seq) the server sent."""
@@ -92,8 +109,13 @@ class SeatClient:
                 if kind == "welcome":
                     self.seat = frame["seat"]
                 elif kind in ("state", "update"):
-                    self.table = frame["table"]
-                    self.room = frame.get("room", self.room)
+                    table = joined(self.table, frame["table"])
+                    if table is None and frame["table"] is not None:  # an update in parts,
+                        # past the next step: the whole table again
+                        await self.ws.send(json.dumps({"type": "sync"}))
+                    else:
+                        frame["table"] = self.table = table
+                        self.room = frame.get("room", self.room)
                 elif kind == "room":
                     self.room = frame["room"]
                 elif kind == "presence" and self.room is not None:

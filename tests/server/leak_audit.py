@@ -509,7 +509,9 @@ def _table(
     elif spectator is None:
         found.append(Finding("differs", where, f"the spectator got no table at step {k}"))
     else:
-        own = ("view", "legal", "history", "history_before")  # (its log: checked by _history)
+        # (its log: checked by _history; which of its view's lists came by their tails,
+        # ``appended``, follows its own view, which is checked whole, as the client joined it)
+        own = ("view", "legal", "history", "history_before", "appended")
         mine = {key: v for key, v in table.items() if key not in own}
         theirs = {key: v for key, v in spectator.items() if key not in own}
         if mine != theirs:

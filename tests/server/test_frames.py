@@ -43,6 +43,7 @@ def old_table(state, seat, game_id, number, seq, deadlines) -> dict[str, Any]:
         "pause": None,  # added: the break between two deals
         "history": None,  # added: the seat's latest log entries (state frames only)
         "history_before": None,  # added: where to page back from them (state frames only)
+        "appended": None,  # added: an update's view lists sent by their tails (test_frame_tails)
     }
 
 

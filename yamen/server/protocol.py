@@ -175,6 +175,9 @@ class SeatTable(BaseModel):
     # with them: the ``before`` of a ``history`` request for the entries older than these;
     # null when ``history`` holds the whole log so far (and in updates)
     history_before: int | None = None
+    # updates only: the view's lists sent by their new items, key -> how many items of the
+    # receiver's own list (its table's view) come before them (yamen/server/frames.py: tails)
+    appended: dict[str, int] | None = None
 
 
 class Welcome(BaseModel):

@@ -88,6 +88,7 @@ class Room(Showing):
         self.version = 0  # moved by every change told to the room's clients (Showing._told)
         self.states: dict[int | None, str] = {}  # state frames built, by audience (Showing)
         self.states_key: tuple[Any, ...] | None = None  # what they were built for
+        self.bases: dict[int | None, frames.Base] = {}  # each audience's last update's view
 
     # ----- what the lobby asks (yamen/server/operations.py) ----------------------------------
 
@@ -333,8 +334,10 @@ class Room(Showing):
 
         def build(seat: int | None) -> str | list[str]:
             if seat is None and lagging:
+                self.bases.pop(None, None)  # (their views are the delayed game's, sent whole)
                 return delay.updates(self.match, self.lag, self.settings.spectator_delay, step)
             table = self._table(state, seat, deadlines=deadlines)
+            table, self.bases[seat] = frames.tails(table, self.bases.get(seat))
             return frames.update(events, seat, table, why)
 
         self._send_each(build)

@@ -208,6 +208,27 @@ export function missed(table, frame) {
   return shown.seq > seq + 1;
 }
 
+// An update's table whole: the view's lists it sent by their new items (`appended`: key → how
+// many items of the page's own list come first) joined to the page's table; null when they
+// cannot be, the page's table not being this game's at this step or the one before (then the
+// state is asked for: docs/protocol.md).
+/**
+ * @param {Table | null} table
+ * @param {Table} shown
+ * @returns {Table | null}
+ */
+export function joined(table, shown) {
+  const appended = shown.appended;
+  if (!appended) return shown;
+  if (!table || table.number !== shown.number || ![0, 1].includes(shown.seq - table.seq)) return null;
+  const view = { ...shown.view };
+  for (const [key, kept] of Object.entries(appended)) {
+    const mine = /** @type {unknown[]} */ (table.view[key]);
+    view[key] = mine.slice(0, kept).concat(/** @type {unknown[]} */ (view[key]));
+  }
+  return { ...shown, view };
+}
+
 // Whether an update is one this page has had already (or an older one): its table is not the
 // page's next.
 /**

@@ -3,7 +3,7 @@
 // what each live frame changes in the page's state, and drawing it all again: the head, the
 // table (or, before a game, the hint and the host's setup), my turn, the side column.
 
-import { api, Live, missed, stale } from "./net.js";
+import { api, Live, joined, missed, stale } from "./net.js";
 import { t } from "./i18n.js";
 import { myDeadline } from "./clock.js";
 import { attend } from "./turn.js";
@@ -85,9 +85,11 @@ function onFrame(frame) {
       return;
     case "update": {
       if (stale(page.table, frame)) return; // had already (or older than my table)
-      if (missed(page.table, frame)) page.live.resync("behind"); // the state will mend the log
+      const table = joined(page.table, frame.table); // (null: its view is in parts, mine is older)
+      if (missed(page.table, frame) || !table) page.live.resync("behind"); // the state will mend the log
+      if (!table) return;
       if (page.table && page.table.number !== frame.table.number) startLog(page, null, describe, names()); // a new game
-      page.table = frame.table;
+      page.table = table;
       page.log.push(...logLines([frame], describe, names()));
       const notice = standInNotice(frame, page.seat, describe);
       if (notice) say(notice, "warn");

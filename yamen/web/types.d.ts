@@ -99,6 +99,8 @@ interface Table {
   totals: number[];
   history?: HistoryEntry[];
   history_before?: number | null;
+  /** an update's view lists sent by their new items: key → items of the held list before them */
+  appended?: { [key: string]: number } | null;
   /** the break between two deals: when the next starts (epoch seconds), who is ready */
   pause?: { until: number; ready: number[] } | null;
 }
