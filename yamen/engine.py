@@ -265,6 +265,10 @@ class Game(ABC):
     # view.py), "module:StrEnum" for its phases. None: undeclared, which those tests refuse
     view_type: ClassVar[str | None] = None
     phases: ClassVar[str | None] = None
+    # the keys of its views that hold a log: lists that a step only extends, or starts again
+    # with fewer items than before (a new deal). A live update sends them by their new items
+    # (yamen/server/frames.py: tails); tests/server/test_frame_tails.py holds every game to it
+    view_logs: ClassVar[tuple[str, ...]] = ()
 
     __slots__ = ("_options", "num_actions", "num_seats")
     _options: dict[str, Any]

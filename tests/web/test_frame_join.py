@@ -11,7 +11,7 @@ import random
 
 from tests.server.test_frame_tails import table
 from tests.web.helpers import needs_chromium
-from yamen.engine import new_game
+from yamen.engine import get_game, new_game
 from yamen.server import frames
 
 pytestmark = needs_chromium
@@ -40,7 +40,7 @@ def test_the_page_joins_an_updates_tails_as_the_protocol_says(web_server, browse
         state.apply(seat, rng.choice(state.legal(seat)))
         seq += 1
         whole = table(state, 1, seq)
-        short, base = frames.tails(whole, base)
+        short, base = frames.tails(whole, base, get_game("baohuang").view_logs)
         updates.append(json.loads(frames.text(short)))
         wholes.append(json.loads(frames.text(whole))["view"])
     assert sum(bool(u["appended"]) for u in updates) > len(updates) // 2

@@ -134,45 +134,39 @@ def seat_table(
     )
 
 
-KEPT_MIN = 8  # a list keeping fewer items than this is sent whole: the saving is not worth a rule
-
-
 class Base(NamedTuple):
-    """The view an audience's last update carried, as far as :func:`tails` needs it: its game
-    and step, and its lists long enough to be sent by their tails."""
+    """What :func:`tails` keeps of the last update an audience got: its game and step, and
+    the length of each log of its view (ints only: a room keeps no view alive between two
+    updates, which would cost every garbage collection)."""
 
     number: int
     seq: int
-    lists: dict[str, list[Any]]
+    lengths: dict[str, int]
 
 
-def tails(table: protocol.SeatTable, base: Base | None) -> tuple[protocol.SeatTable, Base]:
-    """``table`` as an update carries it to an audience whose last update carried ``base``,
-    and the base for its next one.
+def tails(
+    table: protocol.SeatTable, base: Base | None, logs: tuple[str, ...]
+) -> tuple[protocol.SeatTable, Base]:
+    """``table`` as an update carries it to an audience whose last update ``base`` was, and
+    the base for its next one; ``logs``: the game's :attr:`~yamen.engine.Game.view_logs`.
 
-    Each list of the view that begins with the whole of its namesake in ``base`` (KEPT_MIN
-    items or more) is sent as the items after them, and ``appended`` maps its key to how many
-    the receiver keeps: the receiver's list is ``mine[:n] + tail``. Only from a base of this
-    game at this step or the one before: a receiver holds that step's view (the update that
-    told it, or a state frame since, which shows the same view), or it missed an update and
-    asks for the whole table (a ``sync``) instead of joining the parts."""
-    view, lists = table.view, {k: v for k, v in table.view.items() if _long(v)}
-    following = base is not None and base.number == table.number and table.seq - base.seq in (0, 1)
+    A log that has at least as many items as at ``base`` extended it (what the game declares)
+    and is sent as its new items; ``appended`` maps its key to how many items of the
+    receiver's own list come first: the receiver's list is ``mine[:n] + sent``. Only from a
+    base of this game at this step or the one before: a receiver holds that step's view (the
+    update that told it, or a state frame since, which shows the same view), or it missed an
+    update and asks for the whole table (a ``sync``) instead of joining the parts."""
+    view = table.view
+    lengths = {key: len(view[key]) for key in logs if type(view.get(key)) is list}
     appended = {}
-    if following:
-        assert base is not None
-        for key, old in base.lists.items():
-            new = view.get(key)
-            if type(new) is list and new[: len(old)] == old:
-                appended[key] = len(old)
+    if base is not None and base.number == table.number and table.seq - base.seq in (0, 1):
+        for key, kept in base.lengths.items():
+            if 0 < kept <= lengths.get(key, -1):
+                appended[key] = kept
     if appended:
         short = {k: v[appended[k] :] if k in appended else v for k, v in view.items()}
         table = table.model_copy(update={"view": short, "appended": appended})
-    return table, Base(table.number, table.seq, lists)
-
-
-def _long(value: Any) -> bool:
-    return type(value) is list and len(value) >= KEPT_MIN
+    return table, Base(table.number, table.seq, lengths)
 
 
 def shown(events: list[Event], seat: int | None) -> list[dict[str, Any]]:

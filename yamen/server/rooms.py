@@ -88,7 +88,7 @@ class Room(Showing):
         self.version = 0  # moved by every change told to the room's clients (Showing._told)
         self.states: dict[int | None, str] = {}  # state frames built, by audience (Showing)
         self.states_key: tuple[Any, ...] | None = None  # what they were built for
-        self.bases: dict[int | None, frames.Base] = {}  # each audience's last update's view
+        self.bases: dict[int | None, frames.Base] = {}  # each audience's last update (tails)
 
     # ----- what the lobby asks (yamen/server/operations.py) ----------------------------------
 
@@ -337,7 +337,8 @@ class Room(Showing):
                 self.bases.pop(None, None)  # (their views are the delayed game's, sent whole)
                 return delay.updates(self.match, self.lag, self.settings.spectator_delay, step)
             table = self._table(state, seat, deadlines=deadlines)
-            table, self.bases[seat] = frames.tails(table, self.bases.get(seat))
+            logs = self.configured.view_logs
+            table, self.bases[seat] = frames.tails(table, self.bases.get(seat), logs)
             return frames.update(events, seat, table, why)
 
         self._send_each(build)

@@ -31,6 +31,7 @@ class BaoQingtian(Game):
     encoder = "yamen.games.bao_qingtian.encoding:BaoQingtianEncoder"
     view_type = "yamen.games.bao_qingtian.view:BaoQingtianView"
     phases = "yamen.games.bao_qingtian.phases:Phase"
+    view_logs = ("guesses", "my_turns")  # the guesses made; the seat's own turns
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:

@@ -112,6 +112,7 @@ class Baohuang(Game):
     playouts = {"rules": "yamen.bots.baohuang.playout:rules_scores"}
     view_type = "yamen.games.baohuang.view:BaohuangView"
     phases = "yamen.games.baohuang.phases:Phase"
+    view_logs = ("played", "history")  # the sets played this deal; the deals finished
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:

@@ -59,6 +59,7 @@ class CriminalPoker(Game):
     encoder = "yamen.games.criminal_poker.encoding:CriminalPokerEncoder"
     view_type = "yamen.games.criminal_poker.view:CriminalPokerView"
     phases = "yamen.games.criminal_poker.phases:Phase"
+    view_logs = ("votes",)  # the votes finished (a turn's entry changes as it goes on: no log)
     __slots__ = ("catalog",)
     catalog: Catalog
 
