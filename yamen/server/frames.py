@@ -11,9 +11,9 @@ differently: ``1e-5`` for ``1e-05``), and it is faster than building dicts and `
 A room builds each distinct frame once, however many connections get it: one per audience
 (a seat, or the spectators) when what it shows depends on who looks, else one for all.
 
-An update sends a view's long lists by their new items (:func:`tails`): a Baohuang view holds
-every set played in the deal, so whole views made an action's frames grow from about 10 to 26
-KiB through a deal, and the server's CPU with them (issue 23).
+An update sends a view's logs by their new items (:func:`tails`): a Baohuang view holds every
+set played in the deal, so whole views made an action's frames grow from about 10 to 26 KiB
+through a deal, and the server's CPU with them (issue 23).
 """
 
 from __future__ import annotations
