@@ -24,7 +24,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("--skipped-to")
-    if path:
+    # under pytest-xdist the controller gets every worker's reports: it alone writes the list
+    if path and not hasattr(config, "workerinput"):
         config.pluginmanager.register(SkipList(Path(path)), "skipped-to")
 
 

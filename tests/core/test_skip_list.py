@@ -4,6 +4,8 @@ names skipped tests and modules skipped whole, and not passes, failures or expec
 import subprocess
 import sys
 
+import pytest
+
 from tests.paths import ROOT
 
 TESTS = """
@@ -37,13 +39,15 @@ def pytest_run(folder, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_skip_list_names_what_skipped_and_a_second_pass_runs_only_that(tmp_path):
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist-workers"])
+def test_the_skip_list_names_what_skipped_and_a_second_pass_runs_only_that(tmp_path, workers):
+    """Also on pytest-xdist's workers (the suite's addopts): the controller writes the list."""
     (tmp_path / "conftest.py").write_text((ROOT / "tests" / "skip_list.py").read_text())
     (tmp_path / "test_some.py").write_text(TESTS)
     (tmp_path / "test_whole.py").write_text(WHOLE)
     listed = tmp_path / "skipped"
 
-    first = pytest_run(tmp_path, f"--skipped-to={listed}")
+    first = pytest_run(tmp_path, f"--skipped-to={listed}", *workers)
     assert first.returncode == 0, first.stdout + first.stderr
     assert sorted(listed.read_text().splitlines()) == [
         "test_some.py::test_one_of_two_skips[2]",
@@ -52,7 +56,7 @@ def test_the_skip_list_names_what_skipped_and_a_second_pass_runs_only_that(tmp_p
     ]
 
     again = tmp_path / "again"
-    second = pytest_run(tmp_path, f"@{listed}", f"--skipped-to={again}")
+    second = pytest_run(tmp_path, f"@{listed}", f"--skipped-to={again}", *workers)
     assert second.stdout.splitlines()[-1].split(" in ")[0].strip("= ") == "3 skipped"
     assert sorted(again.read_text().splitlines()) == sorted(listed.read_text().splitlines())
 
