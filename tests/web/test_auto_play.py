@@ -49,9 +49,8 @@ def test_auto_play_on_and_off_and_a_left_seat_taken_back(web_server, browser):
     assert page.locator("#auto-play").count() == 0
     page.fill("#chat-text", "馬上回來")
     page.click(".chat-form button[type=submit]")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.chat-line')].some(l => l.textContent.includes('馬上回來'))"
-    )
+    lines = "[...document.querySelectorAll('.chat-line')]"
+    page.wait_for_function(f"() => {lines}.some(l => l.textContent.includes('馬上回來'))")
     page.click("#take-back")
     page.wait_for_selector("#leave")
     assert page.locator("#take-back").count() == 0

@@ -192,7 +192,9 @@ class AutoPlay(Operation, kind="auto_play"):
 
 async def end_auto_play(room: Room) -> None:
     """Auto-play lasts one game: the next is the person's to play (or to hand over again)."""
-    autos = {i: (s.player, None) for i, s in enumerate(room.seats) if s.auto}
+    autos: dict[int, tuple[str | None, str | None]] = {
+        i: (s.player, None) for i, s in enumerate(room.seats) if s.auto
+    }
     if autos:
         await room.store.set_seats(room.id, autos)
         for i in autos:
@@ -352,8 +354,8 @@ class Start(Operation, kind="start"):
         number = room.match.number + 1
         public_id, players = new_public_id(), [s.player for s in room.seats]
         await end_auto_play(room)  # (a game that ended while the server stopped)
-        for seat in room.seats:
-            seat.left = seat.left_by = None  # a new game: a stand-in now plays as a bot of its own
+        for seat in room.seats:  # a new game: a stand-in now plays as a bot of its own
+            seat.left = seat.left_by = None
         game_id = await room.store.add_game(room.id, number, record, public_id, players)
         room.match.begin(number, game_id, public_id, state, record)
         room.driver.ask(state.pending(), time.time())

@@ -7,9 +7,9 @@ for a bot's seat, ``bot:<kind>`` (the seat's bot when the game ended): bots are 
 too, so people see "rules" and "search" on their own scale. A person who left a game before it
 really began for them (they made no decision of their own: every action of their seat was the
 stand-in's, for ``left``, ``away`` or ``auto``) did not play it: their seat counts as the bot
-that played it, so sitting down, starting and leaving (or turning auto-play on) farms nothing. The game says who beat whom
-(``Game.contests``: sides where it has them, deal by deal where they change); each contest is
-one Plackett-Luce update of teams, of whatever sizes. A name seated more than once in a
+that played it, so sitting down, starting and leaving (or turning auto-play on) farms nothing.
+The game says who beat whom (``Game.contests``: sides where it has them, deal by deal where
+they change); each contest is one Plackett-Luce update of teams, of whatever sizes. A name seated more than once in a
 contest (two bots of one kind) takes the mean of its seats' new ratings.
 
 A player's page costs the same however many games they played: it reads their figures per
