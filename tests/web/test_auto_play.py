@@ -28,18 +28,18 @@ def test_auto_play_on_and_off_and_a_left_seat_taken_back(web_server, browser):
     mine = page.locator(".seats li[data-seat='0']")
     assert mine.locator(".auto-seat").inner_text() == zh["auto_play_on_seat"]
     mark = zh["stand_in.mark"].format(name="Mei")
-    page.wait_for_function(
-        "mark => document.querySelector('details.log').textContent.includes(mark)", arg=mark
-    )
-    assert not page.locator(".actions:not(.auto-bar)").is_visible()  # the game's bar waits
+    page.wait_for_function("mark => document.body.textContent.includes(mark)", arg=mark)  # log
+    hidden = "() => [...document.querySelectorAll('#table .actions:not(.auto-bar)')]"
+    assert page.evaluate(f"{hidden}.every(bar => !bar.offsetParent)")  # the game's bar waits
 
     # off: the seat is mine at once, and my next decision waits for me
     page.click("#auto-play")
-    page.wait_for_selector(".actions #auto-play[aria-pressed=false]", timeout=60_000)
+    page.wait_for_selector("#auto-play[aria-pressed=false]")
     assert mine.locator(".auto-seat").count() == 0
     page.wait_for_selector(".your-move", timeout=60_000)
     time.sleep(2)  # (over twice the bots' pace: a stand-in would have played)
     assert page.locator(".your-move").count() == 1
+    assert page.locator(".actions #auto-play").inner_text() == zh["auto_play"]
 
     # leave mid-game: the chat stays, and the seat can be taken back while the game lasts
     page.click("#leave")
