@@ -34,6 +34,18 @@ async def until(client: SeatClient, holds: Callable[[], bool], timeout: float = 
             await client.arrived.wait()
 
 
+async def act_myself(client: SeatClient) -> dict:
+    """The seat's first legal action, once it is asked, as the person would; its ack (asked
+    again when the table moved on meanwhile: a bot at the same question)."""
+    for _ in range(10):
+        await until(client, client.my_turn)
+        table = client.table
+        answer = await client.request(type="act", action=table["legal"][0], seq=table["seq"])
+        if answer["type"] == "ack" or answer["code"] != "stale":
+            return answer
+    raise AssertionError("always stale")
+
+
 def stood_in_for(frames: list[dict], seat: int) -> list[str]:
     """Why the stand-in played ``seat`` in these frames' updates, in order."""
     return [
@@ -66,8 +78,7 @@ def test_auto_play_plays_the_seat_marked_auto_and_stops_when_turned_off(tmp_path
                 await until(me, me.my_turn)  # the person decides: nothing plays for them
                 await asyncio.sleep(1.5)  # (five times the bot pace)
                 waited = me.my_turn(), stood_in_for(me.frames[mark:], 0)
-                table = me.table
-                acked = await me.request(type="act", action=table["legal"][0], seq=table["seq"])
+                acked = await act_myself(me)
                 logged = await me.request(type="sync")
                 state = next(f for f in reversed(me.frames) if f["type"] == "state")
             finally:
@@ -181,6 +192,29 @@ def test_auto_play_and_a_left_seat_survive_a_restart(tmp_path):
     assert not after[0].auto and after[0].bot is None
     assert after[1].player == "q" and after[1].bot is None and after[1].left_by is None
     assert [(r.player_id, r.bot) for r in rows[:2]] == [("p", None), ("q", None)]
+
+
+def test_a_game_with_auto_play_stays_rated_marked_and_auto_play_ends_with_it(tmp_path):
+    with ServerThread(f"sqlite:///{tmp_path / 'rated.db'}") as server:
+
+        async def go():
+            rid, (host,) = await room_with(server.url, GAME, OPTIONS, 1, "rules", FAST)
+            me = await SeatClient.connect(host.ws_url(rid), host.token)
+            try:
+                await host.call("POST", f"/api/rooms/{rid}/start")
+                acked = await act_myself(me)
+                await host.call("POST", f"/api/rooms/{rid}/auto", {"on": True})
+                await until(me, lambda: me.table is not None and me.table["result"] is not None)
+                info = await host.call("GET", f"/api/rooms/{rid}")
+                shown = await host.call("GET", f"/api/players/{host.player}")
+            finally:
+                await me.close()
+            return acked, info, shown
+
+        acked, info, shown = run(go())
+        assert acked["type"] == "ack"  # a decision of their own, then auto-play to the end
+        assert [g["stand_in"] for g in shown["last"]] == [True]  # rated, and marked
+        assert not info["seats"][0]["auto"] and info["seats"][0]["bot"] is None
 
 
 def test_auto_play_from_the_start_farms_nothing_but_a_played_game_is_rated():
