@@ -9,8 +9,9 @@ really began for them (they made no decision of their own: every action of their
 stand-in's, for ``left``, ``away`` or ``auto``) did not play it: their seat counts as the bot
 that played it, so sitting down, starting and leaving (or turning auto-play on) farms nothing.
 The game says who beat whom (``Game.contests``: sides where it has them, deal by deal where
-they change); each contest is one Plackett-Luce update of teams, of whatever sizes. A name seated more than once in a
-contest (two bots of one kind) takes the mean of its seats' new ratings.
+they change); each contest is one Plackett-Luce update of teams, of whatever sizes. A name
+seated more than once in a contest (two bots of one kind) takes the mean of its seats' new
+ratings.
 
 A player's page costs the same however many games they played: it reads their figures per
 game (``player_stats``, kept as games are rated) and one page of their last games, newest
