@@ -340,9 +340,7 @@ async def take_back(room_id: str, player: Me, request: Request) -> dict[str, Any
 
 
 @router.post("/rooms/{room_id}/auto")
-async def auto_play(
-    room_id: str, body: AutoChoice, player: Me, request: Request
-) -> dict[str, Any]:
+async def auto_play(room_id: str, body: AutoChoice, player: Me, request: Request) -> dict[str, Any]:
     """Auto-play of the caller's own seat on or off, during a game: while on, the room's
     stand-in plays it (its moves marked ``auto``)."""
     room = await room_or_404(request, room_id, player)
