@@ -82,6 +82,7 @@ async def play(
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/start")  # refused: not host
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/seats/0")  # refused: taken
             await ask(None, stranger, "POST", f"/api/rooms/{rid}/leave")  # refused: no seat
+            await ask(None, stranger, "POST", f"/api/rooms/{rid}/back")  # refused: left none
             # refused until the game is over (409 in_progress): its replay, its record, the
             # analysis of a seat's play
             await ask(0, host, "POST", f"/api/games/{gid}/analysis")

@@ -70,6 +70,8 @@ def check_frames(game: str, options: dict) -> None:
             "online": s.bot is not None or s.connections > 0,
             "away": s.away_since is not None and 100.0 - s.away_since >= 30.0,
             "left": None,  # added: who left the seat mid-game
+            "left_by": None,  # added (issue 26): their player id, to take the seat back
+            "auto": False,  # added (issue 26): the person's seat on auto-play
         }
         for i, s in enumerate(seats)
     ]
@@ -184,6 +186,8 @@ def test_the_small_frames_are_the_dicts_they_replaced():
                         "online": False,
                         "away": True,
                         "left": None,
+                        "left_by": None,
+                        "auto": False,
                     }
                 ],
                 "status": "open",

@@ -198,4 +198,5 @@ def test_the_driver_says_why_it_plays_a_persons_seat():
     assert why(Seat(player="p", name="Ann", away_since=asked), timer) == "timeout"  # 5 < 30
     assert why(Seat(player="p", name="Ann", away_since=asked - 60), timer) == "away"
     assert why(Seat(bot="random", left="Ann"), timer) == "left"
+    assert why(Seat(player="p", name="Ann", bot="rules", connections=1), timer) == "auto"
     assert why(Seat(bot="random"), timer) is None  # a bot's own seat: no stand-in

@@ -20,6 +20,7 @@ from yamen.server.cluster.messages import Call, decode, encode
 from yamen.server.errors import RoomError
 from yamen.server.handle import RoomHandle
 from yamen.server.operations import (
+    AutoPlay,
     Configure,
     FillBots,
     Leave,
@@ -27,6 +28,7 @@ from yamen.server.operations import (
     Remove,
     SetBot,
     Start,
+    TakeBack,
     TakeSeat,
 )
 from yamen.server.registry import Rooms
@@ -36,6 +38,9 @@ SAMPLES = [
     TakeSeat("p", "Ann", 2, "the-code"),
     TakeSeat("p", "安", 0),
     Leave("p"),
+    TakeBack("p", "Ann"),
+    AutoPlay("p", True),
+    AutoPlay("p", False),
     SetBot("h", 1, "random"),
     SetBot("h", 1, None),
     FillBots("h"),

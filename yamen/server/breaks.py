@@ -2,10 +2,11 @@
 
 After an action that ends a deal (and not the game), a room with a ``deal_pause`` waits that
 long, or until every person seated and connected has said they are ready (a ``ready`` frame):
-a bot's seat, and a person's seat with nobody connected, are ready. Meanwhile the table takes
-no action (``between_deals``) and its bots and timers wait: the next deal's questions are asked
-when the break ends, so nobody's turn timer runs during it. With no person connected at a
-seat when the deal ends, there is nobody to wait for: no break.
+a bot's seat (a person's on auto-play too), and a person's seat with nobody connected, are
+ready. Meanwhile the table takes no action (``between_deals``) and its bots and timers wait:
+the next deal's questions are asked when the break ends, so nobody's turn timer runs during
+it. With no person connected at a seat when the deal ends, there is nobody to wait for: no
+break.
 
 The break lives in the room's memory: a restarted server that finds a game stopped between
 two deals (its last step ended one) starts a fresh break of the room's length.
@@ -26,6 +27,7 @@ class Sitter(Protocol):
     """What a break reads of a seat (yamen.server.seats.Seat)."""
 
     player: str | None
+    bot: str | None
     connections: int
 
 
@@ -43,7 +45,7 @@ class DealBreak:
     def done(self, seats: Sequence[Sitter]) -> bool:
         """Every seat with a person connected has said it is ready."""
         return all(
-            i in self.ready or seat.player is None or seat.connections == 0
+            i in self.ready or seat.player is None or seat.bot is not None or seat.connections == 0
             for i, seat in enumerate(seats)
         )
 

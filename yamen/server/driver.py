@@ -1,10 +1,11 @@
 """A room's bots and timers: which seat moves by itself next, when, and the task that plays it.
 
-Bots play their seats, stand in for a player whose turn timer ran out (one decision) and for a
-player who has been gone longer than ``away_seconds`` (until they come back). They think off the
-event loop (yamen/server/thinking.py), and their answers reach the table at a time fixed when
-they were asked, which tells nothing of their hands. Bots play only while a person is at the
-table.
+Bots play their seats, stand in for a player whose turn timer ran out (one decision), for a
+player who has been gone longer than ``away_seconds`` (until they come back), and for one who
+left the game or turned auto-play on (a seat with a bot: at the room's bot pace). They think
+off the event loop (yamen/server/thinking.py), and their answers reach the table at a time
+fixed when they were asked, which tells nothing of their hands. Bots play only while a person
+is at the table.
 
 The driver knows its room only through what the room gives it: its seats and settings, the game
 in play, whether a person is there, whether the room is in the middle of a change, and ``act``,
@@ -44,8 +45,8 @@ class Seated(Protocol):
 
 class DueMove(NamedTuple):
     """A move to come by itself: the seat, when its answer reaches the table, which bot, and
-    why a stand-in plays a person's seat (``timeout``, ``away``, ``left``; None: a bot's own
-    seat)."""
+    why a stand-in plays a person's seat (``timeout``, ``away``, ``left``, ``auto``; None: a
+    bot's own seat)."""
 
     seat: int
     at: float
@@ -93,6 +94,12 @@ class Driver:
         self.asked = {
             s: (asked[s] if s in before and s != seat and s in asked else now) for s in pending
         }
+
+    def reask(self, seat: int, now: float) -> None:
+        """``seat`` is a person's again (auto-play off, a seat taken back): if it owes a
+        decision, its question counts as asked now, so its timer starts whole."""
+        if seat in self.asked:
+            self.asked[seat] = now
 
     def deadlines(self) -> dict[str, float]:
         """Each pending person's timer (epoch seconds), keyed by seat as in JSON: the turn
@@ -198,6 +205,8 @@ class Driver:
                 talk = settings.talk_seconds if talking else 0
                 bot, at = info.bot, asked + max(talk, bot_delay)
                 why = "left" if info.left is not None else None
+                if info.player is not None:  # the person in it asked for it: auto-play
+                    why = "auto"
             elif info.away_since is not None:
                 away_at = info.away_since + settings.away_seconds
                 bot, at, why = self.stand_in(), max(away_at, asked + settings.bot_delay), "away"

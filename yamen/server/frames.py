@@ -39,6 +39,10 @@ class Sitter(Protocol):
     name: str | None
     bot: str | None
     left: str | None
+    left_by: str | None
+
+    @property
+    def auto(self) -> bool: ...
 
     @property
     def online(self) -> bool: ...
@@ -67,6 +71,8 @@ def seat(index: int, sitter: Sitter, away_seconds: float, now: float) -> protoco
         online=sitter.online,
         away=sitter.is_away(away_seconds, now),
         left=sitter.left,
+        left_by=sitter.left_by,
+        auto=sitter.auto,
     )
 
 

@@ -71,6 +71,10 @@ class Join(Body):
     invite: Annotated[StrictStr, Field(max_length=64)] | None = None
 
 
+class AutoChoice(Body):
+    on: StrictBool
+
+
 class BotChoice(Body):
     bot: Annotated[StrictStr, Field(max_length=40)]
 
@@ -323,6 +327,24 @@ async def take_seat(
 async def leave(room_id: str, player: Me, request: Request) -> dict[str, Any]:
     room = await room_or_404(request, room_id, player)
     await operate(room, ops.Leave(player.id))
+    return room.info()
+
+
+@router.post("/rooms/{room_id}/back")
+async def take_back(room_id: str, player: Me, request: Request) -> dict[str, Any]:
+    """The caller, who left a seat during the game in progress, sits in it again and plays on
+    (403 ``not_left`` for anyone else)."""
+    room = await room_or_404(request, room_id, player)
+    await operate(room, ops.TakeBack(player.id, player.name))
+    return room.info()
+
+
+@router.post("/rooms/{room_id}/auto")
+async def auto_play(room_id: str, body: AutoChoice, player: Me, request: Request) -> dict[str, Any]:
+    """Auto-play of the caller's own seat on or off, during a game: while on, the room's
+    stand-in plays it (its moves marked ``auto``)."""
+    room = await room_or_404(request, room_id, player)
+    await operate(room, ops.AutoPlay(player.id, body.on))
     return room.info()
 
 

@@ -130,10 +130,75 @@ class Leave(Operation, kind="leave"):
             raise RoomError("not_seated", "you have no seat in this room")
         bot = room.driver.stand_in() if room.playing else None
         await room.store.set_seat(room.id, seat, None, bot)
-        room.seats[seat] = Seat(bot=bot, left=room.seats[seat].name if bot else None)
+        name, by = (room.seats[seat].name, self.player) if bot else (None, None)
+        room.seats[seat] = Seat(bot=bot, left=name, left_by=by)
         unseat(room, self.player, told=False)
         await seats_changed(room)
         room.break_moved()  # a seat a bot now plays is ready
+
+
+@dataclass(frozen=True)
+class TakeBack(Operation, kind="take_back"):
+    """The player who left a seat during this game sits in it again and plays on (its stand-in
+    stops). Only they may: the seat's ``left_by`` is their player id, which their token proves.
+    (Any other seat changes only between games.)"""
+
+    name: str
+
+    async def apply(self, room: Room) -> None:
+        if room.seat_of(self.player) is not None:
+            raise RoomError("seated", "you already have a seat in this room")
+        if not room.playing:
+            raise RoomError("no_game", "no game is in progress")
+        seat = room.left_seat(self.player)
+        if seat is None:
+            raise RoomError("not_left", "you left no seat of this game", 403)
+        await room.store.set_seat(room.id, seat, self.player, None)
+        mine = [c for c in room.connections if c.player == self.player]  # watching until now
+        for conn in mine:
+            conn.seat = seat
+        away = None if mine else time.time()
+        room.seats[seat] = Seat(self.player, self.name, None, len(mine), away)
+        room.driver.reask(seat, time.time())  # a decision it owes is theirs, on a whole timer
+        await seats_changed(room)
+
+
+@dataclass(frozen=True)
+class AutoPlay(Operation, kind="auto_play"):
+    """The player turns auto-play (托管) of their own seat on or off during a game: while on,
+    the room's stand-in plays the seat at the room's bot pace, its moves marked ``auto`` like a
+    timeout's; off, the seat is theirs again at once (a decision it owes, on a whole timer).
+    Asking for what already is changes nothing (a second click is harmless). It ends with the
+    game (:func:`end_auto_play`)."""
+
+    on: bool
+
+    async def apply(self, room: Room) -> None:
+        seat = room.seat_of(self.player)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat in this room")
+        if not room.playing:
+            raise RoomError("no_game", "no game is in progress")
+        if room.seats[seat].auto == self.on:
+            return
+        bot = room.driver.stand_in() if self.on else None
+        await room.store.set_seat(room.id, seat, self.player, bot)
+        room.seats[seat].bot = bot
+        if not self.on:
+            room.driver.reask(seat, time.time())
+        await seats_changed(room)
+        room.break_moved()  # a seat the stand-in plays is ready for the next deal
+
+
+async def end_auto_play(room: Room) -> None:
+    """Auto-play lasts one game: the next is the person's to play (or to hand over again)."""
+    autos: dict[int, tuple[str | None, str | None]] = {
+        i: (s.player, None) for i, s in enumerate(room.seats) if s.auto
+    }
+    if autos:
+        await room.store.set_seats(room.id, autos)
+        for i in autos:
+            room.seats[i].bot = None
 
 
 @dataclass(frozen=True)
@@ -288,8 +353,9 @@ class Start(Operation, kind="start"):
         record = Record(room.game, dict(state.options), state.seed)
         number = room.match.number + 1
         public_id, players = new_public_id(), [s.player for s in room.seats]
-        for seat in room.seats:
-            seat.left = None  # a new game: a stand-in now plays as a bot of its own
+        await end_auto_play(room)  # (a game that ended while the server stopped)
+        for seat in room.seats:  # a new game: a stand-in now plays as a bot of its own
+            seat.left = seat.left_by = None
         game_id = await room.store.add_game(room.id, number, record, public_id, players)
         room.match.begin(number, game_id, public_id, state, record)
         room.driver.ask(state.pending(), time.time())

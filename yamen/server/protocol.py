@@ -96,6 +96,8 @@ class SeatInfo(BaseModel):
     online: bool
     away: bool
     left: str | None = None  # who left this seat mid-game: their stand-in bot plays it out
+    left_by: str | None = None  # their player id: only they may take the seat back
+    auto: bool = False  # a person's seat on auto-play: ``bot`` (the stand-in) plays it for them
 
 
 class RoomInfo(BaseModel):
@@ -134,10 +136,11 @@ class RoomSummary(BaseModel):
 
 class StandIn(BaseModel):
     """A person's seat played by the server's stand-in bot: their turn timer ran out, they
-    were away, or they left the game. Public: who was played for is no secret."""
+    were away, they left the game, or they turned auto-play on. Public: who was played for is
+    no secret."""
 
     seat: int
-    why: Literal["timeout", "away", "left"]
+    why: Literal["timeout", "away", "left", "auto"]
 
 
 class Entry(BaseModel):

@@ -6,11 +6,12 @@ Who sat in a seat is the player who sat there when the game started (``games.pla
 for a bot's seat, ``bot:<kind>`` (the seat's bot when the game ended): bots are rated players
 too, so people see "rules" and "search" on their own scale. A person who left a game before it
 really began for them (they made no decision of their own: every action of their seat was the
-stand-in's, for ``left`` or ``away``) did not play it: their seat counts as the bot that played
-it, so sitting down, starting and leaving farms nothing. The game says who beat whom
-(``Game.contests``: sides where it has them, deal by deal where they change); each contest is
-one Plackett-Luce update of teams, of whatever sizes. A name seated more than once in a
-contest (two bots of one kind) takes the mean of its seats' new ratings.
+stand-in's, for ``left``, ``away`` or ``auto``) did not play it: their seat counts as the bot
+that played it, so sitting down, starting and leaving (or turning auto-play on) farms nothing.
+The game says who beat whom (``Game.contests``: sides where it has them, deal by deal where
+they change); each contest is one Plackett-Luce update of teams, of whatever sizes. A name
+seated more than once in a contest (two bots of one kind) takes the mean of its seats' new
+ratings.
 
 A player's page costs the same however many games they played: it reads their figures per
 game (``player_stats``, kept as games are rated) and one page of their last games, newest
@@ -45,7 +46,8 @@ from yamen.server.tables import (
 )
 
 log = logging.getLogger(__name__)
-AWAY = ("left", "away")  # a stand-in played for these reasons: the game is marked
+AWAY = ("left", "away", "auto")  # a stand-in played for these reasons: the game is marked
+HANDED = {"left", "auto"}  # the person handed the seat over (left it, or turned auto-play on)
 
 
 class Sessions(Protocol):
@@ -219,16 +221,17 @@ def played_by(
     started: list[str | None], now_in: list[str | None], why: dict[int, set[str | None]]
 ) -> list[str | None]:
     """Who played each seat, for ratings: the person who sat there when the game started
-    (``started``), unless they left it before it really began for them: gone from the seat
-    (``now_in`` is who sits there now; a ``left`` action says it too) and no decision of
-    their own, every action of the seat the stand-in's for ``left`` or ``away`` (``why``: the
-    reasons its actions were played for, None for a seat's own). Those seats were a bot's.
-    A turn timer's stand-in move is not a leaver's: the person was at the table."""
+    (``started``), unless they handed it over before it really began for them: gone from the
+    seat (``now_in`` is who sits there now; a ``left`` action says it too) or on auto-play
+    (``auto`` actions), and no decision of their own, every action of the seat the
+    stand-in's for ``left``, ``away`` or ``auto`` (``why``: the reasons its actions were
+    played for, None for a seat's own). Those seats were a bot's. A turn timer's stand-in
+    move is not a leaver's: the person was at the table."""
     players: list[str | None] = []
     for i, sitting in enumerate(now_in):
         person, reasons = started[i] if i < len(started) else None, why.get(i, set())
-        left = person is not None and ("left" in reasons or sitting != person)
-        players.append(None if left and reasons <= set(AWAY) else person)
+        handed = person is not None and (bool(reasons & HANDED) or sitting != person)
+        players.append(None if handed and reasons <= set(AWAY) else person)
     return players
 
 

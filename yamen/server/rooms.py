@@ -36,7 +36,7 @@ from yamen.server.handle import Connection
 from yamen.server.history import Step
 from yamen.server.identity import admits
 from yamen.server.match import Match, result_json, stand_in
-from yamen.server.operations import Operation
+from yamen.server.operations import Operation, end_auto_play
 from yamen.server.seats import Seat
 from yamen.server.settings import Settings
 from yamen.server.showing import Showing
@@ -116,8 +116,15 @@ class Room(Showing):
             return None
         return next((i for i, s in enumerate(self.seats) if s.player == player), None)
 
+    def left_seat(self, player: str | None) -> int | None:
+        """The seat ``player`` left during the game in progress, if any."""
+        if player is None:
+            return None
+        return next((i for i, s in enumerate(self.seats) if s.left_by == player), None)
+
     def may_watch(self, player: str | None, invite: str | None) -> bool:
-        seated = self.seat_of(player) is not None
+        # who left a seat of this game may come back to it (operations.TakeBack)
+        seated = self.seat_of(player) is not None or self.left_seat(player) is not None
         return admits(
             player, invite, public=self.public, host=self.host, code=self.invite, seated=seated
         )
@@ -282,6 +289,8 @@ class Room(Showing):
                 raise RoomError("between_deals", "the next deal starts when everyone is ready")
             if seq is not None and seq != self.match.seq:
                 raise RoomError("stale", "the table has moved on since you chose: look again")
+            if stand_in in ("auto", "left") and self.seats[seat].bot is None:
+                raise RoomError("stale", "the seat is its person's again")  # taken back meanwhile
             game_id, state, record = self.match.current()
             table = Table(state, record)
             if text is not None:  # a text may say more than an id (a judge's own words)
@@ -314,6 +323,10 @@ class Room(Showing):
                 table.record.result = result
             match.add_scores(state)
             await self.store.finish_game(game_id, result, self.id, match.scores)
+            try:
+                await end_auto_play(self)  # (told with the room, below)
+            except Exception:  # the result is stored: the next game's start clears it again
+                log.exception("room %s: auto-play not cleared", self.id, extra={"room": self.id})
         elif ends_deal(events, state):
             self.begin_break(time.time())
         self.broadcast_update(state, events, match.log[-1].stand_in, step=match.seq)

@@ -109,7 +109,7 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
-    # why a person's seat was played by the stand-in bot (timeout, away, left); None: not
+    # why a person's seat was played by the stand-in bot (timeout, away, left, auto); None: not
     stand_in: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 

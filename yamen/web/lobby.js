@@ -316,13 +316,13 @@ export function errorText(code, params = {}, game = null) {
 }
 
 // A bot is named in the page's language and numbered among the room's bots ("電腦 2"); a
-// seat a person left mid-game keeps their name and is not counted.
+// seat a person left mid-game keeps their name and is not counted, nor one on auto-play.
 /**
  * @param {{ seats: Seat[] }} room
  * @param {number} seat
  */
 export function botName(room, seat) {
-  const bots = room.seats.filter((s, i) => i <= seat && s.bot && !s.left).length;
+  const bots = room.seats.filter((s, i) => i <= seat && s.bot && !s.left && !s.auto).length;
   return `${t("bot")} ${bots}`;
 }
 

@@ -117,7 +117,8 @@ function mine(events, seat) {
  */
 export function standInNotice(frame, seat, describe) {
   const stand = frame.stand_in;
-  if (!stand || seat === null || stand.seat !== seat) return null;
+  // (auto-play was my own choice, and its bar says so: no banner for each of its moves)
+  if (!stand || seat === null || stand.seat !== seat || stand.why === "auto") return null;
   const done = mine(frame.events, seat);
   const what = done.length ? done.map(describe).join("; ") : t("stand_in.unseen");
   return t(`stand_in.${stand.why}`, { what });
@@ -137,7 +138,7 @@ export function awayNotice(history, seat, describe) {
   const done = [];
   for (const entry of [...history].reverse()) {
     const stand = entry.stand_in;
-    if (stand && stand.seat === seat && stand.why !== "left") done.unshift(...mine(entry.events, seat));
+    if (stand && stand.seat === seat && stand.why !== "left" && stand.why !== "auto") done.unshift(...mine(entry.events, seat));
     else if (mine(entry.events, seat).length) break; // my seat acted itself here
   }
   if (!done.length) return null;

@@ -17,6 +17,7 @@ import { drawHead } from "./roomhead.js";
 import { setupEditor } from "./setup.js";
 import { drawSide } from "./side.js";
 import { shell, main, say, attempt, identityLost } from "./shell.js";
+import { autoToggle, autoOn } from "./standin.js";
 
 /**
  * @param {string} roomId
@@ -132,10 +133,12 @@ function drawRoom() {
     if (editor && el.contains(editor)) el.firstChild?.replaceWith(hint);
     else el.replaceChildren(hint, ...(editor ? [editor] : []));
   }
-  // my turn: legal actions offered to my seat (a countdown when the room has a turn timer)
+  autoToggle(el, page); // 托管: the stand-in plays my seat until I take it back (standin.js)
+  // my turn: legal actions offered to my seat (a countdown when the room has a turn timer);
+  // on auto-play the stand-in answers them, so nobody is called to the table
   const playing = table && !table.result && page.seat !== null;
   myDeadline(el, playing ? (table.deadlines || {})[String(page.seat)] : null);
-  attend(Boolean(playing && table.legal && table.legal.length), t("your_turn_title"));
+  attend(Boolean(playing && table.legal && table.legal.length && !autoOn(page)), t("your_turn_title"));
   if (table) drawBreak(el);
   const behind = behindNote(h, room, table, page.seat); // a delayed spectator's table
   if (behind) el.prepend(behind);

@@ -1,7 +1,7 @@
 // @ts-check
 // The room's head: the game's title and the room's status, the invite link to copy, the
-// host's Start (or Rematch) and Fill with bots, Leave, a finished game's Replay, and the rules
-// and sound buttons. `again` draws the room again (the room page, room.js).
+// host's Start (or Rematch) and Fill with bots, Leave (or taking back the seat I left), a
+// finished game's Replay, and the rules and sound buttons. `again` draws the room again (the room page, room.js).
 
 import { api } from "./net.js";
 import { t, lang } from "./i18n.js";
@@ -12,6 +12,7 @@ import { defaultBot } from "./lobby.js";
 import { replayButton } from "./replay.js";
 import { knownGames, gameTitle } from "./gamelist.js";
 import { shell, attempt } from "./shell.js";
+import { backButton } from "./standin.js";
 
 // (drawn on the room page: shell.page is set, and the page has its head)
 /**
@@ -30,6 +31,7 @@ export function drawHead(room, host, again) {
     }
   }
   if (page.seat !== null) buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
+  buttons.push(...backButton(page)); // the seat I left, while its game lasts
   buttons.push(...replayButton(room, page.invite)); // a finished game, step by step
   const link = `${location.origin}/#/room/${room.id}${page.invite ? `?invite=${page.invite}` : ""}`;
   head.replaceChildren(

@@ -12,6 +12,7 @@ import { knownGames, gameInfo } from "./gamelist.js";
 import { names } from "./context.js";
 import { logPanel } from "./log.js";
 import { shell, attempt } from "./shell.js";
+import { leftSeat } from "./standin.js";
 
 // (drawn on the room page: shell.page is set, and the page has its side column)
 export function drawSide() {
@@ -31,6 +32,7 @@ export function drawSide() {
       h("span", { class: "seat-no" }, i),
       pending ? icon("turn", t("to_act")) : null,
       h("span", { class: "seat-name" }, label, s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
+      s.auto ? h("small", { class: "auto-seat" }, t("auto_play_on_seat")) : null, // told to everyone
       h("span", { class: "score" }, (table && table.totals ? table.totals : room.scores)[i]), // the deals so far included
       left ? h("span", { class: "timer", "data-deadline": left }, "") : null,
       ...controls,
@@ -55,7 +57,8 @@ export function drawSide() {
     h("h2", {}, t("chat")),
     h("ul", { class: "chat" }, page.chat.slice(-50).map(chatLine)),
     // replaceChildren writes a null as the word "null": a spectator's missing form is left out
-    ...(page.seat !== null ? [chat] : []),
+    // (one who left their seat mid-game still talks with the table)
+    ...(page.seat !== null || leftSeat(room) !== null ? [chat] : []),
     logPanel(h, page, side.querySelector("details.log"), drawAgain),
   );
   input.value = typed;

@@ -28,6 +28,8 @@ interface Seat {
   name?: string | null;
   bot?: string | null;
   left?: string | null;
+  left_by?: string | null;
+  auto?: boolean;
   online?: boolean;
   away?: boolean;
 }

@@ -45,7 +45,8 @@ class Snapshot:
 
     @classmethod
     def of(cls, room: Room) -> Snapshot:
-        players = [seat.player for seat in room.seats]
+        # who sits, or left a seat of the game in progress: both may watch (Room.may_watch)
+        players = [seat.player or seat.left_by for seat in room.seats]
         return cls(room.info(), room.invite, room.host, room.public, players)
 
 
