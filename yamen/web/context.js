@@ -7,6 +7,7 @@ import { t, tOr, pick, lang, shownName } from "./i18n.js";
 import { h } from "./dom.js";
 import { botName } from "./lobby.js";
 import { shell, say } from "./shell.js";
+import { clearNotice } from "./notice.js";
 
 /** @param {Room} room */
 export function mySeat(room) {
@@ -47,10 +48,17 @@ export function context() {
     lang: lang(),
     h,
     // read when called: the room page on show then
-    act: (action) => onShow().live.send({ type: "act", action, seq: onShow().table?.seq }),
+    // my own move: what the stand-in did for me before is old news (notice.js)
+    act: (action) => {
+      clearNotice(onShow());
+      onShow().live.send({ type: "act", action, seq: onShow().table?.seq });
+    },
     chat: (text) => onShow().live.send({ type: "chat", text }),
     lines: page.chat,
-    actText: (text) => onShow().live.send({ type: "act", text, seq: onShow().table?.seq }),
+    actText: (text) => {
+      clearNotice(onShow());
+      onShow().live.send({ type: "act", text, seq: onShow().table?.seq });
+    },
     say,
   };
 }

@@ -17,6 +17,8 @@ import { drawHead } from "./roomhead.js";
 import { setupEditor } from "./setup.js";
 import { drawSide } from "./side.js";
 import { shell, main, say, attempt, identityLost } from "./shell.js";
+import { tell, drawNotice } from "./notice.js";
+import { autoPass } from "./autopass.js";
 
 /**
  * @param {string} roomId
@@ -76,7 +78,7 @@ function onFrame(frame) {
       // back after an absence: what the stand-in did meanwhile, once per point of the game
       const table = frame.table;
       const notice = table && awayNotice(table.history, page.seat, describe);
-      if (table && notice && page.toldAway !== table.seq) say(notice, "warn");
+      if (table && notice && page.toldAway !== table.seq) tell(page, notice); // by the action bar
       if (table) page.toldAway = table.seq;
       break;
     }
@@ -92,7 +94,7 @@ function onFrame(frame) {
       page.table = table;
       page.log.push(...logLines([frame], describe, names()));
       const notice = standInNotice(frame, page.seat, describe);
-      if (notice) say(notice, "warn");
+      if (notice) tell(page, notice); // by the action bar, until my next move
       break;
     }
     case "room":
@@ -134,7 +136,13 @@ function drawRoom() {
   }
   // my turn: legal actions offered to my seat (a countdown when the room has a turn timer)
   const playing = table && !table.result && page.seat !== null;
-  myDeadline(el, playing ? (table.deadlines || {})[String(page.seat)] : null);
+  const deadline = playing ? (table.deadlines || {})[String(page.seat)] : null;
+  myDeadline(el, deadline);
+  if (table) drawNotice(el, page);
+  // can't beat: the page passes for me, in a person's time (autopass.js)
+  autoPass(playing ? table : null, page.seat, page.module.passing, deadline, (action, seq) => {
+    if (shell.page === page) page.live.send({ type: "act", action, seq });
+  });
   attend(Boolean(playing && table.legal && table.legal.length), t("your_turn_title"));
   if (table) drawBreak(el);
   const behind = behindNote(h, room, table, page.seat); // a delayed spectator's table
