@@ -34,8 +34,9 @@ export function onlyPass(passing, view) {
   const legal = view.legal || [];
   if (!passing || !legal.length) return -1;
   if (passing.phase !== undefined && view.phase !== passing.phase) return -1;
-  if (!legal.every((text) => passing.words.includes(text))) return -1;
-  for (const word of passing.words) {
+  const words = passing.words;
+  if (!legal.every((text) => words.includes(text))) return -1;
+  for (const word of words) {
     const i = legal.indexOf(word);
     if (i >= 0) return i;
   }
@@ -57,9 +58,14 @@ export function passDelay(random = Math.random, cap = Infinity) {
 
 /** @type {{ key: string, timer: number } | null} */
 let waiting = null; // the pass on its way: for which table (game and action count)
+let spent = ""; // the table a pass was sent for, or called off on: never timed twice
 
-function cancel() {
-  if (waiting) clearTimeout(waiting.timer);
+// (also when I act myself: my own answer goes, not one timed for me)
+export function cancel() {
+  if (waiting) {
+    clearTimeout(waiting.timer);
+    spent = waiting.key;
+  }
   waiting = null;
 }
 
@@ -77,13 +83,14 @@ export function autoPass(table, seat, passing, deadline, send) {
   const i = table && !table.result && seat !== null && autoPassOn() ? onlyPass(passing, table.view) : -1;
   if (!table || i < 0) return cancel();
   const key = `${table.number}|${table.seq}`;
-  if (waiting && waiting.key === key) return;
+  if ((waiting && waiting.key === key) || spent === key) return;
   cancel();
   const cap = deadline ? deadline * 1000 - Date.now() - MARGIN_MS : Infinity;
   const action = table.legal[i];
   const seq = table.seq;
   waiting = { key, timer: window.setTimeout(() => {
     waiting = null;
+    spent = key;
     send(action, seq);
   }, passDelay(Math.random, cap)) };
 }

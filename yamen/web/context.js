@@ -8,6 +8,7 @@ import { h } from "./dom.js";
 import { botName } from "./lobby.js";
 import { shell, say } from "./shell.js";
 import { clearNotice } from "./notice.js";
+import { cancel as callOffPass } from "./autopass.js";
 
 /** @param {Room} room */
 export function mySeat(room) {
@@ -51,12 +52,14 @@ export function context() {
     // my own move: what the stand-in did for me before is old news (notice.js)
     act: (action) => {
       clearNotice(onShow());
+      callOffPass();
       onShow().live.send({ type: "act", action, seq: onShow().table?.seq });
     },
     chat: (text) => onShow().live.send({ type: "chat", text }),
     lines: page.chat,
     actText: (text) => {
       clearNotice(onShow());
+      callOffPass();
       onShow().live.send({ type: "act", text, seq: onShow().table?.seq });
     },
     say,
