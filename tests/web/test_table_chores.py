@@ -127,7 +127,10 @@ CONTROLS = """async () => {
   document.body.append(box);
   const ctx = { h, t: i18n.t, tOr: i18n.tOr, table: { legal: ['p3', 'p2', 'p1'], view },
                 act: (id) => acted.push(id), names: ['A', 'B', 'C', 'D', 'E'] };
-  const draw = (v) => { ctx.table.view = v; box.replaceChildren(handView(ctx, v), controls(ctx, v)); };
+  const draw = (v) => {
+    ctx.table.view = v;
+    box.replaceChildren(handView(ctx, v), controls(ctx, v));
+  };
   ctx.redraw = () => draw(ctx.table.view);
   draw(view);
   const last = box.querySelector('#bh-last');
@@ -135,7 +138,8 @@ CONTROLS = """async () => {
   for (let i = 0; i < 4; i++) {
     box.querySelector('#bh-hint').click();
     const play = box.querySelector('#play');
-    out.hints.push([play.dataset.set, box.querySelectorAll('.card-button.selected').length, play.disabled]);
+    const raised = box.querySelectorAll('.card-button.selected').length;
+    out.hints.push([play.dataset.set, raised, play.disabled]);
   }
   box.querySelector('#play').click();
   box.querySelector('#bh-last').click();
@@ -155,7 +159,12 @@ def test_the_hint_raises_the_sets_in_turn_and_the_whole_hand_is_one_tap(web_serv
     # my lead, my whole hand one legal set: offered, in words
     assert got["last"] == "9 9 9" and got["lastText"] == "Play out: 9 9 9"
     # each hint raises the next set, smallest first, round again; Play is ready to play it
-    assert got["hints"] == [["9", 1, False], ["9 9", 2, False], ["9 9 9", 3, False], ["9", 1, False]]
+    assert got["hints"] == [
+        ["9", 1, False],
+        ["9 9", 2, False],
+        ["9 9 9", 3, False],
+        ["9", 1, False],
+    ]
     assert got["acted"] == ["p1", "p3"]  # one tap on Play plays the hint; Play out plays all
     assert not got["answering"] and not got["split"]  # only on my lead, only a whole hand
     page.close()
@@ -164,14 +173,15 @@ def test_the_hint_raises_the_sets_in_turn_and_the_whole_hand_is_one_tap(web_serv
 # ----- whole tables -------------------------------------------------------------------------
 
 TURN = """() => {
-  const plays = [...document.querySelectorAll('.legal-sets button[data-set]')].map(b => b.dataset.set);
+  const plays = [...document.querySelectorAll('.legal-sets button[data-set]')]
+    .map(b => b.dataset.set);
   const words = [...document.querySelectorAll('.actions button[data-action]:not([data-set])')]
     .map(b => b.textContent.trim());
   const last = document.querySelector('#bh-last');
   return { plays, words, inPlay: Boolean(document.querySelector('#bh-hand.can-play')),
            last: last ? last.dataset.set : null,
            raised: document.querySelectorAll('#bh-hand .card-button.selected').length,
-           play: document.querySelector('#play') ? document.querySelector('#play').dataset.set : null };
+           play: (document.querySelector('#play') || { dataset: {} }).dataset.set || null };
 }"""
 
 
@@ -264,7 +274,8 @@ def test_the_card_counter_shows_the_cards_not_seen(web_server, browser):
         assert time.monotonic() < deadline, "the deal did not get far enough"
         assert not page.locator("#result").count()
         plays = len([x for x in log_lines(page) if " plays " in x])
-        if page.locator(".your-move").count() and plays >= 8 and page.locator("#bh-hand.can-play").count():
+        mine = page.locator(".your-move").count() and page.locator("#bh-hand.can-play").count()
+        if mine and plays >= 8:
             break  # mid-deal, my turn: nobody else moves until I do
         if page.locator(".your-move").count():
             act_once(page)
