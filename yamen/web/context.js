@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { botName } from "./lobby.js";
 import { shell, say } from "./shell.js";
 import { clearNotice } from "./notice.js";
-import { cancel as callOffPass } from "./autopass.js";
+import { answered } from "./autopass.js";
 
 /** @param {Room} room */
 export function mySeat(room) {
@@ -52,14 +52,14 @@ export function context() {
     // my own move: what the stand-in did for me before is old news (notice.js)
     act: (action) => {
       clearNotice(onShow());
-      callOffPass();
+      answered(); // (my time, for the passes made for me; one timed for me is called off)
       onShow().live.send({ type: "act", action, seq: onShow().table?.seq });
     },
     chat: (text) => onShow().live.send({ type: "chat", text }),
     lines: page.chat,
     actText: (text) => {
       clearNotice(onShow());
-      callOffPass();
+      answered(); // (my time, for the passes made for me; one timed for me is called off)
       onShow().live.send({ type: "act", text, seq: onShow().table?.seq });
     },
     say,
