@@ -322,8 +322,7 @@ def test_the_stand_in_notice_is_by_the_action_bar_and_goes_at_my_move(web_server
     assert "Time ran out" not in page.locator("#banner").inner_text()
     page.wait_for_selector(".actions #stand-in-notice", timeout=30_000)  # my next turn
     box = notice.bounding_box()
-    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]  # in view
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]  # in view
     act_once(page)  # my own move: the notice goes
     page.wait_for_function("() => !document.getElementById('stand-in-notice')", timeout=2000)
     assert not page.errors
-

@@ -13,7 +13,7 @@ export const STRENGTH = "3456789TJQKA2"; // weakest to strongest (kinds.py's STR
 /** @param {string} text */
 function cost(text) {
   const tokens = text.split(" ").map((x) => x.toUpperCase());
-  const jokers = tokens.filter((x) => x === "SJ" || x === "SJ*" || x === "BJ");
+  const jokers = tokens.filter((x) => ["SJ", "SJ*", "BJ"].includes(x));
   const naturals = tokens.filter((x) => !jokers.includes(x));
   const tells = naturals.filter((x) => x.length === 2).length + tokens.filter((x) => x === "SJ*").length; // "9H": the called card
   const rank = naturals.length ? STRENGTH.indexOf(naturals[0][0]) : STRENGTH.length;
