@@ -205,9 +205,30 @@ def wait_for_more(page, prefix: str, before: int, deadline: float) -> list[str]:
         time.sleep(0.02)
 
 
+# The page's own clock of my turns: when the question showed ("on") and when it went ("off").
+MARKS = """() => {
+  window.__marks = [];
+  let shown = Boolean(document.querySelector('.your-move'));
+  new MutationObserver(() => {
+    const now = Boolean(document.querySelector('.your-move'));
+    if (now !== shown) window.__marks.push([now ? 'on' : 'off', performance.now()]);
+    shown = now;
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def answer_time(page, since: int) -> float:
+    """Seconds from the question shown (the last "on" mark before ``since``) to its end."""
+    marks = page.evaluate("() => window.__marks")
+    on = max(i for i, (kind, _) in enumerate(marks[:since]) if kind == "on")
+    off = next(t for kind, t in marks[on:] if kind == "off")
+    return (off - marks[on][1]) / 1000
+
+
 def test_a_whole_deal_with_the_hint_and_the_pass_made_for_me(web_server, browser):
     page, _ = seated_room(browser, web_server, "Ann", {"deals": 1})
     assert page.locator("#auto-pass").is_checked()  # on by default
+    page.evaluate(MARKS)
     delays, hinted, played_out = [], 0, 0
     deadline = time.monotonic() + 300
     while not page.locator("#result").count():
@@ -219,9 +240,9 @@ def test_a_whole_deal_with_the_hint_and_the_pass_made_for_me(web_server, browser
         if turn["inPlay"] and not turn["plays"] and set(turn["words"]) <= {"Pass", "Yield"}:
             # nothing beats: the page passes for me, in a person's time, as an ordinary pass
             passes = len([x for x in log_lines(page) if x == "Ann: Pass"])
-            start = time.monotonic()
-            wait_for_more(page, "Ann: Pass", passes, start + 8)
-            delays.append(time.monotonic() - start)
+            since = page.evaluate("() => window.__marks.length")
+            wait_for_more(page, "Ann: Pass", passes, time.monotonic() + 8)
+            delays.append(answer_time(page, since))
             continue
         if turn["last"]:
             before = len([x for x in log_lines(page) if x.startswith("Ann plays ")])
@@ -249,7 +270,8 @@ def test_a_whole_deal_with_the_hint_and_the_pass_made_for_me(web_server, browser
         time.sleep(0.05)
     assert hinted >= 3 and len(delays) >= 2, (hinted, delays)
     # never at once (the test answers in a blink, so its own times soon make it the least)
-    assert all(0.5 <= d <= 6 for d in delays), delays
+    # (the floor of 0.7 s is the page's, tested above; a busy page marks the question late)
+    assert all(0.4 <= d <= 6 for d in delays), delays
     table = page.evaluate("() => (document.getElementById('bh-table') || {}).innerText || ''")
     told = table + " ".join(log_lines(page))
     assert "can't beat" not in told.lower()  # the seats, the trick, the log: an ordinary pass
