@@ -14,7 +14,8 @@ const shown = { page: null, el: null }; // the notice drawn last, and in which t
 export function tell(page, text) {
   const table = page.table;
   if (!table) return;
-  page.notice = { text, number: table.number, round: roundOf(page, table) };
+  // (told at the end or in a break, as on coming back, it stays: the end is not news to it)
+  page.notice = { text, number: table.number, round: roundOf(page, table), ended: Boolean(table.result), paused: Boolean(table.pause) };
 }
 
 /** @param {RoomPage} page */
@@ -38,7 +39,9 @@ function roundOf(page, table) {
  */
 export function drawNotice(el, page) {
   const { notice, table } = page;
-  if (notice && (!table || table.result || table.pause || table.number !== notice.number || roundOf(page, table) !== notice.round)) page.notice = null;
+  const moved = (/** @type {NonNullable<RoomPage["notice"]>} */ n, /** @type {Table} */ now) =>
+    now.number !== n.number || roundOf(page, now) !== n.round || (Boolean(now.result) && !n.ended) || (Boolean(now.pause) && !n.paused);
+  if (notice && (!table || moved(notice, table))) page.notice = null;
   if (shown.el !== el) {
     shown.el = el;
     // a table that draws itself again (picking a card) gets the notice back at once

@@ -277,7 +277,7 @@ interface RoomPage {
   live: import("./net.js").Live;
   toldAway?: number;
   /** what the stand-in did for me, shown by the action bar until I act (notice.js) */
-  notice?: { text: string; number: number; round: unknown } | null;
+  notice?: { text: string; number: number; round: unknown; ended: boolean; paused: boolean } | null;
   setup?: { key: string; el: HTMLDetailsElement };
   showLink?: boolean;
   copiedUntil?: number;
