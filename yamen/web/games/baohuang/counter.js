@@ -48,7 +48,7 @@ export function counter(ctx, view) {
     { class: "bh-counter", id: "bh-counter", "aria-label": t("baohuang.counter_note") },
     h("span", { class: "bh-counter-name", title: t("baohuang.counter_note") }, t("baohuang.counter")),
     [...left].map(([rank, n]) =>
-      h("span", { class: `bh-count${n ? "" : " none"}`, "data-rank": rank, "data-n": n }, h("b", {}, cardWords(t, rank)), String(n)),
+      h("span", { class: `bh-count${n ? "" : " none"}`, "data-rank": rank, "data-n": n }, h("b", {}, cardWords(t, rank)), ` ×${n}`),
     ),
   );
 }
