@@ -20,8 +20,9 @@ def test_a_reload_restores_the_log_and_a_timeout_is_told(web_server, browser):
     page = person(browser, web_server.url, "Ann")
     start_game(page, "baohuang", {"deals": 1}, turn="2")
     # Ann never acts: when her turn comes, the timer runs out and the stand-in plays for her
-    page.wait_for_selector("#banner.warn:has-text('Time ran out')", timeout=90_000)
-    notice = page.locator("#banner").inner_text()
+    # told by the action bar, where Ann looks, not in the banner at the top (notice.js)
+    page.wait_for_selector("#table #stand-in-notice:has-text('Time ran out')", timeout=90_000)
+    notice = page.locator("#stand-in-notice").inner_text()
     assert "the stand-in played for you (" in notice and "()" not in notice, notice
     before = log_lines(page)
     assert any(line.startswith("(stand-in for Ann)") for line in before)
@@ -85,8 +86,8 @@ def test_coming_back_says_what_the_stand_in_played_while_you_were_away(web_serve
     page.goto("about:blank")  # Bo is gone while it is Bo's turn: the stand-in plays for Bo
     time.sleep(3)
     page.goto(link)
-    page.wait_for_selector("#banner.warn:has-text('While you were away')", timeout=30_000)
-    notice = page.locator("#banner").inner_text()
+    page.wait_for_selector("#stand-in-notice:has-text('While you were away')", timeout=30_000)
+    notice = page.locator("#stand-in-notice").inner_text()
     assert "the stand-in played for you (" in notice and "()" not in notice, notice
     assert any(line.startswith("(stand-in for Bo)") for line in log_lines(page))
     assert not page.errors

@@ -72,8 +72,18 @@ class BotName:
         )
 
 
+@dataclass(frozen=True)
+class Switch:
+    """On or off (true or false)."""
+
+    def check(self, name: str, value: Any, game: str) -> None:
+        if isinstance(value, bool):
+            return
+        raise OptionsError(f"{name} must be true or false", "setting_switch", setting=name)
+
+
 # name -> (rule, what it is); the documented schema of room settings (docs/server.md).
-SCHEMA: dict[str, tuple[Number | Count | BotName, str]] = {
+SCHEMA: dict[str, tuple[Number | Count | BotName | Switch, str]] = {
     "turn_seconds": (Number(1, 86400, nullable=True), "a person's time for one decision"),
     "bot_delay": (Number(0, 10), "the least time a bot's answer takes to reach the table"),
     "away_seconds": (Number(0, 3600), "a gone player's seat is played by a bot after this"),
@@ -81,6 +91,7 @@ SCHEMA: dict[str, tuple[Number | Count | BotName, str]] = {
     "talk_seconds": (Number(0, 3600), "with people seated, how long a talking phase lasts"),
     "deal_pause": (Number(0, 3600), "the break between two deals of a game; 0: none"),
     "spectator_delay": (Count(0, 1000), "spectators see the game this many actions behind"),
+    "table_aids": (Switch(), "show the table aids a game offers, such as a card counter"),
 }
 
 
@@ -98,6 +109,8 @@ class Settings:
     # this long, or until every person seated says they are ready; 0: no break
     spectator_delay: int = 0  # spectators see a game in progress this many actions behind
     # (yamen/server/delay.py); 0: live
+    table_aids: bool = True  # the page shows the aids a game's table offers (a card counter:
+    # public facts worked out for the player); the server only stores and passes it on
 
     @classmethod
     def read(cls, data: Any, game: str) -> Settings:

@@ -7,6 +7,8 @@ import { t, tOr, pick, lang, shownName } from "./i18n.js";
 import { h } from "./dom.js";
 import { botName } from "./lobby.js";
 import { shell, say } from "./shell.js";
+import { clearNotice } from "./notice.js";
+import { answered } from "./autopass.js";
 
 /** @param {Room} room */
 export function mySeat(room) {
@@ -47,10 +49,19 @@ export function context() {
     lang: lang(),
     h,
     // read when called: the room page on show then
-    act: (action) => onShow().live.send({ type: "act", action, seq: onShow().table?.seq }),
+    // my own move: what the stand-in did for me before is old news (notice.js)
+    act: (action) => {
+      clearNotice(onShow());
+      answered(); // (my time, for the passes made for me; one timed for me is called off)
+      onShow().live.send({ type: "act", action, seq: onShow().table?.seq });
+    },
     chat: (text) => onShow().live.send({ type: "chat", text }),
     lines: page.chat,
-    actText: (text) => onShow().live.send({ type: "act", text, seq: onShow().table?.seq }),
+    actText: (text) => {
+      clearNotice(onShow());
+      answered(); // (my time, for the passes made for me; one timed for me is called off)
+      onShow().live.send({ type: "act", text, seq: onShow().table?.seq });
+    },
     say,
   };
 }

@@ -251,8 +251,9 @@ export function readOptions(box) {
 const PACES = [["0", "pace_instant"], ["0.3", "pace_fast"], ["0.8", "pace_normal"], ["2", "pace_slow"]];
 
 // The room's own settings (ids `<prefix>turn`, `<prefix>talk`, `<prefix>pause`, `<prefix>pace`,
-// `<prefix>spectator-delay`, `<prefix>public`); the pause between deals only for a game that
-// plays several (`dealt`).
+// `<prefix>spectator-delay`, `<prefix>aids`, `<prefix>public`); the pause between deals only
+// for a game that plays several (`dealt`). The table aids (a card counter…) are each game's
+// own: the switch only says whether a table offers them.
 /**
  * @param {Hyperscript} h
  * @param {RoomSettings} [settings]
@@ -273,6 +274,7 @@ export function settingFields(h, settings = {}, isPublic = true, prefix = "", de
     h("label", { class: "option" }, h("span", {}, t("talk_seconds")), h("input", { id: `${prefix}talk`, type: "number", min: 0, max: 3600, value: settings.talk_seconds ?? 60 })),
     h("label", { class: "option deal-pause", hidden: !dealt }, h("span", {}, t("deal_pause")), h("input", { id: `${prefix}pause`, type: "number", min: 0, max: 3600, value: settings.deal_pause ?? 30 })),
     h("label", { class: "option" }, h("span", {}, t("spectator_delay")), h("input", { id: `${prefix}spectator-delay`, type: "number", min: 0, max: 1000, step: 1, value: settings.spectator_delay ?? 0 })),
+    h("label", { class: "option" }, h("span", {}, t("table_aids")), h("input", { id: `${prefix}aids`, type: "checkbox", checked: settings.table_aids !== false })),
     h("label", { class: "option" }, h("span", {}, t("bot_pace")), h("select", { id: `${prefix}pace` }, paces.map(([v, k]) => h("option", { value: v, selected: v === pace }, k ? t(k) : `${v}`)))),
   );
 }
@@ -288,6 +290,7 @@ export function readSettings(prefix = "") {
       talk_seconds: Math.max(0, Number(value("talk").value) || 0),
       deal_pause: Math.max(0, Number(value("pause").value) || 0),
       spectator_delay: Math.max(0, Math.round(Number(value("spectator-delay").value) || 0)),
+      table_aids: value("aids").checked,
     },
     public: value("public").checked,
   };

@@ -18,6 +18,8 @@ import { setupEditor } from "./setup.js";
 import { drawSide } from "./side.js";
 import { shell, main, say, attempt, identityLost } from "./shell.js";
 import { autoToggle, autoOn } from "./standin.js";
+import { tell, drawNotice } from "./notice.js";
+import { autoPass } from "./autopass.js";
 
 /**
  * @param {string} roomId
@@ -77,7 +79,7 @@ function onFrame(frame) {
       // back after an absence: what the stand-in did meanwhile, once per point of the game
       const table = frame.table;
       const notice = table && awayNotice(table.history, page.seat, describe);
-      if (table && notice && page.toldAway !== table.seq) say(notice, "warn");
+      if (table && notice && page.toldAway !== table.seq) tell(page, notice); // by the action bar
       if (table) page.toldAway = table.seq;
       break;
     }
@@ -93,7 +95,7 @@ function onFrame(frame) {
       page.table = table;
       page.log.push(...logLines([frame], describe, names()));
       const notice = standInNotice(frame, page.seat, describe);
-      if (notice) say(notice, "warn");
+      if (notice) tell(page, notice); // by the action bar, until my next move
       break;
     }
     case "room":
@@ -137,8 +139,16 @@ function drawRoom() {
   // my turn: legal actions offered to my seat (a countdown when the room has a turn timer);
   // on auto-play the stand-in answers them, so nobody is called to the table
   const playing = table && !table.result && page.seat !== null;
-  myDeadline(el, playing ? (table.deadlines || {})[String(page.seat)] : null);
-  attend(Boolean(playing && table.legal && table.legal.length && !autoOn(page)), t("your_turn_title"));
+  const deadline = playing ? (table.deadlines || {})[String(page.seat)] : null;
+  myDeadline(el, deadline);
+  if (table) drawNotice(el, page);
+  // can't beat: the page passes for me, in a person's time (autopass.js); not on auto-play,
+  // where the stand-in answers every question of my seat
+  const mine = playing && !autoOn(page) ? table : null;
+  autoPass(mine, page.seat, page.module.passing, deadline, (action, seq) => {
+    if (shell.page === page) page.live.send({ type: "act", action, seq });
+  });
+  attend(Boolean(mine && mine.legal && mine.legal.length), t("your_turn_title"));
   if (table) drawBreak(el);
   const behind = behindNote(h, room, table, page.seat); // a delayed spectator's table
   if (behind) el.prepend(behind);

@@ -1,13 +1,16 @@
 // @ts-check
 // The room's head: the game's title and the room's status, the invite link to copy, the
 // host's Start (or Rematch) and Fill with bots, Leave (or taking back the seat I left), a
-// finished game's Replay, and the rules and sound buttons. `again` draws the room again (the room page, room.js).
+// finished game's Replay, the switch that passes for me when I cannot beat (a game that
+// declares its passing words), and the rules and sound buttons. `again` draws the room again
+// (the room page, room.js).
 
 import { api } from "./net.js";
 import { t, lang } from "./i18n.js";
 import { h, confirmStep } from "./dom.js";
 import { rulesButton } from "./rules.js";
 import { soundButton } from "./turn.js";
+import { autoPassSwitch } from "./autopass.js";
 import { defaultBot } from "./lobby.js";
 import { replayButton } from "./replay.js";
 import { knownGames, gameTitle } from "./gamelist.js";
@@ -40,7 +43,13 @@ export function drawHead(room, host, again) {
     h("button", { class: "quiet", id: "copy-invite", onclick: () => copyInvite(link, again), title: link }, (page.copiedUntil || 0) > Date.now() ? t("copied") : t("copy_invite")),
     ...(page.showLink ? [h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") })] : []),
     ...buttons,
-    h("span", { class: "head-tools" }, rulesButton({ h, t, lang: lang() }, room.game, room.options), soundButton(h, t, again)),
+    h(
+      "span",
+      { class: "head-tools" },
+      page.module.passing && page.seat !== null ? autoPassSwitch(h, t, again) : null, // a seat's chore: passing when it cannot beat
+      rulesButton({ h, t, lang: lang() }, room.game, room.options),
+      soundButton(h, t, again),
+    ),
   );
 }
 

@@ -56,6 +56,8 @@ interface RoomSettings {
   talk_seconds?: number;
   deal_pause?: number;
   spectator_delay?: number;
+  /** the aids a game's table offers (a card counter): shown unless false */
+  table_aids?: boolean;
 }
 
 /** One event of a game: its kind, its data, and who heard it (null: everyone). */
@@ -241,9 +243,22 @@ interface ReplayRoom {
   seats: { name: string }[];
 }
 
+/**
+ * The answers of a game that only let the turn go by (pass, yield…), in the order the page
+ * prefers them, and the phase (the view's `phase`) where they mean "cannot beat" (autopass.js).
+ */
+interface Passing {
+  words: string[];
+  phase?: string;
+}
+
 /** A game's table module (games/<game>.js, default export). */
 interface TableModule {
   render(el: HTMLElement, ctx: Ctx): void;
+  /** the answers that pass for me when they are all my seat has (autopass.js) */
+  passing?: Passing;
+  /** which round of the game a view is in (a deal): a notice of the last one is cleared */
+  round?(view: View): unknown;
   describe?(event: GameEvent, ctx: Ctx): string | null;
   actionWords?(ctx: Ctx, text: string): string;
   cardWords?(t: Translate, code: string): string;
@@ -263,6 +278,8 @@ interface RoomPage {
   module: TableModule;
   live: import("./net.js").Live;
   toldAway?: number;
+  /** what the stand-in did for me, shown by the action bar until I act (notice.js) */
+  notice?: { text: string; number: number; round: unknown; ended: boolean; paused: boolean } | null;
   setup?: { key: string; el: HTMLDetailsElement };
   showLink?: boolean;
   copiedUntil?: number;

@@ -1,11 +1,14 @@
 // @ts-check
 // Baohuang's table: the role panel (your role, the called card, who is known, what each
 // decision means), the other seats around the table with the trick in the middle, the hand
-// picked by rank and count (baohuang/pick.js), the action bar, the last deal's summary between
-// deals, and the end-of-game headline. The pieces live in games/baohuang/.
+// picked by rank and count (baohuang/pick.js), the card counter (記牌器), the action bar with
+// its hint, the last deal's summary between deals, and the end-of-game headline. The pieces
+// live in games/baohuang/. The shell passes for me when pass and yield are all I may answer in
+// play (can't beat, 要不起), and drops its stand-in notice at a new deal.
 
 import { cardRow } from "../cards.js";
 import { controls } from "./baohuang/controls.js";
+import { counter } from "./baohuang/counter.js";
 import { handView, restoreFocus } from "./baohuang/pick.js";
 import { ring } from "./baohuang/ring.js";
 import { rolePanel } from "./baohuang/role.js";
@@ -34,6 +37,12 @@ function tribute(ctx, view) {
 
 /** @type {TableModule} */
 export default {
+  // can't beat (要不起): all I may answer in play is pass, or yield (讓牌, no use then: the
+  // second circle asks me to beat the same set with the same hand); pass is the one given
+  passing: { words: ["pass", "yield"], phase: "play" },
+
+  round: (view) => /** @type {BhView} */ (view).deal,
+
   render(el, ctx) {
     const { h, t, table } = ctx;
     const view = /** @type {BhView} */ (table.view);
@@ -47,6 +56,7 @@ export default {
         rolePanel(ctx, view),
         lastDeal(ctx, view),
         ring(ctx, view),
+        counter(ctx, view),
         view.hand ? handView(ctx, view) : null,
         tribute(ctx, view),
         controls(ctx, view),

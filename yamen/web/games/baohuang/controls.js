@@ -1,10 +1,13 @@
 // @ts-check
-// The action bar: Play (the picked set, in words), Pass / Yield / Claim and every other
-// decision, why a pick is no legal set, and the legal sets to play with one tap. It is an
-// element with class "actions", which the shell pins to the bottom of a phone's screen.
+// The action bar: Play (the picked set, in words), the hint (提示: raises the next set I may
+// play, smallest first), my whole hand in one tap when it is one legal set on my lead, Pass /
+// Yield / Claim and every other decision, why a pick is no legal set, and the legal sets to
+// play with one tap. It is an element with class "actions", which the shell pins to the
+// bottom of a phone's screen.
 
 import { actions } from "../generic.js";
-import { clearPick, matchingSet, picked, why } from "./pick.js";
+import { nextHint, wholeHand } from "./hint.js";
+import { clearPick, matchingSet, pickSet, picked, why } from "./pick.js";
 import { actionWords, cardWords, inWords, isPlay } from "./words.js";
 
 /**
@@ -31,13 +34,27 @@ export function controls(ctx, view) {
     clearPick();
     ctx.redraw?.();
   } }, t("baohuang.clear")) : null;
+  // the hint raises the cards; one more tap (Play) plays them
+  const hint = plays.length && view.hand ? h("button", { class: "quiet", id: "bh-hint", onclick: () => {
+    const text = nextHint(view);
+    if (text) pickSet(view, text);
+    ctx.redraw?.();
+  } }, t("baohuang.hint")) : null;
+  const whole = !view.table && view.phase === "play" ? wholeHand(view) : null; // my lead
+  const wholeId = whole ? table.legal[view.legal.indexOf(whole)] : "";
+  const last = whole ? h("button", { class: "primary", id: "bh-last", "data-set": whole, onclick: () => {
+    ctx.act(wholeId);
+    clearPick();
+  } }, t("baohuang.play_all", { set: inWords(t, whole) })) : null;
   const note = codes.length && found < 0 ? h("p", { class: "why", id: "why" }, why(ctx, view, codes)) : null;
   const hints = new Set(plays.map(([text]) => text.split(" ")[0]));
   return h(
     "div",
     { class: "actions bh-actions", role: "group", "aria-label": t("your_move") },
     h("p", { class: "your-move" }, t("your_move")),
+    last,
     plays.length ? playButton : null,
+    hint,
     clear,
     others.map(([text, id]) =>
       h("button", { class: "action", "data-action": id, onclick: () => ctx.act(id) }, actionWords(ctx, view, text), text.startsWith("call ") ? ` ${cardWords(t, text.slice(5))}` : ""),

@@ -89,6 +89,22 @@ export function picked(view) {
   return { codes, tokens };
 }
 
+// Raise the cards of a legal set (the hint's), as the taps on its groups would.
+/**
+ * @param {BhView} view
+ * @param {string} text
+ */
+export function pickSet(view, text) {
+  fresh(view);
+  pick.counts.clear();
+  const tell = tellCode(view);
+  for (const token of text.split(" ")) {
+    const upper = token.toUpperCase();
+    const key = tell && upper === tell ? "tell" : upper;
+    pick.counts.set(key, (pick.counts.get(key) || 0) + 1);
+  }
+}
+
 export function clearPick() {
   pick.counts.clear();
 }
