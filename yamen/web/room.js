@@ -136,6 +136,8 @@ function drawRoom() {
   const playing = table && !table.result && page.seat !== null;
   myDeadline(el, playing ? (table.deadlines || {})[String(page.seat)] : null);
   attend(Boolean(playing && table.legal && table.legal.length), t("your_turn_title"));
+  // while my seat plays, the room's head keeps to one line on a phone (style.css, the reach)
+  main.querySelector(".room")?.classList.toggle("at-play", Boolean(playing));
   if (table) drawBreak(el);
   const behind = behindNote(h, room, table, page.seat); // a delayed spectator's table
   if (behind) el.prepend(behind);
