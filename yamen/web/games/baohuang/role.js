@@ -103,8 +103,8 @@ function houseRule(ctx, view) {
 // The panel folds to its first line (the role and its goal) once read: open in the deal's
 // opening, where its meanings explain the decisions, folded in the play, where the hand and the
 // trick need the screen; a tap on the line opens or folds it for the rest of the deal.
-/** @type {{ deal: number | null, open: boolean | null }} */
-const fold = { deal: null, open: null }; // the person's own tap, this deal
+/** @type {{ deal: string, open: boolean | null }} */
+const fold = { deal: "", open: null }; // the person's own tap, this deal (of this game)
 
 // ``phase``: the deal's phase line, at the end of the first line.
 /**
@@ -130,7 +130,8 @@ export function rolePanel(ctx, view, phase = null) {
     const holder = view.marked_holder;
     head = h("span", { class: "bh-role-line" }, holder === null || holder === undefined ? t("baohuang.no_emperor") : t("baohuang.emperor_card_with", { who: names[holder] }));
   }
-  if (fold.deal !== view.deal) Object.assign(fold, { deal: view.deal, open: null });
+  const deal = `${ctx.table.number}:${view.deal}`;
+  if (fold.deal !== deal) Object.assign(fold, { deal, open: null });
   const open = ctx.revealed ? true : (fold.open ?? view.phase !== "play");
   const tap = (/** @type {Event} */ e) => {
     fold.open = !(/** @type {HTMLDetailsElement} */ (/** @type {HTMLElement} */ (e.currentTarget).parentElement)).open;
