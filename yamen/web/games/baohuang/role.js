@@ -130,7 +130,7 @@ export function rolePanel(ctx, view, phase = null) {
     const holder = view.marked_holder;
     head = h("span", { class: "bh-role-line" }, holder === null || holder === undefined ? t("baohuang.no_emperor") : t("baohuang.emperor_card_with", { who: names[holder] }));
   }
-  const deal = `${ctx.table.number}:${view.deal}`;
+  const deal = `${ctx.table ? ctx.table.number : ""}:${view.deal}`; // (a crafted ctx may have no table)
   if (fold.deal !== deal) Object.assign(fold, { deal, open: null });
   const open = ctx.revealed ? true : (fold.open ?? view.phase !== "play");
   const tap = (/** @type {Event} */ e) => {
