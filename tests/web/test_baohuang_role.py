@@ -66,7 +66,8 @@ def test_the_royalist_is_told_the_moment_the_card_is_called(web_server, browser,
     declare.click()
     # declared: the seat's own box and the known list say so; the secret line is gone
     page.wait_for_selector(".bh-seat.at-bottom .role.declared")
-    assert "保皇派" in page.locator("#bh-known").inner_text()
+    # (the play has begun: the panel is folded to its first line, the known list inside it)
+    assert "保皇派" in page.locator("#bh-known").text_content()
     assert not page.locator(".bh-secret").count()
     assert not page.errors
 

@@ -149,6 +149,8 @@ function drawRoom() {
     if (shell.page === page) page.live.send({ type: "act", action, seq });
   });
   attend(Boolean(mine && mine.legal && mine.legal.length), t("your_turn_title"));
+  // while my seat plays, the room's head keeps to one line on a phone (style.css, the reach)
+  main.querySelector(".room")?.classList.toggle("at-play", Boolean(playing));
   if (table) drawBreak(el);
   const behind = behindNote(h, room, table, page.seat); // a delayed spectator's table
   if (behind) el.prepend(behind);

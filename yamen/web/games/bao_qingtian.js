@@ -1,7 +1,7 @@
 // @ts-check
 // The Bao Qing-tian trial's table, for 3 to 50 seats on a phone: the seat's own part on top
-// (role.js), the decisions (decisions.js; the captor may keep waiting, keep_waiting.js), the
-// hand, the public board (board.js: offices, the hunt, the sentence), the end (ledger.js).
+// (role.js), the hand, the decisions (decisions.js; the captor may keep waiting, keep_waiting.js),
+// the public board (board.js: offices, the hunt, the sentence), the end (ledger.js).
 
 import { appointing, capture, heading, offices, seatList, trial } from "./bao_qingtian/board.js";
 import { decisions, forgetDrafts } from "./bao_qingtian/decisions.js";
@@ -44,10 +44,10 @@ export default {
         role(ctx, view),
         heading(ctx, view),
         ledger(ctx),
+        hand(ctx, view, discarding), // above the decisions: a phone pins them, never over the hand
         asked,
         keepPanel(ctx, view, Boolean(asked || discarding)),
         waiting(ctx, view, kept.waiting),
-        hand(ctx, view, discarding),
         appointing(ctx, view),
         capture(ctx, view),
         trial(ctx, view),

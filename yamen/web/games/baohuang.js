@@ -51,9 +51,8 @@ export default {
       h(
         "div",
         { class: `baohuang bh-${view.variant}` },
-        h("p", { class: "phase" }, t("baohuang.phase_line", { phase: ctx.tOr(`baohuang.phase.${view.phase}`, view.phase), deal: view.deal, deals: view.deals })),
         headline(ctx, view),
-        rolePanel(ctx, view),
+        rolePanel(ctx, view, h("span", { class: "phase" }, t("baohuang.phase_line", { phase: ctx.tOr(`baohuang.phase.${view.phase}`, view.phase), deal: view.deal, deals: view.deals }))),
         lastDeal(ctx, view),
         ring(ctx, view),
         counter(ctx, view),

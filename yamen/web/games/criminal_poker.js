@@ -1,6 +1,6 @@
 // @ts-check
-// Criminal Poker's table: your identity and what you are after on top (role.js), the decisions
-// in words with what each does (controls.js), your evidence and every suspect's (board.js), and
+// Criminal Poker's table: your identity and what you are after on top (role.js), your evidence,
+// the decisions in words with what each does (controls.js), every suspect's evidence (board.js), and
 // at the end your headline (result.js) and every card turned over (reveal.js).
 
 import { deckLook, heading, mine, seats, turns, votes } from "./criminal_poker/board.js";
@@ -24,8 +24,8 @@ export default {
         role(ctx, view),
         heading(ctx, view),
         result(ctx),
+        mine(ctx, view), // the evidence above the action bar: a phone pins the bar, never over it
         controls(ctx, view),
-        mine(ctx, view),
         deckLook(ctx, view),
         seats(ctx, view),
         turns(ctx, view),

@@ -40,13 +40,6 @@ export function officeName(ctx, office) {
   return ctx.tOr(`${P}.office.${office}`, office);
 }
 
-/**
- * @param {Ctx} ctx
- * @param {number} seat
- */
-export function seatLabel(ctx, seat) {
-  return `${seat} ${ctx.names[seat]}`;
-}
 
 /** @type {(x: number | null | undefined) => x is number} */
 export const isSeat = (x) => x !== null && x !== undefined;

@@ -2,7 +2,7 @@
 // The seat's decisions, every one a button in words with a line saying what it does: naming
 // the crime, appointing, the captor's guesses, the sentence, the verdict.
 
-import { P, PUNISHMENTS, SIGN, cardName, officeName, seatLabel } from "./common.js";
+import { P, PUNISHMENTS, SIGN, cardName, officeName } from "./common.js";
 
 let punishmentChoice = 0; // the judge's pick in the catalogue, kept across redraws
 let ownDraft = { words: "", count: "1" }; // the judge's own words while typed, kept across redraws
@@ -21,11 +21,21 @@ export function forgetDrafts(view) {
 /**
  * @param {Ctx} ctx
  * @param {string} id
- * @param {string} label
+ * @param {Child} label
  * @param {{ [attribute: string]: string }} [extra]
  */
 function button(ctx, id, label, extra = {}) {
   return ctx.h("button", { class: "action", "data-action": id, onclick: () => ctx.act(id), ...extra }, label);
+}
+
+// A seat in a picker: its number and name (a phone shows only the number of a long list's
+// seats; the button's title and aria-label say the whole choice).
+/**
+ * @param {Ctx} ctx
+ * @param {number} seat
+ */
+function pickLabel(ctx, seat) {
+  return [ctx.h("span", { class: "bq-pick-no" }, String(seat)), " ", ctx.h("span", { class: "bq-pick-name" }, ctx.names[seat])];
 }
 
 // What a choice does, said before it is made.
@@ -64,11 +74,11 @@ function guessing(ctx, view, pairs, note) {
     holds.length ? help(ctx, "guess_holds", { card }) : null,
     h(
       "div",
-      { class: "bq-picker" },
+      { class: `bq-picker${holds.length > 12 ? " many" : ""}` },
       holds.map(([text, id]) => {
         const seat = Number(text.split(" ")[1]);
         const says = t(`${P}.act.guess_holds`, { name: names[seat] });
-        return button(ctx, id, seatLabel(ctx, seat), { class: "action bq-seat-button", title: says, "aria-label": says });
+        return button(ctx, id, pickLabel(ctx, seat), { class: "action bq-seat-button", title: says, "aria-label": says });
       }),
     ),
   ];
@@ -119,11 +129,11 @@ export function decisions(ctx, view, note = null) {
         h("p", { class: "act-help", "data-help": "duty" }, t(`${P}.duty.${a.office}`)),
         h(
           "div",
-          { class: "bq-picker" },
+          { class: `bq-picker${pairs.length > 12 ? " many" : ""}` },
           pairs.map(([text, id]) => {
             const seat = Number(text.split(" ")[1]);
             const says = t(`${P}.act.appoint`, { name: names[seat], office: officeName(ctx, a.office) });
-            return button(ctx, id, seatLabel(ctx, seat), { class: `action bq-seat-button ${holders.has(seat) ? "holder" : ""}`, title: says, "aria-label": says });
+            return button(ctx, id, pickLabel(ctx, seat), { class: `action bq-seat-button ${holders.has(seat) ? "holder" : ""}`, title: says, "aria-label": says });
           }),
         ),
       ];

@@ -179,7 +179,7 @@ export function handView(ctx, view) {
         h("span", { class: "rank-label" }, groupLabel(t, view, g, n)),
         h(
           "div",
-          { class: "rank-cards" },
+          { class: "rank-cards", "data-count": g.cards.length > 1 ? `×${g.cards.length}` : null }, // a phone shows it on the cards
           g.cards.map((code, i) =>
             cardButton(
               code,

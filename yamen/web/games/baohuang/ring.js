@@ -58,7 +58,7 @@ function seatBox(ctx, view, seat, position, freshFrom) {
   );
 }
 
-// The middle: the set to beat and whose it is, the trick's moves in order, or the trick just won.
+// The middle: the set to beat and whose it is, the trick's moves (latest first), or the trick just won.
 /**
  * @param {Ctx} ctx
  * @param {BhView} view
@@ -81,7 +81,9 @@ function middle(ctx, view, fresh, closed) {
   const list = moves.map((m, i) =>
     h("li", { class: i >= freshFrom ? "fresh" : "" }, h("b", {}, names[m.seat]), " ", m.cards ? cardRow(m.cards, label) : actionWords(ctx, view, m.action)),
   );
-  return h("section", { class: "trick bh-middle", id: "trick", "aria-label": t("baohuang.trick") }, top, list.length ? h("ol", { class: "moves" }, list) : null);
+  // the trick's moves, latest first, in a box of their own that scrolls (style: .moves)
+  const moveList = list.length ? h("ol", { class: "moves", reversed: true }, list.reverse()) : null;
+  return h("section", { class: "trick bh-middle", id: "trick", "aria-label": t("baohuang.trick") }, top, moveList);
 }
 
 /**

@@ -3,7 +3,7 @@
 // condition, a house rule on the lowest rank if the room plays one, the called card (or the
 // japanese guard card) as a card, who is known to be who, and what each decision on offer
 // means before it is made. Drawn from the view on every change, so a royalist sees its role
-// the moment the card is called.
+// the moment the card is called. It folds to one line in the play (below).
 
 import { cardRow } from "../../cards.js";
 import { actionWords, labeller, lowestRule, markedGuard, roleWords } from "./words.js";
@@ -100,27 +100,50 @@ function houseRule(ctx, view) {
   return ctx.h("p", { class: "bh-house", id: "bh-house", "data-rule": rule }, ctx.t(`baohuang.house.${rule}.${view.variant}`));
 }
 
+// The panel folds to its first line (the role and its goal) once read: open in the deal's
+// opening, where its meanings explain the decisions, folded in the play, where the hand and the
+// trick need the screen; a tap on the line opens or folds it for the rest of the deal.
+/** @type {{ deal: string, open: boolean | null }} */
+const fold = { deal: "", open: null }; // the person's own tap, this deal (of this game)
+
+// ``phase``: the deal's phase line, at the end of the first line.
 /**
  * @param {Ctx} ctx
  * @param {BhView} view
+ * @param {Child} [phase]
  */
-export function rolePanel(ctx, view) {
+export function rolePanel(ctx, view, phase = null) {
   const { h, t, names } = ctx;
   /** @type {Child} */
   let head;
-  if (ctx.revealed) head = h("p", { class: "bh-role-line" }, t("baohuang.revealed"));
-  else if (view.seat === null || view.seat === undefined) head = h("p", { class: "bh-role-line" }, t("baohuang.watching"));
+  /** @type {Child} */
+  let secret = null;
+  if (ctx.revealed) head = h("span", { class: "bh-role-line" }, t("baohuang.revealed"));
+  else if (view.seat === null || view.seat === undefined) head = h("span", { class: "bh-role-line" }, t("baohuang.watching"));
   else if (view.role) {
-    /** @type {HTMLElement[]} */
-    const lines = [
-      h("p", { class: "bh-role-line" }, t("baohuang.you_are"), h("b", { class: "bh-role", "data-role": view.role }, roleWords(ctx, view.role))),
-      h("p", { class: "bh-win", id: "bh-win" }, t(winKey(view))),
+    head = [
+      h("span", { class: "bh-role-line" }, t("baohuang.you_are"), h("b", { class: "bh-role", "data-role": view.role }, roleWords(ctx, view.role))),
+      h("span", { class: "bh-win", id: "bh-win" }, t(winKey(view))),
     ];
-    if (view.role === "royalist" && !view.declared.includes(view.seat)) lines.push(h("p", { class: "bh-secret" }, t("baohuang.secret")));
-    head = lines;
+    if (view.role === "royalist" && !view.declared.includes(view.seat)) secret = h("p", { class: "bh-secret" }, t("baohuang.secret"));
   } else {
     const holder = view.marked_holder;
-    head = h("p", { class: "bh-role-line" }, holder === null || holder === undefined ? t("baohuang.no_emperor") : t("baohuang.emperor_card_with", { who: names[holder] }));
+    head = h("span", { class: "bh-role-line" }, holder === null || holder === undefined ? t("baohuang.no_emperor") : t("baohuang.emperor_card_with", { who: names[holder] }));
   }
-  return h("section", { class: "bh-role-panel", id: "bh-role", "aria-live": "polite" }, head, houseRule(ctx, view), partnerCard(ctx, view), known(ctx, view), meanings(ctx, view));
+  const deal = `${ctx.table ? ctx.table.number : ""}:${view.deal}`; // (a crafted ctx may have no table)
+  if (fold.deal !== deal) Object.assign(fold, { deal, open: null });
+  const open = ctx.revealed ? true : (fold.open ?? view.phase !== "play");
+  const tap = (/** @type {Event} */ e) => {
+    fold.open = !(/** @type {HTMLDetailsElement} */ (/** @type {HTMLElement} */ (e.currentTarget).parentElement)).open;
+  };
+  return h(
+    "details",
+    { class: "bh-role-panel", id: "bh-role", "aria-live": "polite", open },
+    h("summary", { class: "bh-role-head", onclick: tap }, head, phase),
+    secret,
+    houseRule(ctx, view),
+    partnerCard(ctx, view),
+    known(ctx, view),
+    meanings(ctx, view),
+  );
 }

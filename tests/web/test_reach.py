@@ -1,0 +1,159 @@
+"""The hand in reach (issue 26): at 390x844, 390x664 (a phone with its keyboard or browser
+bars), 1280x800 and 1920x1080, in English, traditional Chinese and Japanese, for the three
+games at their biggest tables (Baohuang 216, Criminal Poker 6, Bao Qing-tian 50 seats), at the
+person's first decision and, in Baohuang, at its first play and with a long trick (12+
+entries) on the table: every card of the hand (at its rank corner, where cards overlap) and
+every action button is inside the viewport of the unscrolled page and is what a tap there hits
+(``document.elementFromPoint``); in Baohuang the set to beat and every seat's card count too.
+
+One server and browser per module, one room per game: the same page is switched between the
+languages and resized between the sizes. Screenshots at 390 and 1280 go to the artifacts."""
+
+from __future__ import annotations
+
+import time
+
+from tests.web.helpers import DESKTOP, act_once, artifacts, needs_chromium, person, start_game
+
+pytestmark = needs_chromium
+
+SIZES = [(390, 844), (390, 664), (1280, 800), (1920, 1080)]
+LANGS = ("en", "zh-Hant", "ja")
+SHOT_SIZES = {(390, 844), (1280, 800)}
+
+# What a tap meets on the unscrolled page: a card at its rank corner (the corner text of a drawn
+# card; the top-left of a card in words), an action button at its middle, the set to beat and
+# every seat's count. Each must lie inside the viewport and be what elementFromPoint finds there.
+REACH = """(s) => {
+  const W = innerWidth, H = innerHeight, bad = [];
+  const shown = (el) => el.checkVisibility({ visibilityProperty: true }); // (not in a fold)
+  const name = (el) => (el.getAttribute('aria-label') || el.dataset.card || el.textContent || '')
+    .trim().replace(/\\s+/g, ' ').slice(0, 24);
+  const meets = (el, x, y, what) => {
+    const at = `at ${x | 0},${y | 0}`;
+    if (x < 0 || y < 0 || x >= W || y >= H) return bad.push(`${what} ${name(el)} off screen ${at}`);
+    const top = document.elementFromPoint(x, y);
+    if (!top || !(top === el || el.contains(top))) {
+      const over = top ? (top.closest('[class]') || top).className : 'nothing';
+      bad.push(`${what} ${name(el)} covered ${at} by ${String(over.baseVal ?? over).slice(0, 30)}`);
+    }
+  };
+  const cards = [...document.querySelectorAll(s.cards)].filter(shown);
+  if (!cards.length) bad.push('no card of the hand shown');
+  for (const card of cards) {
+    const corner = card.querySelector('.corner');
+    const r = (corner || card).getBoundingClientRect();
+    if (corner) meets(card, r.left + r.width / 2, r.top + r.height / 2, 'card');
+    else meets(card, r.left + Math.min(8, r.width / 3), r.top + Math.min(8, r.height / 3), 'card');
+  }
+  const buttons = [...document.querySelectorAll('.actions button')].filter(shown);
+  if (!buttons.length) bad.push('no action button shown');
+  for (const b of buttons) {
+    const r = b.getBoundingClientRect();
+    const whole = r.top >= 0 && r.left >= 0 && r.bottom <= H + 0.5 && r.right <= W + 0.5;
+    if (!whole) bad.push(`button ${name(b)} not whole on screen`);
+    meets(b, r.left + r.width / 2, r.top + r.height / 2, 'button');
+  }
+  for (const el of [...document.querySelectorAll(s.more)].filter(shown)) {
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > H + 0.5) bad.push(`${s.more} ${name(el)} not whole on screen`);
+    meets(el, r.left + Math.min(6, r.width / 2), r.top + r.height / 2, 'shown');
+  }
+  return bad;
+}"""
+
+GAMES = {
+    "baohuang": {"cards": "#bh-hand .card-button", "more": ".bh-seat .count, #trick .bh-to-beat"},
+    "criminal_poker": {"cards": "#cp-mine .ev", "more": "#cp-mine .cp-worth"},
+    "bao_qingtian": {"cards": "#bq-hand .bq-card", "more": "#bq-hand h3"},
+}
+
+
+def reach_everywhere(page, game: str, moment: str, failures: list[str]) -> None:
+    """The checks at each language and size, on the page as it stands (the person's decision)."""
+    for lang in LANGS:
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"document.documentElement.lang === {lang!r}")
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(80)  # laid out again (and the language redrawn)
+            assert page.locator(".your-move").count(), "the decision went away"
+            bad = page.evaluate(REACH, GAMES[game])
+            failures.extend(f"{game} {moment} {lang} {width}x{height}: {b}" for b in bad)
+            if (width, height) in SHOT_SIZES and lang in ("en", "zh-Hant"):
+                path = artifacts() / f"reach-{game}-{moment}-{lang}-{width}.png"
+                page.screenshot(path=str(path), animations="disabled")
+    page.set_viewport_size(DESKTOP)
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+
+
+def until(page, ready, act, timeout=240.0) -> None:
+    """Acts (``act``) on the person's decisions until ``ready(page)`` holds at one of them."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, "the table never got there"
+        if page.locator(".your-move").count():
+            if ready(page):
+                return
+            act(page)
+        if page.locator("#ready:enabled").count():  # the break between two deals
+            page.click("#ready")
+        time.sleep(0.03)
+
+
+def seated(browser, web_server, monkeypatch, game: str, options: dict):
+    # a fixed deal: the same first decision on every run (for Bao Qing-tian not the captor's
+    # 49-seat guess, which does not fit a phone yet: docs/web.md)
+    monkeypatch.setattr("yamen.server.operations.new_seed", lambda: 7)
+    page = person(browser, web_server.url, "Rea")
+    page.emulate_media(reduced_motion="reduce")  # no card in mid-flight while measured
+    start_game(page, game, options)
+    return page
+
+
+# A long trick: its list's entries, sets and passes (rules bots on every seat seldom play ten
+# sets in one trick, about 6 to 9 at most in a deal, but 12 to 23 entries in each deal).
+LONG_TRICK = "() => document.querySelectorAll('#trick .moves li').length"
+
+
+def test_baohuang_216_in_reach(web_server, browser, monkeypatch):
+    page = seated(browser, web_server, monkeypatch, "baohuang", {"deals": 3})
+    failures: list[str] = []
+    until(page, lambda p: True, act_once)
+    reach_everywhere(page, "baohuang", "first", failures)
+    until(page, lambda p: p.locator("#play").count() > 0, act_once)
+    reach_everywhere(page, "baohuang", "play", failures)
+    until(page, lambda p: p.locator("#play").count() and p.evaluate(LONG_TRICK) >= 12, act_once)
+    reach_everywhere(page, "baohuang", "long", failures)
+    assert not failures, "\n".join(failures)
+    assert not page.errors
+
+
+def test_criminal_poker_6_in_reach(web_server, browser, monkeypatch):
+    page = seated(
+        browser,
+        web_server,
+        monkeypatch,
+        "criminal_poker",
+        {"players": 6, "mode": "sheriff", "sheriff": 1},
+    )
+    failures: list[str] = []
+    # the sheriff holds no evidence: the person's first decision as a suspect
+    until(page, lambda p: p.locator("#cp-mine .ev").count() > 0, act_once)
+    reach_everywhere(page, "criminal_poker", "first", failures)
+    assert not failures, "\n".join(failures)
+    assert not page.errors
+
+
+def test_bao_qingtian_50_in_reach(web_server, browser, monkeypatch):
+    page = seated(browser, web_server, monkeypatch, "bao_qingtian", {"players": 50})
+    failures: list[str] = []
+    until(page, lambda p: True, act_once)
+    reach_everywhere(page, "bao_qingtian", "first", failures)
+    # a discard: the hand is the decision
+    until(page, lambda p: p.locator(".actions button.bq-card").count() > 0, act_once)
+    reach_everywhere(page, "bao_qingtian", "discard", failures)
+    assert not failures, "\n".join(failures)
+    assert not page.errors
