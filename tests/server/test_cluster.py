@@ -727,7 +727,16 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
     follows, and a refusal comes back with its code and params."""
     from yamen.server.cluster import Remote
     from yamen.server.identity import new_guest
-    from yamen.server.operations import Configure, FillBots, Leave, Operation, Remove, TakeSeat
+    from yamen.server.operations import (
+        AutoPlay,
+        Configure,
+        FillBots,
+        Leave,
+        Operation,
+        Remove,
+        TakeBack,
+        TakeSeat,
+    )
     from yamen.server.rooms import RoomError
 
     def seats(info):
@@ -738,7 +747,8 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
             host, _ = await new_guest(one.store, "host")
             guest, _ = await new_guest(one.store, "guest")
             game = get_game("bao_qingtian", {"players": 4})
-            made = await one.create(host.id, game, True, FAST)
+            slow = {**FAST, "bot_delay": 10}  # (the game stays where it is: no bot moves)
+            made = await one.create(host.id, game, True, slow)
             link = await two.get(made.id)
             assert isinstance(link.target, Remote)
             room = one.loaded[made.id]
@@ -750,8 +760,13 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
                 Leave(guest.id),
                 Configure(host.id, {"players": 3}),
                 SetBot(host.id, 0, "random"),
+                TakeSeat(guest.id, guest.name, 1),
                 FillBots(host.id, "random"),
                 Start(host.id),
+                AutoPlay(guest.id, True),
+                AutoPlay(guest.id, False),
+                Leave(guest.id),  # mid-game: the seat is the stand-in's, kept for the guest
+                TakeBack(guest.id, guest.name),
             ]:
                 await link.run(op)
                 done.append((op.kind, seats(room.info()), seats(link.info())))
@@ -760,6 +775,8 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
             return guest.id, done, refused.value, link.info()["status"]
 
     guest, done, refused, status = run(go())
+    auto_bot, left_bot = done[9][1][1][1], done[11][1][1][1]  # the stand-in: on auto, left
+    assert auto_bot is not None and left_bot is not None
     assert {kind for kind, _, _ in done} == set(Operation.KINDS)
     assert all(owner == seen for _, owner, seen in done)
     assert [owner for _, owner, _ in done] == [
@@ -769,8 +786,13 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
         [(None, None)] * 4,
         [(None, None)] * 3,
         [(None, "random"), (None, None), (None, None)],
-        [(None, "random")] * 3,
-        [(None, "random")] * 3,
+        [(None, "random"), (guest, None), (None, None)],
+        [(None, "random"), (guest, None), (None, "random")],
+        [(None, "random"), (guest, None), (None, "random")],
+        [(None, "random"), (guest, auto_bot), (None, "random")],
+        [(None, "random"), (guest, None), (None, "random")],
+        [(None, "random"), (None, left_bot), (None, "random")],
+        [(None, "random"), (guest, None), (None, "random")],
     ]
     assert (refused.code, refused.params) == ("no_seat", {"seat": 7, "high": 2})
     assert status == "playing"

@@ -13,7 +13,8 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict
 
 from yamen.server.analysis import Jobs, Refused, analyst_of
-from yamen.server.lobby import Anyone, Invite, Me, finished_game, http_error, rooms_of
+from yamen.server.game_api import finished_game
+from yamen.server.lobby import Anyone, Invite, Me, http_error, rooms_of
 from yamen.server.replays import RETRY_SECONDS
 
 router = APIRouter(prefix="/api")
