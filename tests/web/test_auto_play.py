@@ -16,6 +16,9 @@ pytestmark = needs_chromium
 def test_auto_play_on_and_off_and_a_left_seat_taken_back(web_server, browser):
     zh = json.loads((WEB / "i18n" / "zh-Hant.json").read_text())
     page = person(browser, web_server.url, "Mei", locale="zh-TW")
+    # (the page's own pass when I cannot beat is a chore of its own: off, so that every
+    # decision of my seat waits for me or the stand-in)
+    page.evaluate("localStorage.setItem('yamen.autopass', 'off')")
     start_game(page, "baohuang", {"deals": 1}, lang="zh-Hant", wait=".your-move", pace="0.8")
     toggle = page.locator("#auto-play")
     assert toggle.inner_text() == zh["auto_play"]
