@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -40,7 +41,9 @@ class ServerThread:
 
     def __init__(self, db_url: str, limits: Limits | None = None, **options: Any):
         """``options``: create_app()'s others (``redis_url``, the analysis's budget...)."""
-        self.app = create_app(db_url, limits=limits or Limits.off(), **options)
+        # no shares: a test signs in and reads pages as fast as it likes (test_shares.py)
+        limits = limits or replace(Limits.off(), hashing_share=None, reads_share=None)
+        self.app = create_app(db_url, limits=limits, **options)
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"
         )

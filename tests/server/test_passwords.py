@@ -9,6 +9,7 @@ import asyncio
 import os
 import sys
 import threading
+import time
 
 import httpx
 import pytest
@@ -48,6 +49,40 @@ def test_a_check_beyond_the_queue_is_refused_at_once_and_a_slot_frees_when_its_h
     assert taken_after_cancel == 2  # the cancelled one's slot is free, the others' are not
     assert done == [True, True, "late"]
     assert held == 0
+
+
+def burn(seconds: float) -> str:
+    """CPU work of about ``seconds`` on the calling thread (what a hash is to the bucket)."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+    return "hashed"
+
+
+def test_the_hashing_threads_spend_at_most_their_share_of_a_core_then_refuse_until_it_fills():
+    now = [0.0]
+    hashing = Hashing(threads=1, queue=4, share=0.1, burst=0.05, clock=lambda: now[0])
+
+    async def go():
+        first = await hashing.run(burn, 0.06)  # within the burst: taken, and overspent
+        with pytest.raises(Busy, match="share"):
+            await hashing.run(burn, 0.01)
+        refused_with = hashing.budget.credit
+        now[0] += 0.05  # 0.005 s of CPU back: still below zero
+        with pytest.raises(Busy):
+            await hashing.run(burn, 0.01)
+        now[0] += 1.0  # 0.1 s back, the bucket capped at its burst
+        again = await hashing.run(burn, 0.001)
+        return first, refused_with, again
+
+    try:
+        first, refused_with, again = run(go())
+    finally:
+        hashing.pool.shutdown()
+    assert first == again == "hashed"
+    assert refused_with <= -0.005  # charged the thread's CPU time, not a fixed price
+    assert 0 < hashing.budget.credit <= 0.05
+    assert hashing.held == 0  # a refusal holds no slot
 
 
 class Stuck:

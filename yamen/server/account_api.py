@@ -31,11 +31,11 @@ from yamen.server.lobby import Body, bearer, current_player, http_error, rooms_o
 from yamen.server.passwords import (
     PASSWORD_MAX,
     PASSWORD_MIN,
-    Busy,
     account_name,
     needs_rehash,
     password_problem,
 )
+from yamen.server.share import Busy
 from yamen.server.storage import Store
 
 router = APIRouter(prefix="/api/account", tags=["accounts"])
@@ -113,19 +113,14 @@ async def check(stored: str | None, password: str) -> bool:
     try:
         return await passwords.check(stored, password)
     except Busy as exc:
-        raise busy(exc) from None
+        raise refused(exc) from None
 
 
 async def hash_password(password: str) -> str:
     try:
         return await passwords.hash_password(password)
-    except Busy as exc:
-        raise busy(exc) from None
-
-
-def busy(exc: Busy) -> Exception:
-    """429 ``busy`` with Retry-After: the password threads and their queue are full."""
-    return refused(Limited("busy", str(exc), passwords.RETRY_SECONDS))
+    except Busy as exc:  # the password threads and their queue are full, or their share spent
+        raise refused(exc) from None
 
 
 def bad_credentials() -> Exception:

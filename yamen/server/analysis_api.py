@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from yamen.server.analysis import Jobs, Refused, analyst_of
 from yamen.server.game_api import finished_game
 from yamen.server.lobby import Anyone, Invite, Me, http_error, rooms_of
-from yamen.server.replays import RETRY_SECONDS
+from yamen.server.share import RETRY_SECONDS
 
 router = APIRouter(prefix="/api")
 

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yamen.server import account_api, analysis_api, api_docs, errors, game_api
+from yamen.server import account_api, analysis_api, api_docs, errors, game_api, passwords, share
 from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, check_budget
 from yamen.server.beats import Heartbeat
 from yamen.server.chat import sweep_old_chat
@@ -27,6 +27,7 @@ from yamen.server.metrics import CONTENT_TYPE
 from yamen.server.ratings import rate_unrated
 from yamen.server.registry import Rooms
 from yamen.server.replays import Replays
+from yamen.server.share import Budget, Reads
 from yamen.server.standings import router as standings
 from yamen.server.storage import StartupError, Store
 from yamen.server.thinking import DEFAULT_SECONDS, Thinker
@@ -61,6 +62,7 @@ def create_app(
     limits = limits or Limits()
     thinker = Thinker(bot_workers, bot_seconds)  # checked now, not when the server starts
     thinker.bot_pace = limits.bot_pace or 0.0  # tables of bots alone: yamen/server/driver.py
+    passwords.HASHING.budget.share = limits.hashing_share  # the process's hashing threads' share
     check_budget(analysis_playouts, analysis_jobs)
 
     @asynccontextmanager
@@ -129,6 +131,8 @@ def create_app(
     api_docs.install(app)  # /docs and /redoc with their scripts from here, not from a CDN
     app.state.limiter = Limiter(limits)
     app.state.guesses = Guesses(limits.sign_ins)  # wrong passwords: yamen/server/guesses.py
+    # player pages, leaderboards, the public rooms: a share of the loop (yamen/server/share.py)
+    app.state.reads = Reads(Budget(limits.reads_share, share.READS_BURST))
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(standings, dependencies=[Depends(per_address("lobby"))])
     app.include_router(account_api.router, dependencies=[Depends(per_address("lobby"))])

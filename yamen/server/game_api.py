@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 
 from yamen.records import Record
 from yamen.server.game_store import StoredGame
 from yamen.server.identity import Player, same_secret
+from yamen.server.limits import refused
 from yamen.server.lobby import Anyone, Invite, http_error, rooms_of
-from yamen.server.replays import RETRY_SECONDS, Busy, Replays
+from yamen.server.replays import Replays
+from yamen.server.share import Busy
 from yamen.server.storage import Store
 
 router = APIRouter(prefix="/api")
@@ -90,7 +92,7 @@ async def game_replay(
     try:
         return await replays_of(request).position(stored.id, record, step)
     except Busy as exc:
-        raise busy(exc) from None
+        raise refused(exc) from None
 
 
 @router.get("/games/{game_id}/replay/index")
@@ -104,13 +106,7 @@ async def game_replay_index(
     try:
         kinds = await replays_of(request).index(stored.id, record)
     except Busy as exc:
-        raise busy(exc) from None
+        raise refused(exc) from None
     players = stored.players or []
     seat = players.index(player.id) if player is not None and player.id in players else None
     return {"game": record.game, "steps": len(record.actions), "kinds": kinds, "seat": seat}
-
-
-def busy(exc: Busy) -> HTTPException:
-    """429 with Retry-After: every replay worker is taken."""
-    retry = {"Retry-After": str(RETRY_SECONDS)}
-    return HTTPException(429, {"code": "busy", "message": str(exc)}, retry)

@@ -35,6 +35,7 @@ from yamen.server.limits import (
 from yamen.server.limits import refused as over_limit
 from yamen.server.registry import Rooms, no_room
 from yamen.server.rooms import RoomError
+from yamen.server.share import lobby_read
 
 router = APIRouter(prefix="/api")
 ABANDONED_AFTER = 600.0  # seconds: a public room nobody sits in is left out of the list after
@@ -234,8 +235,9 @@ async def public_rooms(request: Request, limit: int = 50) -> list[dict[str, Any]
     Each as a summary (:func:`summary`): the room's own page has the rest."""
     rooms = rooms_of(request)
     since = time.time() - ABANDONED_AFTER
-    ids = await rooms.store.public_rooms(max(1, min(limit, 200)), since)
-    return [summary((await rooms.get(room_id)).info()) for room_id in ids]
+    async with lobby_read(request):
+        ids = await rooms.store.public_rooms(max(1, min(limit, 200)), since)
+        return [summary((await rooms.get(room_id)).info()) for room_id in ids]
 
 
 # what a summary takes from the room's info as it is (protocol.RoomSummary)

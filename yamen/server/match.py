@@ -22,11 +22,16 @@ from yamen.records import Record, plain, steps
 from yamen.server.errors import RoomError
 from yamen.server.game_store import StoredGame
 from yamen.server.history import Log, Step
+from yamen.server.share import Budget
 
 # Games a room's match may have: a rematch past it is refused (``match_over``). It bounds what
 # a room stores and keeps (its games' rows, records, outcomes); a load replays one game anyway.
 MAX_GAMES = 100
 TURN = 0.005  # seconds of a load's replay between two turns of the event loop
+# Loads together take at most this share of the event loop (a 50-deal game is about 24,000
+# actions, 0.3 s of replay; a crowd of such loads once took the other rooms' p99 from 76 to
+# 572 ms, issue 23): past it a load waits for its next turn, the tables do not
+LOADS = Budget(0.2, 0.05)
 
 
 class Current(NamedTuple):
@@ -119,7 +124,8 @@ async def replay(stored: StoredGame, turn: float = TURN) -> tuple[State, Log]:
     """A stored game replayed from its record, with its log: the work of one game, bounded by
     the game's options, done on the event loop ``turn`` seconds at a time, so that other
     requests and rooms get their turns in between (as short a wait as a worker thread gave,
-    measured, with no thread: benchmarks/bounded_room.py). A record that cannot be replayed
+    measured, with no thread: benchmarks/bounded_room.py), and all loads together within
+    ``LOADS``' share of the loop (:func:`take_turn`). A record that cannot be replayed
     raises (ReplayError): the caller sets the game aside."""
     stored.record.result = None  # a stored result is the replayed one, written by us
     state = stored.record.start()
@@ -128,6 +134,16 @@ async def replay(stored: StoredGame, turn: float = TURN) -> tuple[State, Log]:
     for index, (seat, _, events) in enumerate(steps(stored.record, state)):
         log.append(Step(events, stand_in(seat, stored.stand_ins.get(index))))
         if time.perf_counter() - since > turn:
-            await asyncio.sleep(0)
+            await take_turn(time.perf_counter() - since)
             since = time.perf_counter()
+    LOADS.spend(time.perf_counter() - since)
     return state, log
+
+
+async def take_turn(spent: float, budget: Budget = LOADS) -> None:
+    """Let the event loop run, after a load's turn that took ``spent`` seconds: at once while
+    the loads are within their share, else once it has filled again."""
+    budget.spend(spent)
+    await asyncio.sleep(0)
+    while (left := budget.left()) < 0 and budget.share:
+        await asyncio.sleep(-left / budget.share)

@@ -14,8 +14,19 @@ table's bot or anything else of the server's (argon2-cffi computes in C without 
 Linux those threads run below the server in priority (nice ``NICE``, as the bots' worker
 processes do), so where cores are short the event loop comes first. A check beyond the queue
 is refused at once (:class:`Busy`: 429 ``busy`` with Retry-After) rather than queued without
-end. An unknown name is checked against a hash all the same (:func:`check` with
-``None``): a wrong name and a wrong password take as long, and are told apart by nothing.
+end, and so is one past the pool's share of the machine (``SHARE``, below).
+
+**A share of a core.** Threads and nice bound when hashing runs, not what it costs: on two
+cores a stream of 5 wrong sign-ins a second (0.17 of a core) took the tables' median from 12
+to 170 ms (benchmarks/load.py ``sign_ins``, issue 23), since each hash streams 19 MiB through
+the caches the event loop shares. So the hashing threads of a process may spend at most
+``SHARE`` of one core's time, measured as they hash (a bucket of CPU seconds that fills at
+``SHARE`` a second, up to ``BURST``): about 3 checks a second, more than a site's people sign
+in; a burst beyond it is told to come back (``busy``), and the tables never wait for it. Who
+floods the sign-in from many addresses can delay other people's sign-ins, never a table.
+
+An unknown name is checked against a hash all the same (:func:`check` with ``None``): a wrong
+name and a wrong password take as long, and are told apart by nothing.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ import contextlib
 import os
 import sys
 import threading
+import time
 import unicodedata
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -34,6 +46,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from yamen.server.identity import clean_name
+from yamen.server.share import Budget, Busy
 
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
@@ -41,34 +54,44 @@ PASSWORD_MAX = 256
 # of sign-ins leaves the other core to the tables whatever the scheduler does with nice
 THREADS = max(1, min(2, (os.cpu_count() or 1) - 1))
 QUEUE = 16  # hashes waiting for a thread; one more is refused (Busy)
-RETRY_SECONDS = 1
+SHARE = 0.1  # of one core: the most the hashing threads may spend, on average
+BURST = 1.0  # CPU seconds of hashing that may be spent at once, after a quiet while
 NICE = 10  # how far below the server the hashing threads are scheduled (Linux)
 hasher = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 DUMMY = hasher.hash("an account that is not there")
 T = TypeVar("T")
 
 
-class Busy(Exception):
-    """Every password thread is taken and QUEUE checks wait: try again in RETRY_SECONDS."""
-
-
 class Hashing:
-    """A pool of ``threads`` for hashing, with at most ``queue`` jobs waiting for one."""
+    """A pool of ``threads`` for hashing, with at most ``queue`` jobs waiting for one, that
+    spends at most ``share`` of a core's time (``burst`` CPU seconds at once; None: no
+    share, for tests; yamen/server/share.py). A server sets its process's from its limits
+    (``hashing_share``)."""
 
-    def __init__(self, threads: int = THREADS, queue: int = QUEUE):
+    def __init__(
+        self,
+        threads: int = THREADS,
+        queue: int = QUEUE,
+        share: float | None = SHARE,
+        burst: float = BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.pool = ThreadPoolExecutor(threads, "password", initializer=_below_the_server)
         self.most = threads + queue
         self.held = 0  # jobs running or waiting (any event loop's: under the lock)
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # (the budget's too: every thread charges it)
+        self.budget = Budget(share, burst, clock)  # CPU seconds of hashing
 
     async def run(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` on a password thread, or :class:`Busy` at once."""
         with self.lock:
             if self.held >= self.most:
                 raise Busy("too many password checks at once")
+            if self.budget.left() <= 0:
+                raise Busy("the password checks have had their share of the machine")
             self.held += 1
         try:
-            job = self.pool.submit(work, *args)
+            job = self.pool.submit(self._charged, work, *args)
         except BaseException:
             self._done(None)
             raise
@@ -80,6 +103,17 @@ class Hashing:
     def _done(self, _: Future | None) -> None:
         with self.lock:
             self.held -= 1
+
+    def _charged(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)``, its thread's CPU time taken from the credit (it may go below zero:
+        the checks after it wait for it to fill again)."""
+        began = time.thread_time()
+        try:
+            return work(*args)
+        finally:
+            spent = time.thread_time() - began
+            with self.lock:
+                self.budget.spend(spent)
 
 
 def _below_the_server() -> None:

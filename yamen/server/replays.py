@@ -31,13 +31,8 @@ from typing import Any
 
 from yamen.engine import Event, State
 from yamen.records import Record
+from yamen.server.share import Busy
 from yamen.table import Table
-
-RETRY_SECONDS = 1
-
-
-class Busy(Exception):
-    """Every replay worker is busy: try again in ``RETRY_SECONDS``."""
 
 
 class Lru:
@@ -156,7 +151,7 @@ class Replays:
     async def work(self, job: Callable[..., Any], *args: Any) -> Any:
         """``job`` on a worker thread, or :class:`Busy` at once when every worker is taken."""
         if self.running >= self.workers:
-            raise Busy(f"every replay worker is busy: try again in {RETRY_SECONDS} s")
+            raise Busy("every replay worker is busy")
         self.running += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self.pool, job, *args)

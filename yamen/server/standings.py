@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request
 from yamen.engine import game_names
 from yamen.server.lobby import Anyone, http_error, rooms_of
 from yamen.server.ratings import Cursor, leaderboard, player_page
+from yamen.server.share import lobby_read
 from yamen.wire import DELETED
 
 router = APIRouter(prefix="/api")
@@ -36,7 +37,8 @@ async def player(
     page = None
     if len(player_id) <= MAX_ID:
         who = None if asker is None else asker.id
-        page = await player_page(rooms_of(request).store, player_id, who, LAST, after)
+        async with lobby_read(request):
+            page = await player_page(rooms_of(request).store, player_id, who, LAST, after)
     if page is None:
         raise http_error(404, "not_found", f"no player {player_id[:MAX_ID]!r}")
     if page["bot"] is None and page["name"] == DELETED:  # their games stay, under no name
@@ -49,4 +51,5 @@ async def game_leaderboard(game: str, request: Request, limit: int = 100) -> lis
     """The game's rated players and bots, best first (by mu - 3 sigma)."""
     if game not in game_names():
         raise http_error(404, "unknown_game", f"unknown game {game[:40]!r}", {"game": game[:40]})
-    return await leaderboard(rooms_of(request).store, game, max(1, min(limit, 500)))
+    async with lobby_read(request):
+        return await leaderboard(rooms_of(request).store, game, max(1, min(limit, 500)))
