@@ -64,7 +64,13 @@ function playNowCard(list) {
       "div",
       { class: "play-now-buttons" },
       kinds.map(({ game, preset }) =>
-        h("button", { type: "button", class: "play-now-button", "data-game": game, "data-preset": preset || "", onclick: () => playNow(game, preset) }, kindTitle(game, preset)),
+        h(
+          "button",
+          { type: "button", class: "play-now-button", "data-game": game, "data-preset": preset || "", "aria-label": kindTitle(game, preset), onclick: () => playNow(game, preset) },
+          // a preset's button: the game on a small first line, the preset under it
+          h("span", { class: preset ? "play-now-game" : "" }, gameTitle(game)),
+          preset ? h("span", { class: "play-now-preset" }, presetTitle(game, preset)) : null,
+        ),
       ),
     ),
   );
@@ -86,7 +92,15 @@ async function playNow(game, preset) {
  * @param {string | null} preset
  */
 function kindTitle(game, preset) {
-  return preset ? `${gameTitle(game)} · ${tOr(`${game}.preset.${preset}`, preset)}` : gameTitle(game);
+  return preset ? `${gameTitle(game)} · ${presetTitle(game, preset)}` : gameTitle(game);
+}
+
+/**
+ * @param {string} game
+ * @param {string} preset
+ */
+function presetTitle(game, preset) {
+  return tOr(`${game}.preset.${preset}`, preset);
 }
 
 // Before a play-now table's game: when bots take the empty seats (a countdown, clock.js).
