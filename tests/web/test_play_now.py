@@ -44,9 +44,7 @@ def lobby_shots(page, name: str) -> None:
     page.set_viewport_size(size)
 
 
-def test_play_now_seats_two_at_one_table_bots_fill_it_and_the_lobby_leads_back(
-    web_server, browser
-):
+def test_play_now_seats_two_at_one_table_bots_fill_it_and_the_lobby_leads_back(web_server, browser):
     hant, ja = words("zh-Hant"), words("ja")
     mei = person(browser, web_server.url, "阿美", viewport=PHONE, locale="zh-TW")
     aoi = person(browser, web_server.url, "葵", viewport=DESKTOP, locale="ja-JP")
@@ -62,9 +60,10 @@ def test_play_now_seats_two_at_one_table_bots_fill_it_and_the_lobby_leads_back(
     for game in games:
         title = game_words(game["game"], "zh-Hant")[f"{game['game']}.title"]
         for preset in game["presets"] or [None]:
-            label = preset and game_words(game["game"], "zh-Hant")[
-                f"{game['game']}.preset.{preset['name']}"
-            ]
+            label = (
+                preset
+                and game_words(game["game"], "zh-Hant")[f"{game['game']}.preset.{preset['name']}"]
+            )
             name = preset["name"] if preset else ""
             expected.append([game["game"], name, f"{title} · {label}" if label else title])
     assert offered == expected
