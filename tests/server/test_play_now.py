@@ -288,3 +288,27 @@ def test_a_reloaded_table_keeps_its_time(tmp_path):
 
     before, after, armed, opened = run(go())
     assert before == after == opened + 600 and armed
+
+
+def test_a_waiting_table_stays_loaded_until_its_bots_come(tmp_path):
+    """A room nobody is connected to is unloaded when idle, but not a play-now table whose time
+    is still to come (its wait, up to ten minutes, may outlast the idle time): else its bots
+    would never come."""
+
+    async def go():
+        rooms = Rooms(Store(f"sqlite:///{tmp_path / 'idle.db'}"))
+        await rooms.open_store()
+        host, _ = await new_guest(rooms.store, "host")
+        made = []
+        for settings in ({"play_now": True, "fill_seconds": 600}, {}):
+            room = await rooms.create(host.id, get_game("bao_qingtian"), True, settings)
+            await room.run(TakeSeat(host.id, "host", 0))
+            made.append(room.id)
+        for _ in range(2):  # (the first sweep marks them idle, the second unloads)
+            await rooms.sweep_idle(0)
+        loaded = [rid in rooms.loaded for rid in made]
+        await rooms.close()
+        await rooms.store.close()
+        return loaded
+
+    assert run(go()) == [True, False]

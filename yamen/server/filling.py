@@ -48,6 +48,11 @@ class Filler:
         if when is not None:
             self.task = asyncio.get_running_loop().create_task(self._wait(when))
 
+    @property
+    def armed(self) -> bool:
+        """Waiting for the table's time (the room is in use meanwhile: never unloaded)."""
+        return self.task is not None
+
     def stop(self) -> None:
         task, self.task = self.task, None
         if task is not None and task is not asyncio.current_task():
@@ -63,6 +68,8 @@ class Filler:
                 log.info("room %s: not filled: %s", room.id, exc, extra={"room": room.id})
             except Exception:  # a failed store: the next seat change tries again
                 log.exception("room %s: could not fill", room.id, extra={"room": room.id})
+            if self.task is asyncio.current_task():  # (done: nobody seated, or it began)
+                self.task = None
 
 
 async def fill(room: Room) -> bool:

@@ -188,9 +188,11 @@ class Rooms:
 
     def in_use(self, room: Room) -> bool:
         """A connection watches it, or its game is driven (bots, timers: only while a person is
-        at the table, Room.present), or it is changing."""
+        at the table, Room.present), or its bots are to fill it (a play-now table), or it is
+        changing."""
         driven = room.driver.running and room.present
-        return bool(room.connections) or driven or room.lock.locked()
+        waits = room.filler.armed  # a play-now table's bots are to come (filling.py)
+        return bool(room.connections) or driven or waits or room.lock.locked()
 
     async def unload_idle(self, seconds: float) -> None:
         """For ever: unload each room that has not been in use for ``seconds``."""
