@@ -731,9 +731,12 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
         AutoPlay,
         Configure,
         FillBots,
+        JoinWaiting,
         Leave,
+        LeaveWaiting,
         Operation,
         Remove,
+        SitDown,
         TakeBack,
         TakeSeat,
     )
@@ -758,7 +761,12 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
                 Remove(host.id, 1),
                 TakeSeat(guest.id, guest.name, 2),
                 Leave(guest.id),
-                Configure(host.id, {"players": 3}),
+                SitDown(guest.id, guest.name),  # an invite link's first empty seat
+                Leave(guest.id),
+                # a play-now table (its bots come in ten minutes: not during this test)
+                Configure(host.id, {"players": 3}, {"play_now": True, "fill_seconds": 600}),
+                JoinWaiting(guest.id, guest.name),
+                LeaveWaiting(guest.id),
                 SetBot(host.id, 0, "random"),
                 TakeSeat(guest.id, guest.name, 1),
                 FillBots(host.id, "random"),
@@ -775,7 +783,7 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
             return guest.id, done, refused.value, link.info()["status"]
 
     guest, done, refused, status = run(go())
-    auto_bot, left_bot = done[9][1][1][1], done[11][1][1][1]  # the stand-in: on auto, left
+    auto_bot, left_bot = done[13][1][1][1], done[15][1][1][1]  # the stand-in: on auto, left
     assert auto_bot is not None and left_bot is not None
     assert {kind for kind, _, _ in done} == set(Operation.KINDS)
     assert all(owner == seen for _, owner, seen in done)
@@ -784,6 +792,10 @@ def test_every_room_operation_reaches_the_owner_from_another_process(database, r
         [(None, None)] * 4,
         [(None, None), (None, None), (guest, None), (None, None)],
         [(None, None)] * 4,
+        [(guest, None), (None, None), (None, None), (None, None)],
+        [(None, None)] * 4,
+        [(None, None)] * 3,
+        [(guest, None), (None, None), (None, None)],
         [(None, None)] * 3,
         [(None, "random"), (None, None), (None, None)],
         [(None, "random"), (guest, None), (None, None)],

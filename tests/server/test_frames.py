@@ -101,6 +101,7 @@ def check_frames(game: str, options: dict) -> None:
         "game_id": "g1",
         "scores": [score_json(s) for s in scores],
         "settings": {"turn_seconds": 60.0, "bot_delay": 0.8},
+        "fill_at": None,  # (issue 26: a play-now table's fill time)
     }
     assert info.model_dump() == old_info
     chat = [frames.chat_line("名", 1, "好 ok", 1712345678.25)]
@@ -195,6 +196,7 @@ def test_the_small_frames_are_the_dicts_they_replaced():
                 "game_id": None,
                 "scores": [0],
                 "settings": {},
+                "fill_at": None,
             },
             "table": None,
             "chat": [],

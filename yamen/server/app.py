@@ -15,7 +15,17 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yamen.server import account_api, analysis_api, api_docs, errors, game_api, passwords, share
+from yamen.server import (
+    account_api,
+    analysis_api,
+    api_docs,
+    errors,
+    game_api,
+    joining,
+    passwords,
+    play_now,
+    share,
+)
 from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, check_budget
 from yamen.server.beats import Heartbeat
 from yamen.server.chat import sweep_old_chat
@@ -138,6 +148,8 @@ def create_app(
     app.include_router(account_api.router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(game_api.router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(analysis_api.router, dependencies=[Depends(per_address("lobby"))])
+    app.include_router(play_now.router, dependencies=[Depends(per_address("lobby"))])
+    app.include_router(joining.router, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
     # Outside /api: a scrape is not a lobby call, and the lobby's rate limit does not count it.
     app.add_api_route("/metrics", metrics, include_in_schema=False)

@@ -89,6 +89,7 @@ def room_info(
     game_id: str | None,
     scores: Sequence[Fraction],
     settings: dict[str, Any],
+    fill_at: float | None = None,
 ) -> protocol.RoomInfo:
     return protocol.RoomInfo.model_construct(
         id=id,
@@ -102,6 +103,7 @@ def room_info(
         game_id=game_id,  # the latest game's (/api/games/{id}/record)
         scores=[score_json(s) for s in scores],
         settings=settings,
+        fill_at=fill_at,
     )
 
 

@@ -60,6 +60,7 @@ class Limits:
     sign_ins: Rate | None = Rate(10, 600)
     # per player (rooms also per address)
     rooms: Rate | None = Rate(10, 600)  # new rooms
+    play_now: Rate | None = Rate(20, 600)  # play now pressed (yamen/server/play_now.py)
     open_rooms: int | None = 5  # a host's rooms of the last day still open or playing
     sockets_per_player: int | None = 8  # WebSocket connections open at once
     chat: Rate | None = Rate(10, 10)  # chat lines, over all of the player's connections
@@ -85,6 +86,7 @@ class Limits:
         "lobby",
         "sign_ins",
         "rooms",
+        "play_now",
         "open_rooms",
         "sockets_per_player",
         "chat",
@@ -171,6 +173,7 @@ WHAT = {
     "lobby": "lobby calls from your address",
     "sign_ins": "sign-in attempts",
     "rooms": "new rooms",
+    "play_now": "play now presses",
     "open_rooms": "rooms of yours that are open or playing",
     "sockets_per_player": "open connections of yours",
     "chat": "chat lines",

@@ -48,6 +48,7 @@ async def load_room(store: Store, room_id: str, thinker: Thinker = INLINE) -> Ro
         thinker,
     )
     room.match.scores = read_scores(row.scores, len(seats))
+    room.opened = row.created
     players: list[str | None] = []  # who sat at the last game's start
     game = await store.last_game(room_id)
     aside = await store.set_aside(room_id) if game is not None else None
@@ -88,4 +89,5 @@ async def load_room(store: Store, room_id: str, thinker: Thinker = INLINE) -> Ro
         if ends_deal(room.match.log[-1].events, room.match.current().state):
             room.begin_break(now, waiting=False)  # stopped between two deals: a fresh break
         room.driver.start()
+    room.filler.arm()  # a play-now table waiting for people (filling.py)
     return room

@@ -112,12 +112,81 @@ class TakeSeat(Operation, kind="take_seat"):
         if taken.player is not None or taken.bot is not None:
             raise RoomError("taken", f"seat {seat} is taken", params={"seat": seat})
         check_between_games(room)
-        await room.store.set_seat(room.id, seat, player, None)
-        mine = [c for c in room.connections if c.player == player]  # watching until now
-        for conn in mine:
-            conn.seat = seat
-        room.seats[seat] = Seat(player, self.name, None, len(mine), None if mine else time.time())
+        await sit(room, player, self.name, seat)
+
+
+@dataclass(frozen=True)
+class SitDown(Operation, kind="sit_down"):
+    """The player sits in the first empty seat, between games: the friend an invite link
+    brought (a private room needs its ``invite``). Sitting there already changes nothing; no
+    empty seat is 409 ``full`` (they watch)."""
+
+    name: str
+    invite: str | None = None
+
+    async def apply(self, room: Room) -> None:
+        if not room.may_watch(self.player, self.invite):
+            raise RoomError("forbidden", "this room is private: its invite code is needed", 403)
+        if room.seat_of(self.player) is not None:
+            return
+        check_between_games(room)
+        await sit(room, self.player, self.name, first_empty(room))
+
+
+@dataclass(frozen=True)
+class JoinWaiting(Operation, kind="join_waiting"):
+    """Play now: the player sits in the first empty seat of a public play-now table before its
+    first game (yamen/server/play_now.py finds the table; checked again here, under the room's
+    lock, so that a table that began, went private or filled meanwhile seats nobody). Sitting
+    there already changes nothing."""
+
+    name: str
+
+    async def apply(self, room: Room) -> None:
+        if room.seat_of(self.player) is not None:
+            return
+        if not (room.public and waiting(room)):
+            raise RoomError("not_waiting", "this table no longer waits for people")
+        await sit(room, self.player, self.name, first_empty(room))
+
+
+@dataclass(frozen=True)
+class LeaveWaiting(Operation, kind="leave_waiting"):
+    """Play now moved the player to another table: they leave this play-now table if it still
+    waits for people. Once its game has begun nothing changes (the seat in the game stays
+    theirs), nor where they do not sit."""
+
+    async def apply(self, room: Room) -> None:
+        seat = room.seat_of(self.player)
+        if seat is None or not waiting(room):
+            return
+        await room.store.set_seat(room.id, seat, None, None)
+        room.seats[seat] = Seat()
+        unseat(room, self.player, told=False)
         await seats_changed(room)
+
+
+async def sit(room: Room, player: str, name: str, seat: int) -> None:
+    """The player in the empty ``seat``: stored, their connections now that seat's."""
+    await room.store.set_seat(room.id, seat, player, None)
+    mine = [c for c in room.connections if c.player == player]  # watching until now
+    for conn in mine:
+        conn.seat = seat
+    room.seats[seat] = Seat(player, name, None, len(mine), None if mine else time.time())
+    await seats_changed(room)
+
+
+def first_empty(room: Room) -> int:
+    """The first seat with neither a person nor a bot (409 ``full`` when there is none)."""
+    empty = empty_seats(room)
+    if not empty:
+        raise RoomError("full", "every seat is taken: you are watching")
+    return empty[0]
+
+
+def waiting(room: Room) -> bool:
+    """A play-now table that waits for people: its first game has not begun."""
+    return room.settings.play_now and not room.match.number and room.closed is None
 
 
 @dataclass(frozen=True)
@@ -328,6 +397,7 @@ class Configure(Operation, kind="configure"):
             unseat(room, who, told=who != self.player)
         room.broadcast_room()
         room.driver.wake()
+        room.filler.arm()  # (play now on or off, its wait changed)
 
 
 @dataclass(frozen=True)
@@ -336,33 +406,39 @@ class Start(Operation, kind="start"):
 
     async def apply(self, room: Room) -> None:
         check_host(room, self.player)
-        if room.closed is not None:
-            raise RoomError("closed", f"this room is closed: {room.closed}")
-        if room.playing:
-            raise RoomError("playing", "a game is already in progress")
-        if room.match.full:
-            most = MAX_GAMES
-            message = f"a room plays at most {most} games: open a new room to play on"
-            raise RoomError("match_over", message, params={"most": most})
-        empty = empty_seats(room)
-        if empty:
-            seats = ", ".join(map(str, empty))
-            message = f"seats {seats} are empty: seat people or bots"
-            raise RoomError("empty_seats", message, params={"seats": seats})
-        state = room.configured.new_state(new_seed())
-        record = Record(room.game, dict(state.options), state.seed)
-        number = room.match.number + 1
-        public_id, players = new_public_id(), [s.player for s in room.seats]
-        await end_auto_play(room)  # (a game that ended while the server stopped)
-        for seat in room.seats:  # a new game: a stand-in now plays as a bot of its own
-            seat.left = seat.left_by = None
-        game_id = await room.store.add_game(room.id, number, record, public_id, players)
-        room.match.begin(number, game_id, public_id, state, record)
-        room.driver.ask(state.pending(), time.time())
-        room.moved = time.monotonic()
-        room.broadcast_update(state, state.opening_events, step=0)
-        room.broadcast_room()  # the status is now "playing"
-        room.driver.start()
+        await begin_game(room)
+
+
+async def begin_game(room: Room) -> None:
+    """The room's next game, dealt and told (the host's Start, or a play-now table's fill)."""
+    if room.closed is not None:
+        raise RoomError("closed", f"this room is closed: {room.closed}")
+    if room.playing:
+        raise RoomError("playing", "a game is already in progress")
+    if room.match.full:
+        most = MAX_GAMES
+        message = f"a room plays at most {most} games: open a new room to play on"
+        raise RoomError("match_over", message, params={"most": most})
+    empty = empty_seats(room)
+    if empty:
+        seats = ", ".join(map(str, empty))
+        message = f"seats {seats} are empty: seat people or bots"
+        raise RoomError("empty_seats", message, params={"seats": seats})
+    state = room.configured.new_state(new_seed())
+    record = Record(room.game, dict(state.options), state.seed)
+    number = room.match.number + 1
+    public_id, players = new_public_id(), [s.player for s in room.seats]
+    await end_auto_play(room)  # (a game that ended while the server stopped)
+    for seat in room.seats:  # a new game: a stand-in now plays as a bot of its own
+        seat.left = seat.left_by = None
+    game_id = await room.store.add_game(room.id, number, record, public_id, players)
+    room.match.begin(number, game_id, public_id, state, record)
+    room.filler.stop()  # (a play-now table waits no more)
+    room.driver.ask(state.pending(), time.time())
+    room.moved = time.monotonic()
+    room.broadcast_update(state, state.opening_events, step=0)
+    room.broadcast_room()  # the status is now "playing"
+    room.driver.start()
 
 
 # ----- checks ----------------------------------------------------------------------------------
@@ -371,6 +447,7 @@ class Start(Operation, kind="start"):
 async def seats_changed(room: Room) -> None:
     await room.broadcast_state()
     room.driver.wake()
+    room.filler.arm()  # a play-now table with a person again fills at its time
 
 
 def empty_seats(room: Room) -> list[int]:

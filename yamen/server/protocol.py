@@ -112,6 +112,9 @@ class RoomInfo(BaseModel):
     game_id: str | None  # the latest game's public id
     scores: list[int | str]  # match totals per seat, exact
     settings: dict[str, Any]
+    # a play-now table's time (epoch seconds) to fill its empty seats with bots and begin,
+    # until its first game begins (yamen/server/filling.py); null for any other room
+    fill_at: float | None = None
 
 
 class RoomSummary(BaseModel):

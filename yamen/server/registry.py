@@ -17,12 +17,13 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from yamen.engine import Game
 from yamen.server.handle import LiveRoom
 from yamen.server.identity import admits
-from yamen.server.limits import open_rooms_refusal
+from yamen.server.limits import Turns, open_rooms_refusal
 from yamen.server.loading import load_room
 from yamen.server.metrics import Metrics
 from yamen.server.revocation import Sockets
@@ -78,11 +79,18 @@ class Rooms:
         store.metrics = self.metrics  # the journal counts the actions it stores
         self.sockets = Sockets()  # signed-in connections, closed when their token is revoked
         self.most_open: int | None = None  # a host's open rooms at most (limits.open_rooms)
+        self.turns = Turns()  # one at a time per key in this process (exclusive)
 
     async def open_store(self) -> None:
         """Create or upgrade the schema; a database a cluster runs is refused (StartupError)."""
         await self.store.open()
         await self.store.check_lone()
+
+    def exclusive(self, key: str) -> AbstractAsyncContextManager[None]:
+        """One caller at a time per ``key`` on the whole server (alone: in this process), for
+        a look then a change that two callers at once must not both make: play now's "find a
+        waiting table, else open one" (yamen/server/play_now.py)."""
+        return self.turns(key)
 
     async def watch(self, room_id: str, player: str | None, invite: str | None) -> LiveRoom:
         """The room, for a caller who may watch it (identity.admits: it is public, or the
@@ -167,6 +175,8 @@ class Rooms:
             [Seat() for _ in range(game.num_seats)],
             self.thinker,
         )
+        room.opened = row.created
+        room.filler.arm()  # a play-now table waiting for people (filling.py)
         self.loaded[row.id] = room
         return room
 
@@ -178,9 +188,11 @@ class Rooms:
 
     def in_use(self, room: Room) -> bool:
         """A connection watches it, or its game is driven (bots, timers: only while a person is
-        at the table, Room.present), or it is changing."""
+        at the table, Room.present), or its bots are to fill it (a play-now table), or it is
+        changing."""
         driven = room.driver.running and room.present
-        return bool(room.connections) or driven or room.lock.locked()
+        waits = room.filler.armed  # a play-now table's bots are to come (filling.py)
+        return bool(room.connections) or driven or waits or room.lock.locked()
 
     async def unload_idle(self, seconds: float) -> None:
         """For ever: unload each room that has not been in use for ``seconds``."""

@@ -105,6 +105,49 @@ class RoomQueries:
             ids = await s.scalars(query.order_by(RoomRow.created.desc()).limit(limit))
             return list(ids)
 
+    async def fresh_rooms(
+        self, game: str, since: float, limit: int, player: str | None = None
+    ) -> list[tuple[RoomRow, list[SeatRow]]]:
+        """Public rooms of ``game`` (or, with ``player``, any rooms where they sit) made since
+        ``since`` whose first game has not begun, oldest first, with their seats: where play
+        now looks for a table waiting for people (yamen/server/play_now.py)."""
+        played = select(GameRow.room_id)
+        query = select(RoomRow).where(RoomRow.created >= since, RoomRow.id.not_in(played))
+        if player is None:
+            query = query.where(RoomRow.game == game, RoomRow.public)
+        else:
+            sits = select(SeatRow.room_id).where(SeatRow.player_id == player)
+            query = query.where(RoomRow.id.in_(sits))
+        async with self.session() as s:
+            rooms = list(await s.scalars(query.order_by(RoomRow.created).limit(limit)))
+            seats = await s.scalars(
+                select(SeatRow)
+                .where(SeatRow.room_id.in_([room.id for room in rooms]))
+                .order_by(SeatRow.seat)
+            )
+            by_room: dict[str, list[SeatRow]] = {room.id: [] for room in rooms}
+            for seat in seats:
+                by_room[seat.room_id].append(seat)
+        return [(room, by_room[room.id]) for room in rooms]
+
+    async def tables_in_play(self, player: str, limit: int) -> list[tuple[RoomRow, int, int]]:
+        """The rooms where ``player`` sits and a game is in progress (at most ``limit``, the
+        latest game first), each with the seat and the game's number in the match."""
+        query = (
+            select(RoomRow, SeatRow.seat, GameRow.number)
+            .join(SeatRow, SeatRow.room_id == RoomRow.id)
+            .join(GameRow, GameRow.room_id == RoomRow.id)
+            .where(
+                SeatRow.player_id == player,
+                GameRow.finished.is_(None),
+                GameRow.quarantined.is_(None),
+            )
+            .order_by(GameRow.started.desc())
+            .limit(limit)
+        )
+        async with self.session() as s:
+            return [(room, seat, number) for room, seat, number in (await s.execute(query)).all()]
+
     async def set_seat(
         self, room_id: str, seat: int, player_id: str | None, bot: str | None
     ) -> None:

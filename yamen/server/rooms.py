@@ -32,6 +32,7 @@ from yamen.server.chat import ChatLog
 from yamen.server.delay import Lag
 from yamen.server.driver import Driver
 from yamen.server.errors import RoomError, StorageFailed
+from yamen.server.filling import Filler
 from yamen.server.handle import Connection
 from yamen.server.history import Step
 from yamen.server.identity import admits
@@ -82,6 +83,8 @@ class Room(Showing):
         )
         self.pause: DealBreak | None = None  # between two deals (yamen/server/breaks.py)
         self.closed: str | None = None  # why no game can be played here (a game set aside)
+        self.opened = time.time()  # when it was made (as stored: loading.py sets it)
+        self.filler = Filler(self)  # a play-now table's wait for people (filling.py)
         self.chat_lines = ChatLog(store, room_id)
         self.moved = time.monotonic()  # when its game last changed (the watchdog reads it)
         self.lag = Lag()  # the game as delayed spectators see it (yamen/server/delay.py)
@@ -431,5 +434,6 @@ class Room(Showing):
         return await self.driver.restart()
 
     async def close(self) -> None:
+        self.filler.stop()
         if self.pause is not None:
             self.pause.stop()

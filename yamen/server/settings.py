@@ -82,6 +82,8 @@ class Switch:
         raise OptionsError(f"{name} must be true or false", "setting_switch", setting=name)
 
 
+FILL_MOST = 600  # seconds: the longest a play-now table may wait for people
+
 # name -> (rule, what it is); the documented schema of room settings (docs/server.md).
 SCHEMA: dict[str, tuple[Number | Count | BotName | Switch, str]] = {
     "turn_seconds": (Number(1, 86400, nullable=True), "a person's time for one decision"),
@@ -92,6 +94,8 @@ SCHEMA: dict[str, tuple[Number | Count | BotName | Switch, str]] = {
     "deal_pause": (Number(0, 3600), "the break between two deals of a game; 0: none"),
     "spectator_delay": (Count(0, 1000), "spectators see the game this many actions behind"),
     "table_aids": (Switch(), "show the table aids a game offers, such as a card counter"),
+    "play_now": (Switch(), "a play-now table: found by the lobby's play now, filled by bots"),
+    "fill_seconds": (Number(1, FILL_MOST), "a play-now table waits this long, then bots fill it"),
 }
 
 
@@ -111,6 +115,10 @@ class Settings:
     # (yamen/server/delay.py); 0: live
     table_aids: bool = True  # the page shows the aids a game's table offers (a card counter:
     # public facts worked out for the player); the server only stores and passes it on
+    play_now: bool = False  # a public table waiting for people, found by the lobby's play now
+    # (yamen/server/play_now.py); before its first game it fills itself (filling.py)
+    fill_seconds: float = 20.0  # a play-now table waits this long from its opening, then its
+    # empty seats get the stand-in bot and its first game starts
 
     @classmethod
     def read(cls, data: Any, game: str) -> Settings:

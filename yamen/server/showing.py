@@ -29,6 +29,7 @@ from yamen.server.settings import Settings
 
 if TYPE_CHECKING:
     from yamen.server.driver import Driver
+    from yamen.server.filling import Filler
 
 
 class Showing:
@@ -43,6 +44,7 @@ class Showing:
     seats: list[Seat]
     match: Match
     driver: Driver
+    filler: Filler
     pause: DealBreak | None
     lag: Lag
     chat_lines: ChatLog
@@ -72,6 +74,7 @@ class Showing:
             game_id=self.match.public_id,
             scores=self.match.scores,
             settings=self.settings.to_json(),
+            fill_at=self.filler.at(),
         )
 
     def info(self) -> dict[str, Any]:

@@ -8,12 +8,14 @@ import { h } from "./dom.js";
 import { dealt, optionFields, readOptions, settingFields, readSettings } from "./lobby.js";
 import { games, gameTitle } from "./gamelist.js";
 import { shell, main, attempt } from "./shell.js";
+import { findAGame } from "./playnow.js";
 
 export async function lobby() {
   const list = await games();
   /** @type {Room[]} */
   const rooms = (await attempt(() => api("GET", "/api/rooms"))) || [];
-  shell.redraw = () => drawLobby(list, rooms);
+  const quick = await findAGame(list); // back to my table, play now (playnow.js)
+  shell.redraw = () => (drawLobby(list, rooms), quick());
   shell.redraw();
 }
 

@@ -8,10 +8,12 @@ import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { signInForm } from "./account.js";
 import { shell, main, attempt } from "./shell.js";
+import { invitationLines } from "./invitation.js";
 
 async function identify() {
   shell.player = await me();
   if (shell.player) return;
+  const invited = await invitationLines(); // an invite link: who invited me, to which game
   await new Promise((/** @type {(value?: unknown) => void} */ done) => {
     shell.redraw = () => {
       const input = h("input", { id: "name", maxlength: 40, required: true, autocomplete: "nickname" });
@@ -23,9 +25,10 @@ async function identify() {
           if (made) done();
         } },
         h("h1", {}, t("welcome")),
+        invited && invited(),
         h("label", { for: "name" }, t("your_name")),
         input,
-        h("button", { type: "submit" }, t("enter")),
+        h("button", { type: "submit" }, invited ? t("invite.join") : t("enter")), // (it seats me: routes.js)
         h("button", { type: "button", id: "have-account", class: "quiet",
           onclick: () => main.replaceChildren(signInForm(attempt, done)) }, t("account.have_account")),
       );

@@ -20,6 +20,8 @@ import { shell, main, say, attempt, identityLost } from "./shell.js";
 import { autoToggle, autoOn } from "./standin.js";
 import { tell, drawNotice } from "./notice.js";
 import { autoPass } from "./autopass.js";
+import { fillNote } from "./playnow.js";
+import { invitedNote } from "./invitation.js";
 
 /**
  * @param {string} roomId
@@ -130,7 +132,8 @@ function drawRoom() {
   else {
     const game = gameInfo(room.game);
     const summary = game ? h("p", { class: "room-options", id: "room-options" }, optionSummary(game, room.options)) : "";
-    const hint = h("div", {}, h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")), summary);
+    // (a play-now table says instead when bots fill it: playnow.js)
+    const hint = h("div", {}, invitedNote(room, page.seat), fillNote(room) || h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")), summary);
     const editor = host && room.status === "open" && !room.number ? setupEditor(room) : null;
     if (editor && el.contains(editor)) el.firstChild?.replaceWith(hint);
     else el.replaceChildren(hint, ...(editor ? [editor] : []));
@@ -152,6 +155,8 @@ function drawRoom() {
   // while my seat plays, the room's head keeps to one line on a phone (style.css, the reach)
   main.querySelector(".room")?.classList.toggle("at-play", Boolean(playing));
   if (table) drawBreak(el);
+  const invited = table && invitedNote(room, page.seat); // watching a friend's game (invitation.js)
+  if (invited) el.prepend(invited);
   const behind = behindNote(h, room, table, page.seat); // a delayed spectator's table
   if (behind) el.prepend(behind);
   drawSide();

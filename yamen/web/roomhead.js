@@ -16,6 +16,7 @@ import { replayButton } from "./replay.js";
 import { knownGames, gameTitle } from "./gamelist.js";
 import { shell, attempt } from "./shell.js";
 import { backButton } from "./standin.js";
+import { inviteLink } from "./invitation.js";
 
 // (drawn on the room page: shell.page is set, and the page has its head)
 /**
@@ -36,7 +37,7 @@ export function drawHead(room, host, again) {
   if (page.seat !== null) buttons.push(h("button", { class: "quiet", id: "leave", onclick: leaveSeat }, t("leave")));
   buttons.push(...backButton(page)); // the seat I left, while its game lasts
   buttons.push(...replayButton(room, page.invite)); // a finished game, step by step
-  const link = `${location.origin}/#/room/${room.id}${page.invite ? `?invite=${page.invite}` : ""}`;
+  const link = inviteLink(room.id, page.invite); // from me: the friend reads who invited them
   head.replaceChildren(
     h("h1", {}, gameTitle(room.game)),
     h("span", { class: "status" }, t(`status.${room.status}`), room.number ? ` · ${t("game_n", { n: room.number })}` : ""),

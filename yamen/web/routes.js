@@ -12,6 +12,7 @@ import { lobby } from "./home.js";
 import { roomPage } from "./room.js";
 import { signIn } from "./identity.js";
 import { shell, main, say, attempt } from "./shell.js";
+import { acceptInvitation } from "./invitation.js";
 
 export async function route() {
   if (!shell.player) return; // the name step is on screen: it routes when done
@@ -22,7 +23,7 @@ export async function route() {
   say("");
   const match = location.hash.match(/^#\/room\/([\w-]+)(?:\?invite=([\w-]+))?/);
   const standing = location.hash.match(/^#\/(player|leaderboard|replay)\/([^?]+)(?:\?(.*))?/);
-  if (match) await roomPage(match[1], match[2]);
+  if (match) await acceptInvitation().then(() => roomPage(match[1], match[2])); // (an invite link seats me)
   else if (standing) await standings(/** @type {"player" | "leaderboard" | "replay"} */ (standing[1]), decodeURIComponent(standing[2]), standing[3]);
   else if (location.hash === "#/account") {
     shell.redraw = () => accountPage(main, /** @type {Me} */ (shell.player), attempt, accountChanged);

@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { dealt, optionFields, readOptions, settingFields, readSettings } from "./lobby.js";
 import { gameInfo } from "./gamelist.js";
 import { shell, say, attempt } from "./shell.js";
+import { fillField, readFill } from "./playnow.js";
 
 /** @param {Room} room */
 export function setupEditor(room) {
@@ -25,12 +26,13 @@ export function setupEditor(room) {
       e.preventDefault();
       const saved = await attempt(() => {
         const { settings, public: isPublic } = readSettings("set-");
-        return api("PATCH", `/api/rooms/${room.id}`, { options: readOptions(optionsBox), settings, public: isPublic });
+        return api("PATCH", `/api/rooms/${room.id}`, { options: readOptions(optionsBox), settings: { ...settings, ...readFill("set-") }, public: isPublic });
       });
       if (saved) say(t("settings_saved"), "info");
     } },
     optionsBox,
     settingFields(h, room.settings, room.public, "set-", dealt(game)),
+    fillField(room, "set-"), // a play-now table's wait for people
     h("button", { type: "submit", id: "save-settings" }, t("save_settings"))),
   );
   page.setup = { key, el };

@@ -48,6 +48,8 @@ interface Room {
   public?: boolean;
   invite?: string | null;
   game_id?: string | null;
+  /** a play-now table's time (epoch seconds) to fill its empty seats with bots and begin */
+  fill_at?: number | null;
 }
 
 interface RoomSettings {
@@ -58,6 +60,9 @@ interface RoomSettings {
   spectator_delay?: number;
   /** the aids a game's table offers (a card counter): shown unless false */
   table_aids?: boolean;
+  /** a table the lobby's play now finds, which bots fill after `fill_seconds` */
+  play_now?: boolean;
+  fill_seconds?: number;
 }
 
 /** One event of a game: its kind, its data, and who heard it (null: everyone). */

@@ -21,10 +21,11 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.exceptions import LockError
 
 from yamen.engine import Game
 from yamen.server import protocol
@@ -56,6 +57,8 @@ from yamen.server.storage import CLUSTER_PREFIX, StartupError, Store
 from yamen.server.thinking import INLINE, Thinker
 
 log = logging.getLogger(__name__)
+
+EXCLUSIVE_SECONDS = 10.0  # the most one caller holds a cluster-wide turn (exclusive), or waits
 
 
 class ClusterRooms(Rooms):
@@ -148,6 +151,24 @@ class ClusterRooms(Rooms):
         self.background.add(task)
         task.add_done_callback(self.background.discard)
         return task
+
+    @contextlib.asynccontextmanager
+    async def exclusive(self, key: str) -> AsyncIterator[None]:
+        """One caller at a time per ``key`` in the whole cluster: a lock in Redis, held at
+        most EXCLUSIVE_SECONDS (a holder that dies lets go then), waited for as long; 503
+        ``unavailable`` when the wait is over."""
+        lock = self.redis.lock(
+            f"{self.prefix}turn:{key}",
+            timeout=EXCLUSIVE_SECONDS,
+            blocking_timeout=EXCLUSIVE_SECONDS,
+        )
+        if not await lock.acquire():
+            raise RoomError("unavailable", "the server is busy: try again", 503)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(LockError):  # (held past its time: already let go)
+                await lock.release()
 
     # ----- owning rooms -------------------------------------------------------------------------
 
