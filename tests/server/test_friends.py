@@ -52,9 +52,7 @@ async def friends(base: str, *names: str) -> list[Lobby]:
 
 async def table(lobby: Lobby, public: bool = True) -> dict:
     """A Baohuang room ``lobby``'s player hosts and sits in (seat 0)."""
-    return await lobby.call(
-        "POST", "/api/rooms", {"game": "baohuang", "public": public, "seat": 0}
-    )
+    return await lobby.call("POST", "/api/rooms", {"game": "baohuang", "public": public, "seat": 0})
 
 
 def test_following_needs_an_account_and_a_person(server):
@@ -78,7 +76,9 @@ def test_following_needs_an_account_and_a_person(server):
     assert (bot.status, bot.code) == (404, "not_found")
     assert (nobody.status, nobody.code) == (404, "not_found")
     assert followed == again == {"player": followed["player"], "name": "Gus", "mutual": False}
-    assert [f["name"] for f in theirs["followers"]] == ["Ann"] and not theirs["followers"][0]["mutual"]
+    assert [f["name"] for f in theirs["followers"]] == ["Ann"] and not theirs["followers"][0][
+        "mutual"
+    ]
     assert mine["friends"] == [
         {"player": followed["player"], "name": "Gus", "mutual": False, "presence": None}
     ]
@@ -96,7 +96,9 @@ def test_only_friends_see_each_other_online_and_at_a_public_table(server):
         stranger = await eve.call("GET", "/api/friends")
         await bob.call("GET", "/api/invites")  # the lobby: no room
         in_lobby = await ann.call("GET", "/api/friends")
-        relations = await eve.call("GET", f"/api/friends/relations?players={bob.player},{ann.player}")
+        relations = await eve.call(
+            "GET", f"/api/friends/relations?players={bob.player},{ann.player}"
+        )
         return room, before, at_table, stranger, in_lobby, relations, bob, ann
 
     room, before, at_table, stranger, in_lobby, relations, bob, ann = run(go())
@@ -260,6 +262,7 @@ def test_invites_are_bounded_per_sender_and_per_receiver(server, monkeypatch):
         first = await invite(ann, bob)
         twice = await invite(ann, bob)  # the same friend, the same table, still waiting
         second = await invite(ann, cat)
+        assert "id" in second
         at_once = await invite(ann, dan)  # two waiting already
         await bob.call("DELETE", f"/api/invites/{first['id']}")  # dismissed
         third = await invite(ann, dan)
@@ -396,3 +399,57 @@ def test_a_page_asking_often_writes_its_presence_twice_a_minute(tmp_path):
     assert seen[1] == seen[0] and seen[3] == seen[2]  # asked again at once: not written
     assert [room for _, room in seen] == [None, None, "r1", "r1", None]
     assert all(start <= when <= time.time() for when, _ in seen)
+
+
+def test_the_work_of_a_friends_page_does_not_grow_with_the_follows(tmp_path):
+    """A page of the friends list (the follows, who follows back, their presence and their
+    tables) runs the same statements and reads the same rows for 60 follows as for 200: every
+    friend online, at a table of their own."""
+    from tests.server.test_player_page import Work
+    from yamen.server.storage import Store
+    from yamen.server.tables import FollowRow, PlayerRow, PresenceRow, RoomRow, SeatRow
+
+    async def work(follows: int):
+        store = Store(f"sqlite:///{tmp_path / f'{follows}.db'}")
+        await store.open()
+        try:
+            await store.add_player("me", "Me", "t")
+            now = time.time()
+            async with store.session.begin() as s:
+                for i in range(follows):
+                    f, room = f"f{i}", f"r{i}"
+                    s.add(PlayerRow(id=f, name=f"F{i}", token_hash=f"h{i}", created=now))
+                    await s.flush()
+                    s.add(
+                        RoomRow(
+                            id=room,
+                            game="g",
+                            options={},
+                            public=i % 2 == 0,
+                            invite="x",
+                            host=f,
+                            settings={},
+                            created=now,
+                        )
+                    )
+                    await s.flush()
+                    s.add(SeatRow(room_id=room, seat=0, player_id=f))
+                    s.add(FollowRow(follower="me", followed=f, created=now + i))
+                    s.add(FollowRow(follower=f, followed="me", created=now + i))
+                    s.add(PresenceRow(player_id=f, seen=now, room_id=room))
+            await friend_store.page(store, "me", None)  # the statement caches warmed
+            counted = Work(store)
+            shown, more = await friend_store.page(store, "me", None)
+            told = await friend_store.presence(store, "me", [f.player for f in shown])
+            counted.close()
+            assert len(shown) == 50 and more is not None and len(told) == 50
+            assert sum(1 for t in told.values() if t.get("private")) == 25
+            return counted.statements, counted.rows
+        finally:
+            await store.close()
+
+    small, large = run(work(60)), run(work(200))
+    assert small == large
+    statements, rows = large
+    # the page and one more; who follows back; presence; rooms; games in progress; seats
+    assert statements == 6 and rows == 51 + 50 + 50 + 50 + 0 + 50
