@@ -80,7 +80,13 @@ def test_following_needs_an_account_and_a_person(server):
         "mutual"
     ]
     assert mine["friends"] == [
-        {"player": followed["player"], "name": "Gus", "mutual": False, "presence": None}
+        {
+            "player": followed["player"],
+            "name": "Gus",
+            "mutual": False,
+            "presence": None,
+            "invited": None,
+        }
     ]
 
 
@@ -108,6 +114,7 @@ def test_only_friends_see_each_other_online_and_at_a_public_table(server):
         "name": "Bob",
         "mutual": True,
         "presence": {"online": True, "room": room["id"], "game": "baohuang", "playing": False},
+        "invited": None,
     }
     # who follows one way is told nothing of where Bob is
     assert stranger["friends"][0]["presence"] is None and room["id"] not in json.dumps(stranger)
@@ -180,13 +187,16 @@ def test_an_invite_reaches_the_friend_who_accepts_it_and_sits(server):
         room = await table(ann, public=False)
         sent = await ann.call("POST", "/api/invites", {"to": bob.player, "room": room["id"]})
         shown = await bob.call("GET", "/api/invites")
+        waiting = (await ann.call("GET", "/api/friends"))["friends"][0]["invited"]
         accepted = await bob.call("POST", f"/api/invites/{sent['id']}/accept")
+        answered = (await ann.call("GET", "/api/friends"))["friends"][0]["invited"]
         again = await refusal(bob, "POST", f"/api/invites/{sent['id']}/accept")
         after = await bob.call("GET", "/api/invites")
         info = await bob.call("GET", f"/api/rooms/{room['id']}")
-        return room, sent, shown, accepted, again, after, info, ann, bob
+        return room, sent, shown, accepted, again, after, info, ann, bob, waiting, answered
 
-    room, sent, shown, accepted, again, after, info, ann, bob = run(go())
+    room, sent, shown, accepted, again, after, info, ann, bob, waiting, answered = run(go())
+    assert (waiting, answered) == (room["id"], None)  # Ann's list says whom she invited
     assert sent["expires_in"] == 300
     (one,) = shown["invites"]
     assert one["from"] == {"player": ann.player, "name": "Ann"}

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
-from yamen.server import friend_store
+from yamen.server import friend_store, invite_store
 from yamen.server.account_store import account
 from yamen.server.friend_store import Cursor, Follow
 from yamen.server.identity import Player
@@ -61,11 +61,13 @@ async def followable(request: Request, me: Player, player: str) -> str:
 async def following(me: Me, request: Request, before: Before = None) -> dict[str, Any]:
     """The players the caller follows, newest follow first, a PAGE at a time (``next``: pass it
     as ``before``; null: no more). ``mutual``: they follow back, and then ``presence`` says
-    where they are; else ``presence`` is null (nothing is told of someone who did not choose
-    to be a friend)."""
+    where they are and ``invited`` the room of the caller's invite waiting for them (null:
+    none); else both are null (nothing is told of someone who did not choose to be a
+    friend)."""
     shown, more = await friend_store.page(db(request), me.id, cursor(before))
     friends = [f.player for f in shown if f.mutual]
     where = await friend_store.presence(db(request), me.id, friends)
+    invited = await invite_store.sent_waiting(db(request), me.id) if friends else {}
 
     def about(f: Follow) -> dict[str, Any] | None:
         if not f.mutual:
@@ -74,7 +76,13 @@ async def following(me: Me, request: Request, before: Before = None) -> dict[str
 
     return {
         "friends": [
-            {"player": f.player, "name": f.name, "mutual": f.mutual, "presence": about(f)}
+            {
+                "player": f.player,
+                "name": f.name,
+                "mutual": f.mutual,
+                "presence": about(f),
+                "invited": invited.get(f.player) if f.mutual else None,
+            }
             for f in shown
         ],
         "next": None if more is None else str(more),

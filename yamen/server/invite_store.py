@@ -118,6 +118,19 @@ async def waiting(store: Store, receiver: str) -> list[Shown]:
     return [Shown(i.id, i.sender, name, i.room_id, game, i.expires) for i, name, game in rows]
 
 
+async def sent_waiting(store: Store, sender: str) -> dict[str, str]:
+    """The sender's invites waiting for an answer: receiver -> room (at most SENT_AT_ONCE)."""
+    now = time.time()
+    query = select(InviteRow.receiver, InviteRow.room_id).where(
+        InviteRow.sender == sender,
+        InviteRow.created > now - KEPT_SECONDS,
+        InviteRow.answered.is_(None),
+        InviteRow.expires > now,
+    )
+    async with store.session() as s:
+        return {receiver: room for receiver, room in (await s.execute(query)).all()}
+
+
 async def answer(store: Store, invite: str, receiver: str) -> tuple[InviteRow | None, bool]:
     """The receiver answers their invite (accepts or dismisses it): it is shown no more. The
     invite as it was (None: there is no such invite of theirs) and whether it was still

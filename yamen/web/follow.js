@@ -16,7 +16,11 @@ import { shell, attempt } from "./shell.js";
 const known = new Map();
 /** @type {Set<string>} */
 const asked = new Set(); // drawn but not known yet: asked for together, once drawing is done
+/** @type {Set<string>} */
+const underWay = new Set(); // asked for, the answer not back yet (a table redraws meanwhile)
 const MOST_ASKED = 60; // the server's bound on one request (every seat of the largest table)
+const AFTER_FAILURE = 10000; // ms without asking after a request failed (tables redraw often)
+let quietUntil = 0;
 
 // What I was told of someone elsewhere (the friends list): kept, and every button redrawn.
 /**
@@ -43,8 +47,10 @@ export function followButton(player) {
   else {
     button.textContent = t("friends.follow");
     button.disabled = true; // until I know whether I follow them
-    if (!asked.size) queueMicrotask(askAll);
-    asked.add(player);
+    if (Date.now() >= quietUntil && !underWay.has(player)) {
+      if (!asked.size) queueMicrotask(askAll);
+      asked.add(player);
+    }
   }
   return button;
 }
@@ -64,11 +70,21 @@ function paint(button, relation) {
 
 async function askAll() {
   const players = [...asked].slice(0, MOST_ASKED);
-  for (const player of players) asked.delete(player);
+  for (const player of players) {
+    asked.delete(player);
+    underWay.add(player);
+  }
   if (asked.size) queueMicrotask(askAll); // (more than one request holds: the rest next)
-  /** @type {{ [player: string]: Relation } | undefined} */
-  const found = await attempt(() => api("GET", `/api/friends/relations?players=${players.map(encodeURIComponent).join(",")}`));
-  for (const [player, relation] of Object.entries(found || {})) knowRelation(player, relation);
+  // asked while drawing, not by a tap: a failure says nothing (the banner keeps the room's
+  // news), and the buttons stay waiting
+  try {
+    /** @type {{ [player: string]: Relation }} */
+    const found = await api("GET", `/api/friends/relations?players=${players.map(encodeURIComponent).join(",")}`);
+    for (const [player, relation] of Object.entries(found)) knowRelation(player, relation);
+  } catch {
+    quietUntil = Date.now() + AFTER_FAILURE;
+  }
+  for (const player of players) underWay.delete(player);
 }
 
 // Follow, or unfollow someone I follow; a guest is told that following needs an account.

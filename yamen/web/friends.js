@@ -12,12 +12,12 @@ import { h } from "./dom.js";
 import { errorText } from "./lobby.js";
 import { games, gameTitle } from "./gamelist.js";
 import { followButton, knowRelation, onFollowChange } from "./follow.js";
-import { shell } from "./shell.js";
+import { shell, main } from "./shell.js";
 /** @typedef {import("./net.js").ApiError} ApiError */
 
 /**
  * @typedef {{ online: boolean, room?: string | null, game?: string, playing?: boolean, private?: boolean }} Presence
- * @typedef {{ player: string, name: string, mutual: boolean, presence: Presence | null }} Friend
+ * @typedef {{ player: string, name: string, mutual: boolean, presence: Presence | null, invited: string | null }} Friend
  * @typedef {{ player: string, name: string, mutual: boolean }} Follower
  */
 
@@ -26,8 +26,6 @@ const REFRESH = 15000; // ms between asks while the list is open
 // without my following back, a refusal in the page's words, whether I am a guest
 /** @type {{ open: boolean, friends: Friend[], next: string | null, followers: Follower[], error: string, guest: boolean }} */
 const list = { open: false, friends: [], next: null, followers: [], error: "", guest: false };
-/** @type {Map<string, number>} */
-const invited = new Map(); // `${friend} ${room}` -> until when (ms) the invite waits
 /** @type {number | undefined} */
 let timer;
 
@@ -38,7 +36,7 @@ export function startFriends() {
   const button = h("button", { type: "button", id: "friends-open", class: "quiet", "aria-expanded": "false", onclick: () => (list.open ? close() : open()) });
   header.insertBefore(button, header.querySelector(".lang"));
   new MutationObserver(draw).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
-  window.addEventListener("hashchange", draw); // Invite follows the table on show
+  new MutationObserver(draw).observe(main, { childList: true }); // a new screen: Invite follows the table on show
   onFollowChange(() => list.open && load());
   draw();
 }
@@ -172,12 +170,11 @@ function where(f, there) {
  * @param {Room} table
  */
 function inviteButton(f, table) {
-  const key = `${f.player} ${table.id}`;
-  const waiting = (invited.get(key) || 0) > Date.now();
+  const waiting = f.invited === table.id; // (the server's word, the list's next ask says again)
   const send = async () => {
     try {
-      const made = await api("POST", "/api/invites", { to: f.player, room: table.id });
-      invited.set(key, Date.now() + made.expires_in * 1000);
+      await api("POST", "/api/invites", { to: f.player, room: table.id });
+      f.invited = table.id;
       list.error = "";
     } catch (caught) {
       list.error = refusal(caught);
