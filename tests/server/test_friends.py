@@ -12,6 +12,7 @@ import secrets
 import time
 
 import pytest
+from sqlalchemy import select
 
 from tests.server.helpers import PASSWORD, ServerThread, claimed, database, run
 from yamen.client import Lobby, LobbyError
@@ -463,3 +464,51 @@ def test_the_work_of_a_friends_page_does_not_grow_with_the_follows(tmp_path):
     statements, rows = large
     # the page and one more; who follows back; presence; rooms; games in progress; seats
     assert statements == 6 and rows == 51 + 50 + 50 + 50 + 0 + 50
+
+
+def test_invites_older_than_an_hour_are_swept(tmp_path):
+    from yamen.server.storage import Store
+    from yamen.server.tables import InviteRow, PlayerRow, RoomRow
+
+    async def go():
+        store = Store(f"sqlite:///{tmp_path / 's.db'}")
+        await store.open()
+        try:
+            now = time.time()
+            async with store.session.begin() as s:
+                s.add(PlayerRow(id="p", name="P", token_hash="h", created=now))
+                await s.flush()
+                s.add(
+                    RoomRow(
+                        id="r",
+                        game="g",
+                        options={},
+                        public=True,
+                        invite="x",
+                        host="p",
+                        settings={},
+                        created=now,
+                    )
+                )
+                await s.flush()
+                for i, age in enumerate([7200, 3700, 3500, 10]):
+                    made = now - age
+                    s.add(
+                        InviteRow(
+                            id=f"i{i}",
+                            sender="p",
+                            receiver="p",
+                            room_id="r",
+                            created=made,
+                            expires=made + 300,
+                        )
+                    )
+            gone = await invite_store.delete_old(store, now - invite_store.KEPT_SECONDS)
+            async with store.session() as s:
+                left = sorted(await s.scalars(select(InviteRow.id)))
+            return gone, left
+        finally:
+            await store.close()
+
+    gone, left = run(go())
+    assert gone == 2 and left == ["i2", "i3"]

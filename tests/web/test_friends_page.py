@@ -109,6 +109,11 @@ def test_follow_see_invite_and_join_in_two_languages(web_server, browser):
         bob.set_viewport_size(viewport)
         bob.screenshot(path=str(artifacts() / f"friends-invite-ja-{label}.png"))
     bob.set_viewport_size(DESKTOP)
+    en = words("en")  # a language chosen meanwhile words the card again
+    bob.select_option("#lang", "en")
+    wait_text(bob, ".invite-card", en["invite.from"].format(name="Ann", game=en["baohuang.title"]))
+    bob.select_option("#lang", "ja")
+    wait_text(bob, ".invite-card", ja["invite.accept"])
     bob.click(".invite-card .dismiss-invite")
     assert bob.locator(".invite-card").count() == 0
     assert bob.url == bobs_room  # still at his table
