@@ -88,6 +88,7 @@ LATER = [
     ("0005", {"accounts", "sessions"}),
     ("0006", {"analyses"}),
     ("0008", {"player_stats"}),
+    ("0010", {"follows", "presence", "invites"}),
 ]
 
 

@@ -13,6 +13,7 @@ import time
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from yamen.server.friend_store import forget
 from yamen.server.player_store import token_hash
 from yamen.server.storage import Store
 from yamen.server.tables import AccountRow, PlayerRow, SessionRow
@@ -96,9 +97,11 @@ async def set_password(store: Store, player_id: str, password_hash: str) -> None
 
 
 async def delete_account(store: Store, player_id: str) -> None:
-    """Credentials and sessions gone; the player (and so their games) stays, named
-    ANONYMOUS, with no token that works."""
+    """Credentials and sessions gone, and the account's follows, presence and invites
+    (friend_store.forget); the player (and so their games) stays, named ANONYMOUS, with no
+    token that works."""
     async with store.session.begin() as s:
+        await forget(s, player_id)
         await s.execute(delete(SessionRow).where(SessionRow.player_id == player_id))
         await s.execute(delete(AccountRow).where(AccountRow.player_id == player_id))
         await s.execute(

@@ -20,7 +20,9 @@ from yamen.server import (
     analysis_api,
     api_docs,
     errors,
+    friends,
     game_api,
+    invites,
     joining,
     passwords,
     play_now,
@@ -30,6 +32,7 @@ from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, chec
 from yamen.server.beats import Heartbeat
 from yamen.server.chat import sweep_old_chat
 from yamen.server.guesses import Guesses
+from yamen.server.invite_store import sweep_old_invites
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
@@ -122,6 +125,7 @@ def create_app(
             asyncio.create_task(Watchdog(app.state.rooms, heartbeat=heartbeat).run()),
             asyncio.create_task(rate_unrated(store)),  # games finished before ratings existed
             asyncio.create_task(sweep_old_chat(store)),  # a room's chat is kept a week at most
+            asyncio.create_task(sweep_old_invites(store)),  # kept an hour, to be counted
         ]
         if limits.idle_seconds is not None:
             background.append(asyncio.create_task(app.state.rooms.unload_idle(limits.idle_seconds)))
@@ -150,6 +154,8 @@ def create_app(
     app.include_router(analysis_api.router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(play_now.router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(joining.router, dependencies=[Depends(per_address("lobby"))])
+    app.include_router(friends.router, dependencies=[Depends(per_address("lobby"))])
+    app.include_router(invites.router, dependencies=[Depends(per_address("lobby"))])
     app.add_api_websocket_route("/ws/rooms/{room_id}", live)
     # Outside /api: a scrape is not a lobby call, and the lobby's rate limit does not count it.
     app.add_api_route("/metrics", metrics, include_in_schema=False)

@@ -184,6 +184,52 @@ class AnalysisRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
+class FollowRow(Base):
+    """``follower`` follows ``followed``: one way, asked of nobody. Two players who follow each
+    other are friends: they see each other's presence and may invite each other
+    (yamen/server/friends.py). A player's follows are read newest first through the primary
+    key's follower and the index on (follower, created); their followers through (followed,
+    created)."""
+
+    __tablename__ = "follows"
+    __table_args__ = (
+        Index("ix_follows_follower_created", "follower", "created", "followed"),
+        Index("ix_follows_followed_created", "followed", "created", "follower"),
+    )
+    follower: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    followed: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class PresenceRow(Base):
+    """When a player's page last asked for its invites (it does every few seconds while open),
+    and the room it was showing: what their friends are told of them (yamen/server/friends.py)."""
+
+    __tablename__ = "presence"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seen: Mapped[float] = mapped_column(Float)
+    room_id: Mapped[str | None] = mapped_column(String(16), nullable=True)  # null: not a room
+
+
+class InviteRow(Base):
+    """A friend asked to a room (yamen/server/invites.py): shown to ``receiver`` until it is
+    answered (``answered``: accepted or dismissed) or ``expires``; kept an hour after it was
+    made, so that what a sender sent in the last hour can be counted."""
+
+    __tablename__ = "invites"
+    __table_args__ = (
+        Index("ix_invites_receiver_expires", "receiver", "expires"),
+        Index("ix_invites_sender_created", "sender", "created"),
+    )
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)  # random: never counted
+    sender: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    receiver: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
+    created: Mapped[float] = mapped_column(Float, index=True)  # the hourly sweep reads it
+    expires: Mapped[float] = mapped_column(Float)
+    answered: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
 class SiteRow(Base):
     """Facts about the whole database: ``cluster_prefix``, the Redis prefix of the cluster of
     processes that runs its rooms (one cluster a database: yamen/server/cluster/)."""

@@ -9,6 +9,8 @@ import { h, keepingInputs } from "./dom.js";
 import { signIn } from "./identity.js";
 import { route } from "./routes.js";
 import { shell, main, onIdentityLost } from "./shell.js";
+import { startFriends } from "./friends.js";
+import { startInvites } from "./invites.js";
 
 // a request refused for want of an identity: the name step again, then on
 onIdentityLost(() => signIn().then(route));
@@ -27,6 +29,8 @@ async function start() {
   });
   await signIn();
   window.addEventListener("hashchange", route);
+  startFriends(); // the header's friends list, and invites from friends on every screen
+  startInvites();
   await route();
 }
 

@@ -10,6 +10,7 @@ import { t, shownName } from "./i18n.js";
 import { h } from "./dom.js";
 import { botKind } from "./lobby.js";
 import { shell, attempt } from "./shell.js";
+import { followButton } from "./follow.js";
 
 // A rated name: a person's own (a deleted account's: words for it), or a bot by its kind
 // ("bot:rules" is rated like a person).
@@ -108,7 +109,7 @@ export async function playerPage(id, title) {
     return h(
       "div",
       { class: "player-page" },
-      h("h1", {}, named(data)),
+      h("h1", {}, named(data), " ", followButton(data.bot ? null : id)), // follow.js
       games.length ? games : h("p", { class: "card" }, t("player.no_games")),
       last.length
         ? h(

@@ -13,6 +13,7 @@ import { names } from "./context.js";
 import { logPanel } from "./log.js";
 import { shell, attempt } from "./shell.js";
 import { leftSeat } from "./standin.js";
+import { followButton } from "./follow.js";
 
 // (drawn on the room page: shell.page is set, and the page has its side column)
 export function drawSide() {
@@ -32,6 +33,7 @@ export function drawSide() {
       h("span", { class: "seat-no" }, i),
       pending ? icon("turn", t("to_act")) : null,
       h("span", { class: "seat-name" }, label, s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
+      followButton(s.player), // a person at the table: follow them (follow.js)
       s.auto ? h("small", { class: "auto-seat" }, t("auto_play_on_seat")) : null, // told to everyone
       h("span", { class: "score" }, (table && table.totals ? table.totals : room.scores)[i]), // the deals so far included
       left ? h("span", { class: "timer", "data-deadline": left }, "") : null,

@@ -1,0 +1,135 @@
+"""Friends in the browser (friends.js, follow.js, invites.js), in two languages at once: Ann
+(繁體中文, on a phone) and Bob (日本語, on a desktop) claim accounts; Bob follows Ann from her
+seat's name at her table, Ann follows him back from his player page; Ann's friends list shows
+Bob online, then at a table of his own and which game; she invites him from the list; the invite
+appears on Bob's screen, at his own table, and he dismisses it; invited again while he is in
+the lobby, he joins with one tap and sits at Ann's table. Screenshots at 390 and 1280 px of the
+list and of the invite."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from tests.paths import WEB
+from tests.web.helpers import DESKTOP, PHONE, artifacts, create_room, person
+
+PASSWORD = "correct horse"
+
+
+def words(lang: str) -> dict[str, str]:
+    shell = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    game = json.loads((WEB / "i18n" / "games" / "baohuang.json").read_text(encoding="utf-8"))
+    return {**shell, **game[lang]}
+
+
+def claim(page, account: str) -> str:
+    """The guest on ``page`` claims an account from the name in the header; their player id."""
+    page.click("#who-link")
+    page.fill("#claim-name", account)
+    page.fill("#claim-password", PASSWORD)
+    page.click("#claim button[type=submit]")
+    page.wait_for_selector("#account")
+    return page.evaluate(
+        "async () => (await (await fetch('/api/me', {headers: {authorization:"
+        " 'Bearer ' + localStorage.getItem('yamen.token')}})).json()).player"
+    )
+
+
+def wait_text(page, selector: str, text: str, seconds: float = 30) -> None:
+    """Until the element's text holds ``text`` (the friends list and invites are asked for
+    every few seconds)."""
+    deadline = time.monotonic() + seconds
+    while text not in (
+        page.locator(selector).first.inner_text() if page.locator(selector).count() else ""
+    ):
+        assert time.monotonic() < deadline, f"{selector} never said {text!r}"
+        time.sleep(0.2)
+
+
+def open_friends(page) -> None:
+    """The friends list opened afresh (what the server says now)."""
+    if page.locator("#friends-panel").count():
+        page.click("#friends-close")
+    page.click("#friends-open")
+    page.wait_for_selector("#friends-panel")
+
+
+def test_follow_see_invite_and_join_in_two_languages(web_server, browser):
+    zh, ja = words("zh-Hant"), words("ja")
+    ann = person(browser, web_server.url, "Ann", PHONE, "zh-TW")
+    bob = person(browser, web_server.url, "ボブ", DESKTOP, "ja-JP")
+    ann_id, bob_id = claim(ann, "ann-friends"), claim(bob, "bob-friends")
+
+    # Ann's table; Bob opens it and follows her from her seat's name
+    ann.goto(web_server.url)
+    room = create_room(ann, "baohuang")
+    bob.goto(room.split("?")[0])
+    seat_follow = bob.locator(f".seats button.follow[data-player='{ann_id}']")
+    seat_follow.wait_for()
+    wait_text(bob, f".seats button.follow[data-player='{ann_id}']", ja["friends.follow"])
+    seat_follow.click()
+    wait_text(bob, f".seats button.follow[data-player='{ann_id}']", ja["friends.following"])
+    bob.screenshot(path=str(artifacts() / "friends-seat-follow-ja-1280.png"))
+
+    # Ann follows him back from his page: friends now
+    ann.goto(f"{web_server.url}/#/player/{bob_id}")
+    page_follow = ann.locator(f"h1 button.follow[data-player='{bob_id}']")
+    wait_text(ann, f"h1 button.follow[data-player='{bob_id}']", zh["friends.follow_back"])
+    page_follow.click()
+    wait_text(ann, f"h1 button.follow[data-player='{bob_id}']", zh["friends.mutual"])
+
+    # Bob, on the site (Ann's room, watching): online; then at a table of his own
+    ann.goto(room)
+    ann.wait_for_selector(".seats")
+    bob.goto(web_server.url)
+    bob.wait_for_selector("#create")
+    with bob.expect_response(lambda r: "/api/invites?here=" in r.url, timeout=30000):
+        bobs_room = create_room(bob, "baohuang")
+    open_friends(ann)
+    friend = f"#friends-panel .friend[data-player='{bob_id}']"
+    at_table = zh["friends.at_table"].format(game=zh["baohuang.title"])
+    wait_text(ann, f"{friend} .presence", at_table)
+    assert ann.locator(f"{friend} .invite-friend").inner_text() == zh["friends.invite"]
+    for viewport, label in ((PHONE, "390"), (DESKTOP, "1280")):
+        ann.set_viewport_size(viewport)
+        ann.screenshot(path=str(artifacts() / f"friends-list-zh-Hant-{label}.png"))
+    ann.set_viewport_size(PHONE)
+
+    # invited: the card appears on Bob's screen, at his own table; he dismisses it
+    ann.click(f"{friend} .invite-friend")
+    wait_text(ann, f"{friend} .invite-friend", zh["friends.invited"])
+    card = bob.locator(".invite-card")
+    card.wait_for(timeout=30000)
+    assert card.inner_text().startswith(
+        ja["invite.from"].format(name="Ann", game=ja["baohuang.title"])
+    )
+    for viewport, label in ((DESKTOP, "1280"), (PHONE, "390")):
+        bob.set_viewport_size(viewport)
+        bob.screenshot(path=str(artifacts() / f"friends-invite-ja-{label}.png"))
+    bob.set_viewport_size(DESKTOP)
+    en = words("en")  # a language chosen meanwhile words the card again
+    bob.select_option("#lang", "en")
+    wait_text(bob, ".invite-card", en["invite.from"].format(name="Ann", game=en["baohuang.title"]))
+    bob.select_option("#lang", "ja")
+    wait_text(bob, ".invite-card", ja["invite.accept"])
+    bob.click(".invite-card .dismiss-invite")
+    assert bob.locator(".invite-card").count() == 0
+    assert bob.url == bobs_room  # still at his table
+
+    # invited again (the list knows the first was answered) while he is in the lobby: he joins
+    # with one tap
+    bob.goto(web_server.url)
+    bob.wait_for_selector("#create")
+    open_friends(ann)
+    wait_text(ann, f"{friend} .invite-friend", zh["friends.invite"])
+    ann.click(f"{friend} .invite-friend")
+    card.wait_for(timeout=30000)
+    bob.click(".invite-card .accept-invite")
+    bob.wait_for_url(re.compile(re.escape(room.split("?")[0])))
+    bob.wait_for_selector(".seats li.mine[data-seat='1']")
+    ann.wait_for_selector(f".seats li[data-seat='1'] a[href='#/player/{bob_id}']")
+    open_friends(ann)
+    wait_text(ann, f"{friend} .presence", zh["friends.here"])
+    assert ann.errors == [] and bob.errors == []
