@@ -18,11 +18,14 @@ from yamen.server.ratings import Cursor, games_page, player_page
 SMALL = {"bao_qingtian": {"players": 3}, "criminal_poker": {}, "baohuang": {"deals": 2}}
 
 
-async def played(base: str, game: str) -> tuple[str, str, Lobby]:
-    """A game of ``game`` in a private room, played to its end by a guest in seat 0 and rules
-    bots: the room, the game's public id, the guest."""
-    host = await Lobby.guest(base, "host")
-    body = {"game": game, "options": SMALL[game], "public": False, "settings": FAST, "seat": 0}
+async def played(
+    base: str, game: str, public: bool = False, name: str = "host"
+) -> tuple[str, str, Lobby]:
+    """A game of ``game`` (a private room's unless ``public``), played to its end by a guest
+    in seat 0 and rules bots: the room, the game's public id, the guest."""
+    host = await Lobby.guest(base, name)
+    options = SMALL.get(game, {})
+    body = {"game": game, "options": options, "public": public, "settings": FAST, "seat": 0}
     rid = (await host.call("POST", "/api/rooms", body))["id"]
     await host.call("POST", f"/api/rooms/{rid}/bots", {"bot": "rules"})
     seat = await SeatClient.connect(host.ws_url(rid), host.token)
