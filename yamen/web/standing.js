@@ -2,9 +2,9 @@
 // Finished games in the page's words, for the pages that list or show them (player.js,
 // mygames.js, gamepage.js): when a game ended, a seat's part in it in the game's own words
 // (the keys of its catalog the server names: Game.part), its place and points only where the
-// game declares they mean something (GET /api/games `figures`: Baohuang's places and points;
-// Criminal Poker's and Bao Qing-tian's say what became of the seat instead), and who else sat
-// there. It names no game: what a game means is the game's declaration and catalog.
+// game declares they mean something (GET /api/games `figures`; a game whose places only put
+// the winners first says what became of the seat instead), and who else sat there. It names
+// no game: what a game means is the game's declaration and catalog.
 
 import { t, tOr, lang, shownName } from "./i18n.js";
 import { h } from "./dom.js";
