@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Required, TypedDict
 
 from yamen.errors import IllegalAction, NotationError, NotYourTurn, OptionsError, shown
 from yamen.options import Option, Preset, read_options
@@ -227,6 +227,15 @@ class Contest(NamedTuple):
     ranks: list[int]
 
 
+class Word(TypedDict, total=False):
+    """A word of a game's catalog that tells a seat's part in a finished game (``Game.part``):
+    its key under the game's name, the values its words take, how many times it came."""
+
+    key: Required[str]
+    params: dict[str, Any]
+    times: int
+
+
 class Game(ABC):
     """A game with its options read: a configured, immutable object that knows, without
     dealing, how many seats and how many distinct actions it has, and starts states.
@@ -269,6 +278,11 @@ class Game(ABC):
     # with fewer items than before (a new deal). A live update sends them by their new items
     # (yamen/server/frames.py: tails); tests/server/test_frame_tails.py holds every game to it
     view_logs: ClassVar[tuple[str, ...]] = ()
+    # the figures of a player's page that mean something in this game (GET /api/games):
+    # "places" where a seat's place ranks it, "points" where its scores add up to something.
+    # A game whose places only put the winners first and whose scores only repeat the win
+    # declares neither: its own words (``part``) tell what became of a seat
+    figures: ClassVar[tuple[str, ...]] = ("places", "points")
 
     __slots__ = ("_options", "num_actions", "num_seats")
     _options: dict[str, Any]
@@ -345,6 +359,15 @@ class Game(ABC):
                 rank, previous = index, scores[seat]
             ranks[seat] = rank
         return [Contest([[s] for s in range(seats)], ranks)]
+
+    @classmethod
+    def part(cls, result: Mapping[str, Any], seat: int) -> list[Word]:
+        """A seat's part in a finished game (its result as JSON) in the game's own words, for
+        player pages and a game's page: its role, what became of it. Each word names a key of
+        the game's catalog (``<game>.<key>``, yamen/web/i18n/games/<game>.json) with the
+        ``params`` the catalog's words take, and ``times`` where it came more than once (a
+        role, deal by deal). None by default: the win and the place say it."""
+        return []
 
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from tests.server.helpers import ServerThread, database, run
 from tests.server.test_ratings import deal, finished, rated_store
 from yamen.server.migrate import config, upgrade
+from yamen.server.outcomes import OPPONENTS
 from yamen.server.ratings import Cursor, _last_games, count, player_page
 from yamen.server.storage import Store, async_url
 from yamen.server.tables import GameRow, OutcomeRow, RoomRow, StatsRow
@@ -130,10 +131,13 @@ def test_the_work_of_a_page_does_not_grow_with_the_games_played(tmp_path, asker)
 
     small, large = run(work(100)), run(work(1000))
     assert small == large
-    for (statements, rows, shown), reads in zip(large, (4, 3), strict=True):
-        # names (a person's), figures, ratings, a page: twice, for two pages
+    seats = 20 * (OPPONENTS + 1)  # the page's games' other seats (and one's own) at most
+    for (statements, rows, shown), reads in zip(large, (6, 5), strict=True):
+        # names (a person's), figures, ratings, a page, its games' other seats and their
+        # people's names: twice, for two pages
         assert shown == 20 and statements == 2 * reads
-        assert rows <= 2 * (1 + 1 + 1 + 21)  # names, figures, rating, a page and one more
+        # names, figures, rating, a page and one more, other seats, their names
+        assert rows <= 2 * (1 + 1 + 1 + 21 + seats + seats)
 
 
 def test_the_last_games_are_read_through_the_index_newest_first(tmp_path):

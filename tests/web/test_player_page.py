@@ -1,5 +1,5 @@
 """The player page and the leaderboard in the browser: after a game with bots, a seat's name
-leads to its player's page (games played, win rate, rating, the game's record), the lobby to
+leads to its player's page (games played, win rate, rating, the game's page), the lobby to
 each game's leaderboard (the person and the bots, labelled by kind), in the page's language."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_a_seat_name_leads_to_the_players_page_and_the_lobby_to_the_leaderboard(
     assert "Rika" in shown
     assert host.locator(".player-game .played").inner_text() == "1"
     assert host.locator(".player-game .rating").inner_text().strip() != "–"
-    assert host.locator(".last-games li a[download]").count() == 1
+    assert host.locator(".last-games li a.game-open").count() == 1  # the game's page, not JSON
     for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
         host.set_viewport_size(size)
         host.screenshot(path=str(artifacts() / f"player-page-{name}.png"), full_page=True)

@@ -44,6 +44,7 @@ class StoredGame:
     players: list[str | None] | None = None
     quarantined: str | None = None
     stand_ins: dict[int, str] = field(default_factory=dict)  # action index -> why (timeout...)
+    finished_at: float | None = None  # when it ended (epoch seconds)
 
 
 class GameQueries:
@@ -170,4 +171,5 @@ def _stored_game(row: GameRow, actions: list[tuple[int, str, str | None]]) -> St
         row.players,
         row.quarantined,
         {i: a[2] for i, a in enumerate(actions) if a[2] is not None},
+        row.finished,
     )

@@ -183,7 +183,8 @@ async def me(player: Me, request: Request) -> dict[str, str | None]:
 @router.get("/games")
 async def list_games() -> list[dict[str, Any]]:
     """Every game: its type (title, seats, the options declared, for a lobby's form), its
-    default options, its bots, and whether it has a post-game analysis."""
+    default options, its bots, whether it has a post-game analysis, and which of a player
+    page's figures mean something in it (``figures``: "places", "points")."""
     return [
         {
             "game": name,
@@ -191,6 +192,7 @@ async def list_games() -> list[dict[str, Any]]:
             "options": get_game(name).options,
             "bots": bot_names(name),
             "analysis": game_type(name).analyst is not None,
+            "figures": list(game_type(name).figures),
         }
         for name in game_names()
     ]

@@ -15,7 +15,8 @@ ratings.
 
 A player's page costs the same however many games they played: it reads their figures per
 game (``player_stats``, kept as games are rated) and one page of their last games, newest
-first, through an index (``?before=`` the previous page's ``next``).
+first, through an index (``?before=`` the previous page's ``next``), each with a few of the
+other seats and the player's part in it (yamen/server/outcomes.py).
 """
 
 from __future__ import annotations
@@ -34,11 +35,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from yamen.engine import game_type
+from yamen.server.outcomes import bot_kind, bot_label, names, others, part
 from yamen.server.tables import (
     ActionRow,
     GameRow,
     OutcomeRow,
-    PlayerRow,
     RatingRow,
     RoomRow,
     SeatRow,
@@ -56,10 +57,6 @@ class Sessions(Protocol):
     since the store imports this module."""
 
     session: async_sessionmaker[AsyncSession]
-
-
-def bot_label(kind: str | None) -> str:
-    return f"bot:{kind or 'unknown'}"
 
 
 def display(mu: float, sigma: float) -> float:
@@ -248,10 +245,10 @@ async def leaderboard(store: Sessions, game: str, limit: int = 100) -> list[dict
     """The game's rated players and bots, best displayed rating first."""
     async with store.session() as s:
         rows = list(await s.scalars(select(RatingRow).where(RatingRow.game == game)))
-        names = await _names(s, [r.who for r in rows])
+        known = await names(s, [r.who for r in rows])
     rows.sort(key=lambda r: (-(r.mu - 3 * r.sigma), r.who))
     return [
-        {**_rating(r), "player": r.who, "name": names.get(r.who, r.who), "bot": _bot(r.who)}
+        {**_rating(r), "player": r.who, "name": known.get(r.who, r.who), "bot": bot_kind(r.who)}
         for r in rows[:limit]
     ]
 
@@ -288,7 +285,7 @@ async def player_page(
     was rated in with them. ``next`` is where the next page starts (None: no more). None:
     nobody by that id. Bounded work whatever the number of games: a few indexed reads."""
     async with store.session() as s:
-        names = await _names(s, [player_id])
+        known = await names(s, [player_id])
         stats = list(
             await s.scalars(
                 select(StatsRow)
@@ -296,12 +293,41 @@ async def player_page(
                 .order_by(StatsRow.last.desc(), StatsRow.game)
             )
         )
-        if player_id not in names and not stats:
+        if player_id not in known and not stats:
             return None
         ratings = {
             r.game: r for r in await s.scalars(select(RatingRow).where(RatingRow.who == player_id))
         }
-        rows = (await s.execute(_last_games(player_id, asker, before, last + 1))).all()
+        page = await _page_of_games(s, player_id, asker, last, before)
+    return {
+        "player": player_id,
+        "name": known.get(player_id, player_id),
+        "bot": bot_kind(player_id),
+        "games": [figures(row, ratings.get(row.game)) for row in stats],
+        "last": page["games"],
+        "next": page["next"],
+    }
+
+
+async def games_page(
+    store: Sessions, player_id: str, asker: str | None, last: int = 20, before: Cursor | None = None
+) -> dict[str, Any]:
+    """A page of a player's last games alone (``games``, ``next``), as :func:`player_page`
+    gives them: a player's own list of games ("my games"), or the next page of another's."""
+    async with store.session() as s:
+        return await _page_of_games(s, player_id, asker, last, before)
+
+
+async def _page_of_games(
+    s: AsyncSession, player_id: str, asker: str | None, last: int, before: Cursor | None
+) -> dict[str, Any]:
+    """``last`` of the player's readable games after ``before``, newest first, each with its
+    date (``finished``), place, score, win, the player's part in the game's words, how many
+    seats it had and up to ``OPPONENTS`` of the others (yamen/server/outcomes.py); and
+    ``next``, where the next page starts."""
+    found = (await s.execute(_last_games(player_id, asker, before, last + 1))).all()
+    rows = found[:last]
+    opponents = await others(s, ((o.game_id, o.seat) for o, *_ in rows))
     recent = [
         {
             "game_id": public_id,
@@ -313,21 +339,17 @@ async def player_page(
             "won": o.won,
             "stand_in": o.stand_in,
             "finished": o.finished,
+            "part": part(o.game, result, o.seat),
+            "seats": len(result["places"]) if result else None,
+            "others": opponents.get(o.game_id, []),
         }
-        for o, public_id, room_id, public in rows[:last]
+        for o, public_id, room_id, public, result in rows
     ]
     after = None
-    if len(rows) > last:
+    if len(found) > last:
         end = recent[-1]
         after = str(Cursor(end["finished"], end["game_id"], end["seat"]))
-    return {
-        "player": player_id,
-        "name": names.get(player_id, player_id),
-        "bot": _bot(player_id),
-        "games": [figures(row, ratings.get(row.game)) for row in stats],
-        "last": recent,
-        "next": after,
-    }
+    return {"games": recent, "next": after}
 
 
 def figures(stats: StatsRow, rating: RatingRow | None) -> dict[str, Any]:
@@ -345,12 +367,12 @@ def figures(stats: StatsRow, rating: RatingRow | None) -> dict[str, Any]:
 
 
 def _last_games(player_id: str, asker: str | None, before: Cursor | None, limit: int) -> Select:
-    """The player's outcomes newest first, with their game's public id, room and publicity:
-    those of public rooms, and those the asker was rated in too; after ``before``. Walks the
-    index on (who, finished, game_id, seat) and stops at ``limit``."""
+    """The player's outcomes newest first, with their game's public id, room, publicity and
+    result: those of public rooms, and those the asker was rated in too; after ``before``.
+    Walks the index on (who, finished, game_id, seat) and stops at ``limit``."""
     o, other = OutcomeRow, aliased(OutcomeRow)
     query = (
-        select(o, GameRow.public_id, GameRow.room_id, RoomRow.public)
+        select(o, GameRow.public_id, GameRow.room_id, RoomRow.public, GameRow.result)
         .join(GameRow, GameRow.id == o.game_id)
         .join(RoomRow, RoomRow.id == GameRow.room_id)
         .where(o.who == player_id)
@@ -381,15 +403,3 @@ def _rating(r: RatingRow) -> dict[str, Any]:
         "display": display(r.mu, r.sigma),
         "games": r.games,
     }
-
-
-def _bot(who: str) -> str | None:
-    return who[4:] if who.startswith("bot:") else None
-
-
-async def _names(s: AsyncSession, ids: list[str]) -> dict[str, str]:
-    people = [i for i in ids if not i.startswith("bot:")]
-    if not people:
-        return {}
-    rows = await s.execute(select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(people)))
-    return {row[0]: row[1] for row in rows}

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 
 from yamen.engine import game_names
 from yamen.server.lobby import Anyone, http_error, rooms_of
-from yamen.server.ratings import Cursor, leaderboard, player_page
+from yamen.server.ratings import Cursor, games_page, leaderboard, player_page
 from yamen.server.share import lobby_read
 from yamen.wire import DELETED
 
@@ -30,10 +30,7 @@ async def player(
     ``before`` (null: no more). ``player_id`` may be a bot's label, ``bot:<kind>``. A deleted
     account's player: 404 ``player_deleted`` (elsewhere their games show them by the name
     ``""``, wire.DELETED)."""
-    try:
-        after = None if before is None else Cursor.parse(before)
-    except ValueError as exc:
-        raise http_error(422, "invalid", f"before: {exc}") from None
+    after = cursor(before)
     page = None
     if len(player_id) <= MAX_ID:
         who = None if asker is None else asker.id
@@ -44,6 +41,37 @@ async def player(
     if page["bot"] is None and page["name"] == DELETED:  # their games stay, under no name
         raise http_error(404, "player_deleted", "this player deleted their account")
     return page
+
+
+@router.get("/players/{player_id}/games")
+async def player_games(
+    player_id: str,
+    request: Request,
+    asker: Anyone,
+    before: Annotated[str | None, Query(max_length=80)] = None,
+) -> dict[str, Any]:
+    """A page of the player's last games alone, as their page gives them (``games``, newest
+    first, LAST at a time, and ``next``): the caller's own ("my games": every game they
+    were rated in), or the games of another that the caller may read. Nobody by that id
+    has no games (an empty page); a deleted account's player is refused as their page is
+    (404 ``player_deleted``)."""
+    after = cursor(before)
+    if len(player_id) > MAX_ID:
+        return {"games": [], "next": None}
+    store = rooms_of(request).store
+    if (await store.players([player_id])).get(player_id) == DELETED:
+        raise http_error(404, "player_deleted", "this player deleted their account")
+    who = None if asker is None else asker.id
+    async with lobby_read(request):
+        return await games_page(store, player_id, who, LAST, after)
+
+
+def cursor(before: str | None) -> Cursor | None:
+    """Where a page of games starts (422 ``invalid`` for anything but a page's ``next``)."""
+    try:
+        return None if before is None else Cursor.parse(before)
+    except ValueError as exc:
+        raise http_error(422, "invalid", f"before: {exc}") from None
 
 
 @router.get("/leaderboard/{game}")

@@ -1,6 +1,7 @@
 // @ts-check
 // Accounts in the browser: a guest claims a name and a password (and keeps their games), signs
-// in on another device, signs out here or everywhere, changes the password, deletes it. The calls: docs/server.md, Accounts.
+// in on another device, signs out here or everywhere, changes the password, deletes it; and the
+// links to my games and my player page, first. The calls: docs/server.md, Accounts.
 import { api, setToken, forgetToken } from "./net.js";
 import { t } from "./i18n.js";
 import { h, confirmStep } from "./dom.js";
@@ -61,6 +62,7 @@ export function signInForm(attempt, done, hint = null) {
  * @param {() => void} changed
  */
 export function accountPage(main, player, attempt, changed) {
+  const mine = myLinks(player);
   if (!player.account) {
     const c = credentials("claim", true);
     const submit = async (/** @type {SubmitEvent} */ e) => {
@@ -76,7 +78,7 @@ export function accountPage(main, player, attempt, changed) {
       ...c.fields,
       h("button", { type: "submit" }, t("account.claim")),
     );
-    main.replaceChildren(claim, signInForm(attempt, changed, t("account.sign_in_hint")));
+    main.replaceChildren(mine, claim, signInForm(attempt, changed, t("account.sign_in_hint")));
     return;
   }
   const out = (/** @type {string} */ path) => async () => {
@@ -86,6 +88,7 @@ export function accountPage(main, player, attempt, changed) {
     changed();
   };
   main.replaceChildren(
+    mine,
     h(
       "section",
       { class: "card narrow", id: "account" },
@@ -96,6 +99,18 @@ export function accountPage(main, player, attempt, changed) {
     ),
     passwordForm(attempt),
     deleteForm(attempt, changed),
+  );
+}
+
+// What is mine, first on the page, whether a guest or an account's: my finished games
+// (#/games, mygames.js) and my player page.
+/** @param {Me} player */
+function myLinks(player) {
+  return h(
+    "nav",
+    { class: "card narrow account-links", "aria-label": t("my_games") },
+    h("a", { class: "button", id: "my-games-link", href: "#/games" }, t("my_games")),
+    h("a", { class: "button quiet", id: "my-page-link", href: `#/player/${encodeURIComponent(player.player)}` }, t("account.my_page")),
   );
 }
 

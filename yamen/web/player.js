@@ -2,8 +2,9 @@
 // A player's page (#/player/<id>) and a game's leaderboard (#/leaderboard/<game>): the figures
 // the server keeps per game (docs/server.md, Ratings), drawn in the page's words. Each loader
 // fetches once and returns a draw function, so a language change redraws without fetching.
-// A player's last games come 20 at a time: "more games" fetches the next page (the answer's
-// `next`) and adds it to those shown.
+// A rating is one number with a line saying what it is; places and points are shown only for
+// a game that declares they mean something in it (standing.js). A player's last games come 20
+// at a time: "more games" fetches the next page (the answer's `next`) and adds it to those shown.
 
 import { api, ApiError } from "./net.js";
 import { t, shownName } from "./i18n.js";
@@ -11,6 +12,7 @@ import { h } from "./dom.js";
 import { botKind } from "./lobby.js";
 import { shell, attempt } from "./shell.js";
 import { followButton } from "./follow.js";
+import { gameItem, means, placeWords, pointsWords } from "./standing.js";
 
 // A rated name: a person's own (a deleted account's: words for it), or a bot by its kind
 // ("bot:rules" is rated like a person).
@@ -18,8 +20,7 @@ import { followButton } from "./follow.js";
  * @typedef {{ player: string, name: string, bot?: string | null, display: number, games: number }} BoardRow
  * @typedef {{ display: number, mu: number, sigma: number }} Rating
  * @typedef {{ game: string, played: number, win_rate: number, mean_points: number, rating: Rating | null, places: { [place: string]: number } }} GameFigures
- * @typedef {{ game_id: string, game: string, place: number, score: number, won: boolean, stand_in: boolean }} LastGame
- * @typedef {{ name: string, bot?: string | null, games: GameFigures[], last: LastGame[], next: string | null }} PlayerData
+ * @typedef {{ name: string, bot?: string | null, games: GameFigures[], last: ListedGame[], next: string | null }} PlayerData
  * @typedef {(game: string) => string} Title the game's name in the page's language
  */
 
@@ -31,6 +32,12 @@ function named(row) {
 /** @param {number} x */
 function percent(x) {
   return `${Math.round(x * 100)}%`;
+}
+
+// A rating as one whole number (mu - 3 sigma: 0 for a new player), not its parts.
+/** @param {number} display */
+export function ratingWords(display) {
+  return String(Math.round(display) || 0); // (never "-0")
 }
 
 /**
@@ -57,26 +64,10 @@ export async function playerPage(id, title) {
   if (found.missing) return () => h("p", { class: "card missing" }, t(found.missing === "player_deleted" ? "error.player_deleted" : "player.not_found"));
   /** @type {PlayerData} */
   const data = found;
-  let loading = false;
-  // The next page of last games, added to those shown; the page is drawn again if still on show.
-  /** @param {Event} event */
-  async function more(event) {
-    if (loading || !data.next) return;
-    loading = true;
-    const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
-    button.disabled = true;
-    const next = data.next;
-    /** @type {PlayerData | undefined} */
-    const page = await attempt(() => api("GET", `${path}?before=${encodeURIComponent(next)}`));
-    loading = false;
-    if (page) {
-      data.last.push(...page.last);
-      data.next = page.next;
-    }
-    if (button.isConnected && shell.redraw) shell.redraw();
-  }
+  const games = `${path}/games`;
+  const more = moreGames(data, games);
   return () => {
-    const games = data.games.map((g) =>
+    const figures = data.games.map((g) =>
       h(
         "section",
         { class: "card player-game", "data-game": g.game },
@@ -86,31 +77,22 @@ export async function playerPage(id, title) {
           { class: "figures" },
           h("dt", {}, t("player.played")), h("dd", { class: "played" }, g.played),
           h("dt", {}, t("player.win_rate")), h("dd", { class: "win-rate" }, percent(g.win_rate)),
-          h("dt", {}, t("player.mean_points")), h("dd", { class: "mean-points" }, Number(g.mean_points.toFixed(2))),
+          means(g.game, "points") ? [h("dt", {}, t("player.mean_points")), h("dd", { class: "mean-points" }, pointsWords(g.mean_points))] : null,
           h("dt", {}, t("player.rating")),
-          h("dd", { class: "rating" }, g.rating ? [String(g.rating.display), " ", h("small", {}, `μ ${g.rating.mu.toFixed(1)} · σ ${g.rating.sigma.toFixed(1)}`)] : "–"),
-          h("dt", {}, t("player.places")),
-          h("dd", { class: "place-counts" }, Object.entries(g.places).map(([n, count]) => `${t("player.place_n", { n })} ×${count}`).join(" · ")),
+          h("dd", { class: "rating" }, g.rating ? ratingWords(g.rating.display) : "–"),
+          means(g.game, "places")
+            ? [h("dt", {}, t("player.places")),
+              h("dd", { class: "place-counts" }, Object.entries(g.places).map(([n, count]) => `${placeWords(g.game, Number(n))} ×${count}`).join(" · "))]
+            : null,
         ),
       ),
     );
-    const last = data.last.map((g) =>
-      h(
-        "li",
-        { "data-game-id": g.game_id },
-        `${title(g.game)} · ${t("player.place_n", { n: g.place })} · ${g.score} · ${t(g.won ? "player.won" : "player.lost")}`,
-        g.stand_in ? ` ${t("player.stood_in")}` : "",
-        " ",
-        h("a", { href: `/api/games/${g.game_id}/record`, download: `${g.game_id}.json` }, t("player.record")),
-        " ",
-        h("a", { class: "replay-open", href: `#/replay/${g.game_id}` }, t("replay.open")),
-      ),
-    );
+    const last = data.last.map((g) => gameItem(g, title));
     return h(
       "div",
       { class: "player-page" },
       h("h1", {}, named(data), " ", followButton(data.bot ? null : id)), // follow.js
-      games.length ? games : h("p", { class: "card" }, t("player.no_games")),
+      figures.length ? [h("p", { class: "rating-hint" }, t("player.rating_hint")), ...figures] : h("p", { class: "card" }, t("player.no_games")),
       last.length
         ? h(
             "section",
@@ -121,6 +103,31 @@ export async function playerPage(id, title) {
           )
         : null,
     );
+  };
+}
+
+// The next page of a list of games (`path`, ?before= the list's `next`), added to `list.last`;
+// the screen is drawn again if it is still on show. One page is fetched at a time.
+/**
+ * @param {{ last: ListedGame[], next: string | null }} list
+ * @param {string} path
+ */
+export function moreGames(list, path) {
+  let loading = false;
+  return async (/** @type {Event} */ event) => {
+    if (loading || !list.next) return;
+    loading = true;
+    const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+    button.disabled = true;
+    const next = list.next;
+    /** @type {GamesPage | undefined} */
+    const page = await attempt(() => api("GET", `${path}?before=${encodeURIComponent(next)}`));
+    loading = false;
+    if (page) {
+      list.last.push(...page.games);
+      list.next = page.next;
+    }
+    if (button.isConnected && shell.redraw) shell.redraw();
   };
 }
 
@@ -137,6 +144,7 @@ export async function leaderboardPage(game, title) {
       "section",
       { class: "card leaderboard" },
       h("h1", {}, `${t("leaderboard")} · ${title(game)}`),
+      h("p", { class: "rating-hint quiet" }, t("player.rating_hint")),
       rows.length
         ? h(
             "table",
@@ -152,7 +160,7 @@ export async function leaderboardPage(game, title) {
                   h("td", {}, i + 1),
                   // a deleted account's player has no page: their name is not a link
                   h("td", {}, r.name === "" && !r.bot ? named(r) : h("a", { href: `#/player/${encodeURIComponent(r.player)}` }, named(r))),
-                  h("td", { class: "rating" }, r.display),
+                  h("td", { class: "rating" }, ratingWords(r.display)),
                   h("td", {}, r.games),
                 ),
               ),

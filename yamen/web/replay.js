@@ -5,13 +5,17 @@
 // every hand. The server sends each position with its step's events and an index of every
 // step's event kinds (docs/server.md, Replays), from which deal and trick starts are found.
 // It names no game: the table module is loaded by the game's name, as the room loads it.
-// From a seat's perspective, that seat's post-game analysis follows the table (analysis.js).
+// Seats are named by who played them (the game's page, GET /api/games/<id>). From a seat's
+// perspective, that seat's post-game analysis follows the table (analysis.js), in a game
+// that has one. The previous / next deal are offered in a game of several deals only.
 
 import { api, ApiError } from "./net.js";
-import { t, tOr, pick, lang, loadGame } from "./i18n.js";
+import { t, tOr, pick, lang, loadGame, shownName } from "./i18n.js";
 import { h } from "./dom.js";
 import { cardRow } from "./cards.js";
 import { analyses, panel, here, ticks } from "./analysis.js";
+import { botName } from "./lobby.js";
+import { gameInfo } from "./gamelist.js";
 
 const DEAL_OVER = "deal over"; // engine.DEAL_OVER: the next step starts a deal
 const TRICK_KINDS = new Set(["lead", "trick", "new trick"]); // an event that opens a trick
@@ -111,8 +115,8 @@ export async function replayPage(gameId, title, queryString) {
   const invite = asked.invite || "";
   const suffix = invite ? `?invite=${encodeURIComponent(invite)}` : "";
   const base = `/api/games/${encodeURIComponent(gameId)}`;
-  /** @type {[ReplayIndex, GameRecord]} */
-  const [index, record] = await Promise.all([api("GET", `${base}/replay/index${suffix}`), api("GET", `${base}/record${suffix}`)]);
+  /** @type {[ReplayIndex, GameRecord, GameSummary]} */
+  const [index, record, summary] = await Promise.all([api("GET", `${base}/replay/index${suffix}`), api("GET", `${base}/record${suffix}`), api("GET", `${base}${suffix}`)]);
   await loadGame(index.game);
   const module = await tableModule(index.game);
   const { deals, tricks } = marks(index.kinds);
@@ -142,7 +146,9 @@ export async function replayPage(gameId, title, queryString) {
     },
   };
   current = state;
-  const jobs = analyses(gameId, invite, () => redrawAnalysis());
+  // asked only of a game that has an analysis (GET /api/games says so): no request refused
+  const analysed = Boolean(gameInfo(index.game)?.analysis);
+  const jobs = analysed ? analyses(gameId, invite, () => redrawAnalysis()) : null;
 
   function link() {
     const params = new URLSearchParams({ seat: String(state.seat), step: String(state.step) });
@@ -150,9 +156,15 @@ export async function replayPage(gameId, title, queryString) {
     return `#/replay/${gameId}?${params}`;
   }
 
+  // Each seat by who played it (a person's name, a bot numbered among the game's bots as the
+  // room named it), mine marked.
   /** @param {number} count */
   function names(count) {
-    return Array.from({ length: count }, (_, i) => t("seat_n", { n: i }) + (i === index.seat ? ` (${t("replay.you")})` : ""));
+    return Array.from({ length: count }, (_, i) => {
+      const who = summary.seats[i];
+      const name = !who ? t("seat_n", { n: i + 1 }) : who.bot ? botName({ seats: summary.seats }, i) : shownName(who.name);
+      return name + (i === index.seat ? ` (${t("replay.you")})` : "");
+    });
   }
 
   // `revealed`: every seat's view, when everything is revealed (a table module may show more)
@@ -236,8 +248,8 @@ export async function replayPage(gameId, title, queryString) {
     const seat = state.seat === ALL ? null : state.seat;
     const view = seat === null ? p.table : p.seats[seat];
     const ctx = context(view, seat, seatNames, seat === null ? p.seats : null);
-    const status = seat === null ? null : jobs.status(seat);
-    const analysed = status && status.state === "done" ? status.result : null;
+    const status = seat === null || !jobs ? null : jobs.status(seat);
+    const analysis = status && status.state === "done" ? status.result : null;
     const perspective = h(
       "select",
       { id: "perspective", "aria-label": t("replay.perspective"), onchange: (/** @type {Event} */ e) => {
@@ -260,26 +272,27 @@ export async function replayPage(gameId, title, queryString) {
         { class: "room-head replay-head" },
         h("h1", {}, `${title(index.game)} · ${t("replay.title")}`),
         h("label", { class: "replay-perspective" }, t("replay.perspective"), " ", perspective),
+        h("a", { id: "game-link", href: `#/game/${gameId}${suffix}`, class: "replay-link" }, t("player.record")),
         h("a", { id: "share-link", href: share, class: "replay-link" }, t("replay.share")),
         h("a", { id: "download-record", href: download, download: `${gameId}.json`, class: "replay-link" }, t("replay.download")),
       ),
       h(
         "div",
         { class: "replay-controls" },
-        jump("prev-deal", t("replay.prev_deal"), deals, false),
+        deals.length > 1 ? jump("prev-deal", t("replay.prev_deal"), deals, false) : null,
         tricks.length ? jump("prev-trick", t("replay.prev_trick"), tricks, false) : null,
         h("button", { type: "button", id: "step-back", disabled: state.step === 0, onclick: () => state.go(state.step - 1), "aria-label": t("replay.back") }, "◀"),
         h("span", { class: "replay-at", id: "replay-at" }, t("replay.step_n", { n: state.step, of: index.steps })),
         h("button", { type: "button", id: "step-forward", disabled: state.step === index.steps, onclick: () => state.go(state.step + 1), "aria-label": t("replay.forward") }, "▶"),
         tricks.length ? jump("next-trick", t("replay.next_trick"), tricks, true) : null,
-        jump("next-deal", t("replay.next_deal"), deals, true),
-        h("div", { class: "replay-slider" }, slider, analysed ? ticks(analysed, index.steps) : null),
+        deals.length > 1 ? jump("next-deal", t("replay.next_deal"), deals, true) : null,
+        h("div", { class: "replay-slider" }, slider, analysis ? ticks(analysis, index.steps) : null),
       ),
       happened(p, ctx),
-      analysed ? here(analysed, state.step, module, ctx) : null,
+      analysis ? here(analysis, state.step, module, ctx) : null,
       table,
       ...(state.seat === ALL ? [hands(p, ctx)] : []),
-      seat === null ? null : panel({ jobs, seat, mine: seat === index.seat, game: index.game, module, ctx, jump: (/** @type {number} */ step) => state.go(step) }),
+      seat === null || !jobs ? null : panel({ jobs, seat, mine: seat === index.seat, game: index.game, module, ctx, jump: (/** @type {number} */ step) => state.go(step) }),
     ];
     root.replaceChildren(...parts.filter((part) => part !== null)); // (a null would be drawn as "null")
     module.render(table, ctx);
@@ -288,7 +301,7 @@ export async function replayPage(gameId, title, queryString) {
 
   // The analysis changed (read, asked, progressed): the page is drawn again unless it is gone.
   function redrawAnalysis() {
-    if (!state.root || !state.root.isConnected) return jobs.stop();
+    if (!state.root || !state.root.isConnected) return jobs?.stop();
     draw();
   }
 

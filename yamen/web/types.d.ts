@@ -200,6 +200,58 @@ interface GameInfo {
   bots: string[];
   declaration: OptionDeclaration[];
   presets?: Preset[];
+  /** whether the game has a post-game analysis */
+  analysis?: boolean;
+  /** the player page's figures that mean something in this game: "places", "points" */
+  figures?: string[];
+}
+
+/** A word of a game's catalog telling a seat's part in a finished game (Game.part). */
+interface PartWord {
+  key: string;
+  params?: { [name: string]: unknown };
+  times?: number;
+}
+
+/** Who sat in a seat of a finished game: a person (`bot` null) or a bot by its kind. */
+interface Occupant {
+  player: string;
+  name: string;
+  bot?: string | null;
+}
+
+/** One of a player's finished games, as a page of their games lists it. */
+interface ListedGame {
+  game_id: string;
+  game: string;
+  seat: number;
+  place: number;
+  score: number;
+  won: boolean;
+  stand_in: boolean;
+  finished: number;
+  part: PartWord[];
+  seats: number | null;
+  others: (Occupant & { seat: number })[];
+}
+
+/** A page of a player's finished games, newest first; `next` where the next one starts. */
+interface GamesPage {
+  games: ListedGame[];
+  next: string | null;
+}
+
+/** A finished game at a glance (GET /api/games/{id}). */
+interface GameSummary {
+  game_id: string;
+  game: string;
+  number: number;
+  finished: number | null;
+  options: OptionValues;
+  custom: string[];
+  seats: (Occupant & { seat: number, place: number, score: number | string, won: boolean, stand_in: boolean, part: PartWord[] })[];
+  seat: number | null;
+  analysis: boolean;
 }
 
 /** `t(key, params)`: a catalog's words (i18n.js). */

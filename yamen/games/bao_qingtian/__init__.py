@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yamen.engine import Event, Game
-from yamen.games.bao_qingtian import text
+from yamen.engine import Event, Game, Word
+from yamen.games.bao_qingtian import standing, text
 from yamen.games.bao_qingtian.actions import MAX_SEATS, NUM_ACTIONS
 from yamen.games.bao_qingtian.deal import parse_deal
 from yamen.games.bao_qingtian.rules import BaoQingtianState
@@ -32,6 +32,9 @@ class BaoQingtian(Game):
     view_type = "yamen.games.bao_qingtian.view:BaoQingtianView"
     phases = "yamen.games.bao_qingtian.phases:Phase"
     view_logs = ("guesses", "my_turns")  # the guesses made; the seat's own turns
+    # places only put the winners first, and only the accused scores (minus its punishments):
+    # what became of each seat is said in its words
+    figures = ()
     __slots__ = ()
 
     def _configure(self, options: dict[str, Any], given: dict[str, Any]) -> None:
@@ -41,6 +44,10 @@ class BaoQingtian(Game):
     def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> BaoQingtianState:
         explicit = None if deal is None else parse_deal(deal, options["players"])
         return BaoQingtianState(options, seed, explicit)
+
+    @classmethod
+    def part(cls, result: Mapping[str, Any], seat: int) -> list[Word]:
+        return standing.part(result, seat)
 
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:

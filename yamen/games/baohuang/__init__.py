@@ -8,9 +8,9 @@ from fractions import Fraction
 from typing import Any
 
 from yamen.cards import parse_cards
-from yamen.engine import Contest, Event, Game
+from yamen.engine import Contest, Event, Game, Word
 from yamen.errors import NotationError, OptionsError
-from yamen.games.baohuang import text
+from yamen.games.baohuang import standing, text
 from yamen.games.baohuang.house import EDITION, LEGACY_EDITION
 from yamen.games.baohuang.kinds import KIND_TEXT, kind_of
 from yamen.games.baohuang.rules import BaohuangState
@@ -144,6 +144,10 @@ class Baohuang(Game):
             ranks = [0, 0] if score == 0 else [0, 1] if score > 0 else [1, 0]
             found.append(Contest([side, rebels], ranks))
         return found or super().contests(result)
+
+    @classmethod
+    def part(cls, result: Mapping[str, Any], seat: int) -> list[Word]:
+        return standing.part(result, seat)
 
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:

@@ -7,9 +7,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from yamen.engine import Event, Game
+from yamen.engine import Event, Game, Word
 from yamen.errors import OptionsError
-from yamen.games.criminal_poker import text
+from yamen.games.criminal_poker import standing, text
 from yamen.games.criminal_poker.actions import REVEAL_BASE
 from yamen.games.criminal_poker.cards import (
     SPECIAL_ROLES,
@@ -60,6 +60,7 @@ class CriminalPoker(Game):
     view_type = "yamen.games.criminal_poker.view:CriminalPokerView"
     phases = "yamen.games.criminal_poker.phases:Phase"
     view_logs = ("votes",)  # the votes finished (a turn's entry changes as it goes on: no log)
+    figures = ()  # places only put the winners first, and a score is 1 for a win: its words
     __slots__ = ("catalog",)
     catalog: Catalog
 
@@ -87,6 +88,10 @@ class CriminalPoker(Game):
 
     def _new_state(self, options: dict[str, Any], seed: int, deal: Any) -> CriminalPokerState:
         return CriminalPokerState(options, seed, self.catalog, deal)
+
+    @classmethod
+    def part(cls, result: Mapping[str, Any], seat: int) -> list[Word]:
+        return standing.part(result, seat)
 
     @classmethod
     def render_text(cls, view: Mapping[str, Any]) -> str:
