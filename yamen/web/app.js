@@ -9,11 +9,13 @@ import { h, keepingInputs } from "./dom.js";
 import { signIn } from "./identity.js";
 import { route } from "./routes.js";
 import { shell, main, onIdentityLost } from "./shell.js";
+import { sayInvalidInPageWords } from "./validity.js";
 
 // a request refused for want of an identity: the name step again, then on
 onIdentityLost(() => signIn().then(route));
 
 setInterval(tick, 1000); // clock.js: every turn timer on the page
+sayInvalidInPageWords(); // a form's own checks said in the page's language, not the browser's
 
 async function start() {
   const chooser = /** @type {HTMLSelectElement} */ (document.getElementById("lang")); // (index.html has it)

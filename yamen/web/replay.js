@@ -152,7 +152,7 @@ export async function replayPage(gameId, title, queryString) {
 
   /** @param {number} count */
   function names(count) {
-    return Array.from({ length: count }, (_, i) => t("seat_n", { n: i }) + (i === index.seat ? ` (${t("replay.you")})` : ""));
+    return Array.from({ length: count }, (_, i) => t("seat_n", { n: i + 1 }) + (i === index.seat ? ` (${t("replay.you")})` : ""));
   }
 
   // `revealed`: every seat's view, when everything is revealed (a table module may show more)
