@@ -46,7 +46,7 @@ export function chatPanel(page, talks) {
   if (talks) parts.push(form);
   const settle = () => {
     list.scrollTop = list.scrollHeight; // the newest line, not the oldest of the fifty
-    if (focused) input.focus();
+    if (focused) input.focus({ preventScroll: true }); // (a redraw never moves the page)
     readIfSeen(page);
   };
   return { parts, settle };
