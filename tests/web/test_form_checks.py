@@ -13,7 +13,9 @@ from tests.web.helpers import DESKTOP, needs_chromium
 
 pytestmark = needs_chromium
 
-WORDS = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text()) for lang in ("ja", "zh-Hans")}
+WORDS = {
+    lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text()) for lang in ("ja", "zh-Hans")
+}
 PASSWORD = "correct horse"
 
 
@@ -33,7 +35,9 @@ def test_every_forms_checks_speak_the_chosen_language(web_server, browser):
     page.wait_for_selector("#name")
     page.select_option("#lang", "ja")
     ja = WORDS["ja"]
-    page.wait_for_function("t => document.querySelector('form h1').textContent === t", arg=ja["welcome"])
+    page.wait_for_function(
+        "t => document.querySelector('form h1').textContent === t", arg=ja["welcome"]
+    )
 
     # the name step: nothing typed, nothing sent, said in Japanese
     page.click("form button[type=submit]")

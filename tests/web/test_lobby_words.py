@@ -13,8 +13,14 @@ import json
 import httpx
 
 from tests.paths import WEB
-from tests.web.helpers import DESKTOP, artifacts, create_room, fill_with_bots, needs_chromium
-from tests.web.helpers import person
+from tests.web.helpers import (
+    DESKTOP,
+    artifacts,
+    create_room,
+    fill_with_bots,
+    needs_chromium,
+    person,
+)
 from yamen.bots import bot_names
 from yamen.engine import game_names
 
@@ -101,7 +107,8 @@ def test_a_room_counts_seats_from_one_and_explains_its_bots(web_server, browser)
     host.wait_for_selector(".seats li[data-seat='2'] .player-link")
     guest.context.close()
     host.wait_for_function(
-        "t => document.querySelector(\".seats li[data-seat='2'] .seat-name\").textContent.endsWith(t)",
+        "t => document.querySelector(\".seats li[data-seat='2'] .seat-name\")"
+        ".textContent.endsWith(t)",
         arg=f" ({HANT['offline']})",
     )
     assert seat_row(host, 1) == HANT["empty_seat"] and seat_row(host, 3) == HANT["empty_seat"]
@@ -125,7 +132,8 @@ REFUSALS = """async () => {
     errorText('taken', { seat: 2 }),
     errorText('empty_seats', { seats: '0, 3' }),
     errorText('no_seat', { seat: 7, high: 4 }),
-    errorText('bad_options', { reason: 'seat', option: 'sheriff', low: 0, high: 4 }, 'criminal_poker'),
+    errorText('bad_options',
+      { reason: 'seat', option: 'sheriff', low: 0, high: 4 }, 'criminal_poker'),
     errorText('bad_options', { reason: 'sheriff_seat', high: 3 }, 'criminal_poker'),
     errorText('bad_options', { reason: 'range', option: 'deals', low: 1, high: 20 }, 'baohuang'),
   ];
@@ -141,7 +149,9 @@ def test_refusals_name_seats_as_people_count_them(web_server, browser):
         JA["error.taken"].format(seat=3),
         JA["error.empty_seats"].format(seats="1, 4"),
         JA["error.no_seat"].format(seat=8, high=5),
-        JA["error.bad_options.seat"].format(option=cp["criminal_poker.option.sheriff"], low=1, high=5),
+        JA["error.bad_options.seat"].format(
+            option=cp["criminal_poker.option.sheriff"], low=1, high=5
+        ),
         cp["criminal_poker.error.sheriff_seat"].format(high=4),
         JA["error.bad_options.range"].format(option=bh["baohuang.option.deals"], low=1, high=20),
     ]

@@ -9,8 +9,16 @@ from __future__ import annotations
 import json
 
 from tests.paths import WEB
-from tests.web.helpers import DESKTOP, PHONE, artifacts, create_room, needs_chromium, person
-from tests.web.helpers import fill_with_bots, start_game
+from tests.web.helpers import (
+    DESKTOP,
+    PHONE,
+    artifacts,
+    create_room,
+    fill_with_bots,
+    needs_chromium,
+    person,
+    start_game,
+)
 
 pytestmark = needs_chromium
 
@@ -19,7 +27,8 @@ JA = json.loads((WEB / "i18n" / "ja.json").read_text())
 SHORT_PHONE = {"width": 390, "height": 664}  # a phone with its browser bars: the chat below
 
 CHAT_IN_SIGHT = """() => {
-  const last = document.querySelector('.side .chat li:last-child') || document.querySelector('.side .chat');
+  const last = document.querySelector('.side .chat li:last-child')
+    || document.querySelector('.side .chat');
   const box = last.getBoundingClientRect();
   return box.top >= 0 && box.bottom <= innerHeight;
 }"""
@@ -38,9 +47,7 @@ def wait_lines(page, n: int) -> None:
     page.wait_for_function("n => document.querySelectorAll('.side .chat li').length >= n", arg=n)
 
 
-def test_a_quick_phrase_is_read_in_each_language_and_unread_lines_are_counted(
-    web_server, browser
-):
+def test_a_quick_phrase_is_read_in_each_language_and_unread_lines_are_counted(web_server, browser):
     host = person(browser, web_server.url, "阿明", viewport=DESKTOP, locale="zh-TW")
     link = create_room(host, "baohuang", pace="2")  # slow bots: the game stays at its start
     guest = person(browser, web_server.url, "Kei", viewport=SHORT_PHONE, locale="ja-JP")
@@ -55,7 +62,9 @@ def test_a_quick_phrase_is_read_in_each_language_and_unread_lines_are_counted(
     assert unread(guest) is None
 
     # one tap: the phrase in the sender's words, read in each reader's own
-    phrases = host.eval_on_selector_all("#quick-phrases button", "els => els.map(e => e.dataset.quick)")
+    phrases = host.eval_on_selector_all(
+        "#quick-phrases button", "els => els.map(e => e.dataset.quick)"
+    )
     assert phrases == [f"baohuang.quick.{n}" for n in range(1, 7)]
     assert host.inner_text("[data-quick='baohuang.quick.2']") == BH["zh-Hant"]["baohuang.quick.2"]
     host.click("[data-quick='baohuang.quick.1']")
@@ -71,8 +80,8 @@ def test_a_quick_phrase_is_read_in_each_language_and_unread_lines_are_counted(
     host.click("[data-quick='baohuang.quick.3']")
     guest.wait_for_function("() => document.querySelector('#chat-unread')?.textContent === '2'")
     button = guest.locator("#chat-jump").bounding_box()
-    assert button and 0 <= button["x"] and button["x"] + button["width"] <= PHONE["width"]
-    assert 0 <= button["y"] and button["y"] + button["height"] <= SHORT_PHONE["height"]
+    assert button and button["x"] >= 0 and button["x"] + button["width"] <= PHONE["width"]
+    assert button["y"] >= 0 and button["y"] + button["height"] <= SHORT_PHONE["height"]
     assert guest.get_attribute("#chat-jump", "title") == JA["chat_unread"].format(n=2)
     guest.screenshot(path=str(artifacts() / "chat-unread-ja-390.png"))
 

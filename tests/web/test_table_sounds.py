@@ -91,7 +91,9 @@ def test_the_moves_sound_as_they_come_and_the_switch_silences_them(web_server, b
     last_heard = max(heard)
     # every update up to the switch heard exactly as the rules above say, and nothing else
     expected = {
-        seq: cue for seq, events in updates.items() if seq <= last_heard and (cue := heard_for(events))
+        seq: cue
+        for seq, events in updates.items()
+        if seq <= last_heard and (cue := heard_for(events))
     }
     assert heard == expected
     assert any(c["cue"] == "turn" and c["seq"] is None for c in cues)  # my turn's chime
@@ -108,7 +110,8 @@ BAOHUANG = """async () => {
   const heard = [];
   addEventListener('yamen:sound', (e) => heard.push(e.detail));
   const module = { sound: (e) => e.data.cue, render() {} };
-  const said = (...cues) => hear(module, cues.map((cue) => ({ kind: 'x', data: { cue } })), null, 7);
+  const event = (cue) => ({ kind: 'x', data: { cue } });
+  const said = (...cues) => hear(module, cues.map(event), null, 7);
   said('pass', 'play');
   said('bomb', 'last', 'play');
   said(null);
@@ -119,7 +122,8 @@ BAOHUANG = """async () => {
     sets: [play(['9H']), play(['9H', '9S', '9D', '9C']), play(['9H', '9S', '9D', '9C', '9H']),
            play(['BJ', '6S']), play(['BJ*']), play(['SJ', 'SJ', 'SJ', 'SJ']), play(['6S'], true),
            play(['BJ', 'BJ', 'BJ', 'BJ', 'BJ'], true)],
-    others: ['pass', 'yield', 'claim', 'deal', 'lead'].map((kind) => sound({ kind, data: { seat: 2 } })),
+    others: ['pass', 'yield', 'claim', 'deal', 'lead']
+      .map((kind) => sound({ kind, data: { seat: 2 } })),
     heard,
   };
 }"""
@@ -145,9 +149,11 @@ SOUNDS = """async () => {
   const e = (kind, data = {}) => ({ kind, data });
   return {
     cp: [cp(e('reveal', { seat: 1, card: 'x' })), cp(e('draw', { seat: 1, deck: 4 })),
-         cp(e('draw', { seat: 1, deck: 0 })), cp(e('skip', { seat: 2 })), cp(e('keep hidden', { seat: 2 })),
+         cp(e('draw', { seat: 1, deck: 0 })), cp(e('skip', { seat: 2 })),
+         cp(e('keep hidden', { seat: 2 })),
          cp(e('arrest', { seats: [3] })), cp(e('arrest', { seats: [] })), cp(e('votes', {}))],
-    bq: [bq(e('turn', { seat: 3 })), bq(e('wait', { captor: 1 })), bq(e('guess', { hit: true, left: 4 })),
+    bq: [bq(e('turn', { seat: 3 })), bq(e('wait', { captor: 1 })),
+         bq(e('guess', { hit: true, left: 4 })),
          bq(e('guess', { hit: false, left: 3 })), bq(e('guess', { hit: false, left: 0 })),
          bq(e('execute', {})), bq(e('pardon', {})), bq(e('deal', {}))],
   };
