@@ -1,6 +1,7 @@
 """Accounts in the browser: a guest claims an account from the name in the header, then signs in
 on a second browser context and is the same player there (with the room they host); a wrong
-password is said in the page's words; signing out forgets the token on that browser only."""
+password is said in the page's words; signing out forgets the token on that browser only, the
+header names nobody then and the welcome step says "signed out"."""
 
 from __future__ import annotations
 
@@ -66,6 +67,12 @@ def test_claim_then_sign_in_on_a_second_browser(web_server, browser):
     second.click("#who-link")
     second.click("#sign-out")
     second.wait_for_selector("#name")  # the welcome step: this browser has no identity now
+    # the header names nobody now, and the step says why it is back
+    assert second.inner_text("#who") == ""
+    assert second.inner_text("#signed-out") == en["account.signed_out"]
+    second.screenshot(path=str(artifacts() / "signed-out-390.png"))
+    second.wait_for_timeout(300)  # (the lobby, had it been routed to, would be drawn by now)
+    assert second.locator("#name").count() == 1 and second.locator("#create").count() == 0
     first.reload()
     first.wait_for_selector("#who-link")
     assert me(first)["player"] == ann["player"]  # the other browser is still signed in
@@ -114,6 +121,8 @@ def test_change_the_password_then_delete_the_account(web_server, browser):
     page.click("#delete-account button[type=submit]")
     page.click("#confirm-yes")
     page.wait_for_selector("#name")  # the welcome step: the account and its sessions are gone
+    assert page.inner_text("#who") == ""
+    assert page.inner_text("#signed-out") == en["account.deleted"]
     page.click("#have-account")
     sign_in(page, "Cy", "a new password")
     page.wait_for_selector("#banner:not([hidden])")

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.paths import ROOT, WEB
+from yamen.bots import bot_names
 from yamen.engine import game_names
 
 LANGS = ["en", "zh-Hant", "zh-Hans", "ja"]
@@ -24,6 +25,26 @@ SHELL = [
     "style.css",
     "games/generic.js",
 ]
+
+
+def test_each_game_says_what_it_is_and_its_quick_phrases_in_every_language():
+    # the lobby's one line (<game>.description) and the chat's quick phrases (<game>.quick.N,
+    # numbered in order from 1), which the shell reads as data; a phrase reads back to one key
+    # in every language (a line sent in another's words is shown in the reader's)
+    for game in game_names():
+        catalog = json.loads((WEB / "i18n" / "games" / f"{game}.json").read_text())
+        for lang in LANGS:
+            words = catalog[lang]
+            assert words.get(f"{game}.description"), f"{game} {lang}"
+            quick = [key for key in words if key.startswith(f"{game}.quick.")]
+            assert quick == [f"{game}.quick.{n}" for n in range(1, len(quick) + 1)] and quick
+            assert len({words[key] for key in quick}) == len(quick), f"{game} {lang}"
+
+
+def test_every_bot_kind_is_named_and_explained():
+    shell = json.loads((WEB / "i18n" / "en.json").read_text())
+    for kind in {kind for game in game_names() for kind in bot_names(game)}:
+        assert shell.get(f"bot.kind.{kind}") and shell.get(f"bot.help.{kind}"), kind
 
 
 def test_the_shell_catalogs_have_the_same_keys_in_every_language():

@@ -54,12 +54,13 @@ export function signInForm(attempt, done, hint = null) {
 
 // The account page (#/account). A guest claims an account (the token stays, so does the
 // player) or signs in to one; an account's player signs out here or everywhere (the token is
-// forgotten: the welcome step follows), changes the password or deletes the account. `changed()` once the identity changed.
+// forgotten: the welcome step follows, saying so), changes the password or deletes the account.
+// `changed(notice)` once the identity changed (`notice`: a catalog key the welcome step says).
 /**
  * @param {HTMLElement} main
  * @param {Me} player
  * @param {Attempt} attempt
- * @param {() => void} changed
+ * @param {(notice?: string) => void} changed
  */
 export function accountPage(main, player, attempt, changed) {
   const mine = myLinks(player);
@@ -85,7 +86,7 @@ export function accountPage(main, player, attempt, changed) {
     if ((await attempt(() => api("DELETE", path))) === undefined) return; // refused: said
     forgetToken();
     location.hash = "#/";
-    changed();
+    changed("account.signed_out");
   };
   main.replaceChildren(
     mine,
@@ -152,7 +153,7 @@ function passwordForm(attempt) {
 // Deleting the account, given its password and asked once more: the games stay, anonymous.
 /**
  * @param {Attempt} attempt
- * @param {() => void} changed
+ * @param {(notice?: string) => void} changed
  */
 function deleteForm(attempt, changed) {
   const password = passwordField("delete-password", false);
@@ -163,7 +164,7 @@ function deleteForm(attempt, changed) {
     if ((await attempt(() => api("DELETE", "/api/account", body))) === undefined) return;
     forgetToken();
     location.hash = "#/";
-    changed();
+    changed("account.deleted");
   };
   return h(
     "form",

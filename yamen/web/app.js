@@ -11,11 +11,13 @@ import { route } from "./routes.js";
 import { shell, main, onIdentityLost } from "./shell.js";
 import { startFriends } from "./friends.js";
 import { startInvites } from "./invites.js";
+import { sayInvalidInPageWords } from "./validity.js";
 
 // a request refused for want of an identity: the name step again, then on
 onIdentityLost(() => signIn().then(route));
 
 setInterval(tick, 1000); // clock.js: every turn timer on the page
+sayInvalidInPageWords(); // a form's own checks said in the page's language, not the browser's
 
 async function start() {
   const chooser = /** @type {HTMLSelectElement} */ (document.getElementById("lang")); // (index.html has it)

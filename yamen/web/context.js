@@ -30,9 +30,10 @@ export function describe(event) {
 export function names() {
   const room = /** @type {RoomPage} */ (shell.page).room;
   // who left mid-game keeps their name: the results still say whose seat it was
-  const base = room.seats.map((s, i) => (s.player ? shownName(s.name) : s.left != null ? shownName(s.left) : s.bot ? botName(room, i) : t("seat_n", { n: i })));
+  // (seats are numbered from 1 for people, from 0 on the wire)
+  const base = room.seats.map((s, i) => (s.player ? shownName(s.name) : s.left != null ? shownName(s.left) : s.bot ? botName(room, i) : t("seat_n", { n: i + 1 })));
   // a name shared by several seats (two Annas) carries its seat number
-  return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i}` : name));
+  return base.map((name, i) => (base.indexOf(name) !== base.lastIndexOf(name) ? `${name} #${i + 1}` : name));
 }
 
 /** @returns {Ctx} */

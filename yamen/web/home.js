@@ -1,9 +1,11 @@
 // @ts-check
 // The lobby screen: the new-room form (lobby.js draws its fields from the game's declaration),
-// the public rooms, and a link to each game's leaderboard.
+// with the chosen game's one line from its catalog (<game>.description), the public rooms, and
+// a link to each game's leaderboard. Games come in the server's order (the registry's): the
+// first is the form's default.
 
 import { api } from "./net.js";
-import { t } from "./i18n.js";
+import { t, tOr } from "./i18n.js";
 import { h } from "./dom.js";
 import { dealt, optionFields, readOptions, settingFields, readSettings } from "./lobby.js";
 import { games, gameTitle } from "./gamelist.js";
@@ -25,9 +27,11 @@ export async function lobby() {
  */
 function drawLobby(list, rooms) {
   const select = h("select", { id: "game" }, list.map((g) => h("option", { value: g.game }, gameTitle(g.game))));
+  const about = h("p", { class: "hint game-about", id: "game-about" });
   const optionsBox = h("div", { class: "options-holder" });
   const showOptions = () => {
     const game = /** @type {GameInfo} */ (list.find((g) => g.game === select.value)); // (one of the select's)
+    about.textContent = tOr(`${game.game}.description`, "");
     optionsBox.replaceChildren(optionFields(h, game));
     for (const row of /** @type {NodeListOf<HTMLElement>} */ (main.querySelectorAll(".deal-pause"))) row.hidden = !dealt(game);
   };
@@ -49,6 +53,7 @@ function drawLobby(list, rooms) {
     h("h2", {}, t("new_room")),
     h("label", { for: "game" }, t("game")),
     select,
+    about,
     optionsBox,
     settingFields(h, {}, true, "", dealt(list[0])),
     h("button", { type: "submit", id: "create" }, t("create_room")),

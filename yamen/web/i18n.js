@@ -85,6 +85,25 @@ export function tOr(key, fallback, params = {}) {
   return found === key ? fallback : found;
 }
 
+// A list a game declares as data in its catalog: the keys under `prefix` (`<game>.quick.`, its
+// quick phrases), in the catalog's order.
+/** @param {string} prefix */
+export function keysUnder(prefix) {
+  const game = prefix.split(".", 1)[0];
+  return Object.keys((gameCatalogs[game] || {}).en || {}).filter((key) => key.startsWith(prefix));
+}
+
+// Which of a game's `keys` says `text` in one of its languages (a phrase sent in another's words).
+/**
+ * @param {string[]} keys
+ * @param {string} text
+ */
+export function keyOfText(keys, text) {
+  const game = (keys[0] || "").split(".", 1)[0];
+  const langs = Object.values(gameCatalogs[game] || {});
+  return keys.find((key) => langs.some((words) => words[key] === text)) ?? null;
+}
+
 // A text that carries its own translations ({"en": ..., "zh": ...}), as game data may.
 /** @param {Names} names */
 export function pick(names) {

@@ -40,6 +40,8 @@ const SHAPES = {
     ["path", { d: "M8 4c-2-1.5-4-1.5-6-1v10c2-.5 4-.5 6 1 2-1.5 4-1.5 6-1V3c-2-.5-4-.5-6 1z" }],
     ["line", { x1: 8, y1: 4, x2: 8, y2: 14 }],
   ],
+  // a speech bubble: the chat
+  chat: [["path", { d: "M2.5 3h11a1 1 0 0 1 1 1v6a1 1 0 0 1-1 1H8l-3.5 3v-3h-2a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1z" }]],
   // a triangle: whose turn it is
   turn: [["path", { d: "M4 3l9 5-9 5z", fill: "currentColor" }]],
 };

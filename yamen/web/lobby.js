@@ -165,7 +165,7 @@ function optionField(h, game, option, values, prefix, redraw) {
     const high = typeof values.players === "number" && Number.isInteger(values.players) ? Math.min(declared, values.players - 1) : declared;
     const seats = Array.from({ length: high - low + 1 }, (_, i) => low + i);
     const none = option.nullable ? [h("option", { value: "" }, tOr(`${game}.choice.${option.name}.null`, t("default")))] : [];
-    input = h("select", { id }, none, seats.map((s) => h("option", { value: s, selected: s === value }, t("seat_n", { n: s }))));
+    input = h("select", { id }, none, seats.map((s) => h("option", { value: s, selected: s === value }, t("seat_n", { n: s + 1 }))));
   } else if (option.kind === "whole") {
     const blank = option.nullable ? tOr(`${game}.choice.${option.name}.null`, t("option_none")) : "";
     input = h("input", { id, type: "number", min: option.low, max: option.high, step: 1, value: value ?? "", placeholder: blank, onchange: redraw });
@@ -297,7 +297,9 @@ export function readSettings(prefix = "") {
 }
 
 // A refusal in the page's words: `error.<code>`, or for an options check its reason (the
-// game's own words first), with its params named as the page names them.
+// game's own words first), with its params named as the page names them: seats counted from 1,
+// as people count them (the wire counts from 0): `seat`, `seats`, and the bounds of a refusal
+// about a seat (its code or reason `seat`, `no_seat`, `sheriff_seat`…).
 /**
  * @param {string} code
  * @param {{ [name: string]: unknown }} [params]
@@ -308,6 +310,8 @@ export function errorText(code, params = {}, game = null) {
   if (game && words.option) words.option = tOr(`${game}.option.${words.option}`, tOr(`option.${words.option}`, String(words.option)));
   if (game && words.role) words.role = tOr(`${game}.role.${words.role}`, String(words.role));
   if (words.setting) words.setting = tOr(`setting.${words.setting}`, String(words.setting));
+  const seatBounds = /(^|_)seat$/.test(String(params.reason || code)) ? ["low", "high"] : [];
+  for (const name of ["seat", "seats", ...seatBounds]) if (words[name] != null) words[name] = seatNumbers(words[name]);
   const keys = [];
   if (params.reason) keys.push(...(game ? [`${game}.error.${params.reason}`] : []), `error.${code}.${params.reason}`);
   keys.push(`error.${code}`);
@@ -316,6 +320,12 @@ export function errorText(code, params = {}, game = null) {
     if (text !== key) return text;
   }
   return t("error.unknown");
+}
+
+// Seat numbers as people count them, from 1: "0, 3" reads "1, 4" (anything else stays).
+/** @param {unknown} seats */
+function seatNumbers(seats) {
+  return String(seats).split(/,\s*/).map((n) => (/^\d+$/.test(n) ? Number(n) + 1 : n)).join(", ");
 }
 
 // A bot is named in the page's language and numbered among the room's bots ("電腦 2"); a
@@ -360,7 +370,7 @@ export function optionSummary(game, options, only = null) {
     else if (option.kind === "data") said = value == null ? tOr(`${game.game}.choice.${option.name}.standard`, t("preset_standard")) : t("from_file");
     else if (value == null) said = tOr(`${game.game}.choice.${option.name}.null`, t("option_none"));
     else if (option.kind === "choice") said = choiceLabel(game.game, option, value);
-    else if (option.kind === "seat") said = t("seat_n", { n: value });
+    else if (option.kind === "seat") said = t("seat_n", { n: Number(value) + 1 });
     else said = String(value);
     return t("label_value", { label: optionLabel(game.game, option), value: said });
   }).join(" · ");

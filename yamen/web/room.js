@@ -22,6 +22,8 @@ import { tell, drawNotice } from "./notice.js";
 import { autoPass } from "./autopass.js";
 import { fillNote } from "./playnow.js";
 import { invitedNote } from "./invitation.js";
+import { hear } from "./sounds.js";
+import { heard } from "./chatbox.js";
 
 /**
  * @param {string} roomId
@@ -96,6 +98,7 @@ function onFrame(frame) {
       if (page.table && page.table.number !== frame.table.number) startLog(page, null, describe, names()); // a new game
       page.table = table;
       page.log.push(...logLines([frame], describe, names()));
+      hear(page.module, frame.events, context(), table.seq); // a play's sound, as the game names it
       const notice = standInNotice(frame, page.seat, describe);
       if (notice) tell(page, notice); // by the action bar, until my next move
       break;
@@ -111,6 +114,7 @@ function onFrame(frame) {
       addEarlier(page, frame, describe, names());
       break;
     case "chat":
+      heard(page, frame); // unread while the chat is out of sight (chatbox.js)
       page.chat.push(frame);
       break;
     case "error":
@@ -132,8 +136,11 @@ function drawRoom() {
   else {
     const game = gameInfo(room.game);
     const summary = game ? h("p", { class: "room-options", id: "room-options" }, optionSummary(game, room.options)) : "";
-    // (a play-now table says instead when bots fill it: playnow.js)
-    const hint = h("div", {}, invitedNote(room, page.seat), fillNote(room) || h("p", { class: "hint" }, host ? t("hint_host") : t("hint_wait")), summary);
+    // the host is asked to fill the seats only while one is empty; a play-now table says
+    // instead when bots fill it (playnow.js)
+    const full = room.seats.every((s) => s.player || s.bot);
+    const ask = host ? (full ? null : t("hint_host")) : t("hint_wait");
+    const hint = h("div", {}, invitedNote(room, page.seat), fillNote(room) || (ask ? h("p", { class: "hint", id: "seat-hint" }, ask) : null), summary);
     const editor = host && room.status === "open" && !room.number ? setupEditor(room) : null;
     if (editor && el.contains(editor)) el.firstChild?.replaceWith(hint);
     else el.replaceChildren(hint, ...(editor ? [editor] : []));

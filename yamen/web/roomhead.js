@@ -2,8 +2,8 @@
 // The room's head: the game's title and the room's status, the invite link to copy, the
 // host's Start (or Rematch) and Fill with bots, Leave (or taking back the seat I left), a
 // finished game's Replay, the switch that passes for me when I cannot beat (a game that
-// declares its passing words), and the rules and sound buttons. `again` draws the room again
-// (the room page, room.js).
+// declares its passing words), the rules and sound buttons, and the way to the chat with its
+// unread count. `again` draws the room again (the room page, room.js).
 
 import { api } from "./net.js";
 import { t, lang } from "./i18n.js";
@@ -17,6 +17,7 @@ import { knownGames, gameTitle } from "./gamelist.js";
 import { shell, attempt } from "./shell.js";
 import { backButton } from "./standin.js";
 import { inviteLink } from "./invitation.js";
+import { chatButton } from "./chatbox.js";
 
 // (drawn on the room page: shell.page is set, and the page has its head)
 /**
@@ -51,6 +52,7 @@ export function drawHead(room, host, again) {
       rulesButton({ h, t, lang: lang() }, room.game, room.options),
       soundButton(h, t, again),
     ),
+    chatButton(page), // (first on a phone, where the chat is below the table)
   );
 }
 

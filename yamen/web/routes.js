@@ -35,9 +35,11 @@ export async function route() {
   } else await lobby();
 }
 
-// Signed in, out or as another: the header's name again, then the screen again.
-async function accountChanged() {
-  await signIn();
+// Signed in, out or as another: the header's name again (the name step first when signed
+// out, saying so: `notice`), then the screen again.
+/** @param {string} [notice] */
+async function accountChanged(notice) {
+  await signIn(notice);
   await route();
 }
 

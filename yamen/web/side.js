@@ -1,6 +1,7 @@
 // @ts-check
 // The room's side column: the seats (names, scores, who is to act, timers, and before a game
-// the controls to sit, seat a bot, change or remove one, remove a person), the chat, the log.
+// the controls to sit, seat a bot, change or remove one, remove a person, with a line on each
+// kind of bot), the chat (chatbox.js), the log.
 
 import { api } from "./net.js";
 import { t, shownName } from "./i18n.js";
@@ -9,11 +10,11 @@ import { tick } from "./clock.js";
 import { h, confirmStep } from "./dom.js";
 import { botName, botKind, defaultBot } from "./lobby.js";
 import { knownGames, gameInfo } from "./gamelist.js";
-import { names } from "./context.js";
 import { logPanel } from "./log.js";
 import { shell, attempt } from "./shell.js";
 import { leftSeat } from "./standin.js";
 import { followButton } from "./follow.js";
+import { chatPanel } from "./chatbox.js";
 
 // (drawn on the room page: shell.page is set, and the page has its side column)
 export function drawSide() {
@@ -30,9 +31,10 @@ export function drawSide() {
     return h(
       "li",
       { class: `${pending ? "pending" : ""} ${i === page.seat ? "mine" : ""}`, "data-seat": i },
-      h("span", { class: "seat-no" }, i),
+      h("span", { class: "seat-no" }, i + 1), // people count seats from 1 (the wire from 0)
       pending ? icon("turn", t("to_act")) : null,
-      h("span", { class: "seat-name" }, label, s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
+      // away or offline: said of a person only (an empty seat or a bot is neither)
+      h("span", { class: "seat-name" }, label, !s.player ? "" : s.away ? ` (${t("away")})` : !s.online ? ` (${t("offline")})` : ""),
       followButton(s.player), // a person at the table: follow them (follow.js)
       s.auto ? h("small", { class: "auto-seat" }, t("auto_play_on_seat")) : null, // told to everyone
       h("span", { class: "score" }, (table && table.totals ? table.totals : room.scores)[i]), // the deals so far included
@@ -40,40 +42,25 @@ export function drawSide() {
       ...controls,
     );
   });
-  const input = h("input", { id: "chat-text", maxlength: 500, placeholder: t("say_something"), "aria-label": t("chat") });
-  const chat = h(
-    "form",
-    { class: "chat-form", onsubmit: (/** @type {SubmitEvent} */ e) => {
-      e.preventDefault();
-      if (input.value.trim()) onShow().live.send({ type: "chat", text: input.value.trim() });
-      input.value = "";
-    } },
-    input,
-    h("button", { type: "submit" }, t("send")),
-  );
-  const focused = document.activeElement && document.activeElement.id === "chat-text";
-  const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-text"))?.value || "";
+  // (one who left their seat mid-game still talks with the table; a spectator reads)
+  const chat = chatPanel(page, page.seat !== null || leftSeat(room) !== null);
   side.replaceChildren(
     h("h2", {}, t("seats"), " · ", t("scores")),
     h("ol", { class: room.seats.length > 12 ? "seats many" : "seats" }, seats),
-    h("h2", {}, t("chat")),
-    h("ul", { class: "chat" }, page.chat.slice(-50).map(chatLine)),
-    // replaceChildren writes a null as the word "null": a spectator's missing form is left out
-    // (one who left their seat mid-game still talks with the table)
-    ...(page.seat !== null || leftSeat(room) !== null ? [chat] : []),
+    ...(host && room.status !== "playing" ? [botKinds(room)] : []), // (a null would read "null")
+    ...chat.parts,
     logPanel(h, page, side.querySelector("details.log"), drawAgain),
   );
-  input.value = typed;
-  if (focused) input.focus();
+  chat.settle();
   tick();
 }
 
-// One chat line: who said it (a seat's name, or the speaker's own name once they left the
-// table), then what they said; never a missing field shown as "null".
-/** @param {ChatLine} c */
-function chatLine(c) {
-  const who = c.seat != null && onShow().room.seats[c.seat] ? names()[c.seat] : shownName(c.name);
-  return h("li", { class: "chat-line" }, who ? h("b", {}, who, " ") : null, c.text ?? "");
+// What each kind of bot the game offers is, one line each, where the host chooses them.
+/** @param {Room} room */
+function botKinds(room) {
+  const kinds = (gameInfo(room.game) || { bots: [] }).bots;
+  return h("ul", { class: "bot-kinds", id: "bot-kinds", "aria-label": t("bot_kind") },
+    kinds.map((k) => h("li", { "data-kind": k }, h("b", {}, botKind(k)), " ", t(`bot.help.${k}`))));
 }
 
 // Before a game (or between games): sit, and for the host a bot in an empty seat, a bot's

@@ -317,6 +317,8 @@ interface TableModule {
   /** which round of the game a view is in (a deal): a notice of the last one is cleared */
   round?(view: View): unknown;
   describe?(event: GameEvent, ctx: Ctx): string | null;
+  /** the sound an event makes at the table (sounds.js): a play, a pass, a bomb-sized set, the last card */
+  sound?(event: GameEvent, ctx: Ctx): "play" | "pass" | "bomb" | "last" | null;
   actionWords?(ctx: Ctx, text: string): string;
   cardWords?(t: Translate, code: string): string;
 }
@@ -339,6 +341,8 @@ interface RoomPage {
   notice?: { text: string; number: number; round: unknown; ended: boolean; paused: boolean } | null;
   setup?: { key: string; el: HTMLDetailsElement };
   showLink?: boolean;
+  /** chat lines from others heard while the chat was out of sight (chatbox.js) */
+  unread?: number;
   copiedUntil?: number;
 }
 

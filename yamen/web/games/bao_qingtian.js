@@ -10,6 +10,7 @@ import { hand } from "./bao_qingtian/hand.js";
 import { autoWait, keepPanel } from "./bao_qingtian/keep_waiting.js";
 import { ledger } from "./bao_qingtian/ledger.js";
 import { role } from "./bao_qingtian/role.js";
+import { sound } from "./bao_qingtian/sounds.js";
 
 /**
  * @param {Ctx} ctx
@@ -59,4 +60,5 @@ export default {
   },
 
   describe,
+  sound, // a turn, a wait, a criminal caught, a sentence executed (bao_qingtian/sounds.js)
 };

@@ -13,6 +13,7 @@ import { handView, restoreFocus } from "./baohuang/pick.js";
 import { ring } from "./baohuang/ring.js";
 import { rolePanel } from "./baohuang/role.js";
 import { headline, lastDeal, scoring } from "./baohuang/summary.js";
+import { sound } from "./baohuang/sounds.js";
 import { actionWords, cardWords, inWords, isPlay, labeller } from "./baohuang/words.js";
 
 export { cardWords };
@@ -42,6 +43,8 @@ export default {
   passing: { words: ["pass", "yield"], phase: "play" },
 
   round: (view) => /** @type {BhView} */ (view).deal,
+
+  sound, // a play, a pass, a bomb-sized set, the last set of a hand (baohuang/sounds.js)
 
   render(el, ctx) {
     const { h, t, table } = ctx;

@@ -10,6 +10,7 @@ import { drawn } from "./criminal_poker/drawn.js";
 import { result } from "./criminal_poker/result.js";
 import { reveal, rules } from "./criminal_poker/reveal.js";
 import { role } from "./criminal_poker/role.js";
+import { sound } from "./criminal_poker/sounds.js";
 
 /** @type {TableModule} */
 export default {
@@ -37,4 +38,5 @@ export default {
   },
 
   describe,
+  sound, // evidence shown or drawn, a skip, the arrest (criminal_poker/sounds.js)
 };

@@ -65,7 +65,7 @@ export function seatList(ctx, view) {
       return h(
         "li",
         { class: classes.join(" "), "data-seat": seat, title: ctx.names[seat] },
-        h("span", { class: "bq-no" }, seat),
+        h("span", { class: "bq-no" }, seat + 1), // (people count seats from 1; the wire from 0)
         h("span", { class: "bq-name" }, ctx.names[seat]),
         (held[seat] || []).map((office) => h("span", { class: `bq-office bq-${office}`, title: officeName(ctx, office) }, t(`${P}.badge.${office}`))),
         ...marks,

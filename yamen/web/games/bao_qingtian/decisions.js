@@ -35,7 +35,7 @@ function button(ctx, id, label, extra = {}) {
  * @param {number} seat
  */
 function pickLabel(ctx, seat) {
-  return [ctx.h("span", { class: "bq-pick-no" }, String(seat)), " ", ctx.h("span", { class: "bq-pick-name" }, ctx.names[seat])];
+  return [ctx.h("span", { class: "bq-pick-no" }, String(seat + 1)), " ", ctx.h("span", { class: "bq-pick-name" }, ctx.names[seat])];
 }
 
 // What a choice does, said before it is made.
