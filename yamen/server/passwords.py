@@ -16,10 +16,12 @@ processes do), so where cores are short the event loop comes first. A check beyo
 is refused at once (:class:`Busy`: 429 ``busy`` with Retry-After) rather than queued without
 end, and so is one past the pool's share of the machine (``SHARE``, below).
 
-**A share of a core.** Threads and nice bound when hashing runs, not what it costs: on two
-cores a stream of 5 wrong sign-ins a second (0.17 of a core) took the tables' median from 12
-to 170 ms (benchmarks/load.py ``sign_ins``, issue 23), since each hash streams 19 MiB through
-the caches the event loop shares. So the hashing threads of a process may spend at most
+**A share of a core.** A thread of its own and nice bound when hashing runs, not what it
+costs the machine: in benchmarks/load.py's ``sign_ins`` phase (issue 23; about 5 wrong
+sign-ins a second, 0.17 of a core of hashing, on two cores shared with the load's clients) the
+other rooms' median action took 167-178 ms against 13-35 ms in the same run's clean windows;
+each hash also streams 19 MiB through the caches the event loop uses. So the hashing threads
+of a process may spend at most
 ``SHARE`` of one core's time, measured as they hash (a bucket of CPU seconds that fills at
 ``SHARE`` a second, up to ``BURST``): about 3 checks a second, more than a site's people sign
 in; a burst beyond it is told to come back (``busy``), and the tables never wait for it. Who
