@@ -15,6 +15,7 @@ import pytest
 
 from tests.web.helpers import (
     DESKTOP,
+    GET,
     PHONE,
     artifacts,
     needs_chromium,
@@ -27,10 +28,6 @@ from yamen.bots.baohuang import analysis
 pytestmark = needs_chromium
 
 BUDGET = 6  # playouts per decision: small, so the job takes a second or two
-GET = (
-    "async (path) => (await fetch(path, {headers: {authorization:"
-    " 'Bearer ' + localStorage.getItem('yamen.token')}})).json()"
-)
 # Records whether the progress bar was ever on the page (the job may finish between two polls).
 WATCH_PROGRESS = """() => {
   window.sawProgress = false;

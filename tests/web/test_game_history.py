@@ -18,6 +18,7 @@ from tests.server.helpers import run
 from tests.server.test_game_pages import played
 from tests.web.helpers import (
     DESKTOP,
+    GET,
     PHONE,
     artifacts,
     needs_chromium,
@@ -28,11 +29,6 @@ from tests.web.helpers import (
 from yamen.engine import game_names
 
 pytestmark = needs_chromium
-
-GET = (
-    "async (path) => (await fetch(path, {headers: {authorization:"
-    " 'Bearer ' + localStorage.getItem('yamen.token')}})).json()"
-)
 
 
 def words(lang: str, game: str | None = None) -> dict[str, str]:

@@ -10,6 +10,7 @@ from collections import Counter
 
 from tests.web.helpers import (
     DESKTOP,
+    GET,
     PHONE,
     artifacts,
     needs_chromium,
@@ -19,11 +20,6 @@ from tests.web.helpers import (
 )
 
 pytestmark = needs_chromium
-
-GET = (
-    "async (path) => (await fetch(path, {headers: {authorization:"
-    " 'Bearer ' + localStorage.getItem('yamen.token')}})).json()"
-)
 
 
 def at_step(page, step: int) -> None:
