@@ -259,6 +259,7 @@ interface TableModule {
   passing?: Passing;
   /** which round of the game a view is in (a deal): a notice of the last one is cleared */
   round?(view: View): unknown;
+  /** an event in words; null: not the game's (the shell's fallback), "": told by another event of its step */
   describe?(event: GameEvent, ctx: Ctx): string | null;
   actionWords?(ctx: Ctx, text: string): string;
   cardWords?(t: Translate, code: string): string;
