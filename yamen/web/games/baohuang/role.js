@@ -48,7 +48,8 @@ function meanings(ctx, view) {
     seen.add(key);
     const word = text.startsWith("call ") ? ctx.t("baohuang.action.call") : actionWords(ctx, view, text);
     // the marked joker goes to a seat: named, not a direction (讓莊, the japanese hand-on)
-    const to = view.seat === null ? "" : ctx.names[passedTo(view, view.seat)];
+    const handed = key === "baohuang.means.yield_emperor" || key === "baohuang.means.hand";
+    const to = handed && view.seat !== null ? ctx.names[passedTo(view, view.seat)] : "";
     rows.push(h("li", { "data-means": key.split(".").slice(2).join(".") }, h("b", {}, word), " ", t(key, { to })));
   }
   return rows.length ? h("ul", { class: "bh-meanings", id: "bh-meanings" }, rows) : null;
