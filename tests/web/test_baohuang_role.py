@@ -210,7 +210,8 @@ HEADLINE = """async ([result, seat]) => {
   const ctx = { h, t: i18n.t, tOr: i18n.tOr, names: ['A', 'B', 'C', 'D', 'E'], table: { result } };
   const box = document.createElement('div');
   box.append(...headline(ctx, view).filter(Boolean));
-  return { marked: [...box.querySelectorAll('#result li.winner')].map((li) => Number(li.dataset.seat)),
+  const marked = [...box.querySelectorAll('#result li.winner')];
+  return { marked: marked.map((li) => Number(li.dataset.seat)),
            verdict: box.querySelector('.bh-verdict').dataset.verdict };
 }"""
 

@@ -66,11 +66,13 @@ REACH = """(s) => {
     meets(el, r.left + Math.min(6, r.width / 2), r.top + r.height / 2, 'shown');
   }
   // each of these seats (s.each.of) told somewhere in reach (one of s.each.at, @: its seat)
-  for (const seat of s.each ? [...document.querySelectorAll(s.each.of)].map((el) => el.dataset.seat) : []) {
+  const each = s.each ? [...document.querySelectorAll(s.each.of)] : [];
+  for (const seat of each.map((el) => el.dataset.seat)) {
     const told = [...document.querySelectorAll(s.each.at.replaceAll('@', seat))].filter(shown);
     const reached = told.some((el) => {
       const r = el.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= H + 0.5 && !missed(el, r.left + Math.min(6, r.width / 2), r.top + r.height / 2, '');
+      const x = r.left + Math.min(6, r.width / 2), y = r.top + r.height / 2;
+      return r.top >= 0 && r.bottom <= H + 0.5 && !missed(el, x, y, '');
     });
     if (!reached) bad.push(`seat ${seat}: ${s.each.what} not in reach`);
   }

@@ -77,7 +77,10 @@ def test_the_168_card_rule_on_jokers_is_under_its_own_heading():
     joker = {"en": "joker", "zh-Hant": "王", "zh-Hans": "王", "ja": "ジョーカー"}
     for lang in LANGS:
         sections = bh[lang]["sections"]
-        soft, jokers = sections[titles.index("Soft pass")], sections[titles.index("Jokers in a set")]
+        soft, jokers = (
+            sections[titles.index("Soft pass")],
+            sections[titles.index("Jokers in a set")],
+        )
         assert soft["when"] == jokers["when"] == {"variant": "japanese"}
         assert not any(joker[lang] in p.lower() for p in soft["paragraphs"]), lang
         assert joker[lang] in jokers["title"].lower() + jokers["paragraphs"][0].lower(), lang
