@@ -55,16 +55,6 @@ function meanings(ctx, view) {
   return rows.length ? h("ul", { class: "bh-meanings", id: "bh-meanings" }, rows) : null;
 }
 
-// Why a seat with nothing to declare is asked all the same (a rebel's only answer is 不要):
-// every seat is asked at once, so that being asked tells nobody who could declare.
-/**
- * @param {Ctx} ctx
- * @param {BhView} view
- */
-function whyAsked(ctx, view) {
-  if (view.phase !== "declare" || !(view.legal || []).length) return null;
-  return ctx.h("p", { class: "bh-why-asked", id: "bh-why-asked" }, ctx.t("baohuang.declare_everyone"));
-}
 
 // The card that makes a partner: the called card (Shandong) or the marked small joker.
 /**
@@ -159,6 +149,5 @@ export function rolePanel(ctx, view, phase = null) {
     partnerCard(ctx, view),
     known(ctx, view),
     meanings(ctx, view),
-    whyAsked(ctx, view),
   );
 }
