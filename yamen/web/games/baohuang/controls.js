@@ -50,12 +50,12 @@ export function controls(ctx, view) {
   const hints = new Set(plays.map(([text]) => text.split(" ")[0]));
   // why a seat with nothing to declare is asked all the same (a rebel's only answer is 不要):
   // every seat is asked at once, so that being asked tells nobody who could declare
-  const why = view.phase === "declare" ? h("p", { class: "act-help bh-why-asked", id: "bh-why-asked" }, t("baohuang.declare_everyone")) : null;
+  const everyone = view.phase === "declare" ? h("p", { class: "act-help bh-why-asked", id: "bh-why-asked" }, t("baohuang.declare_everyone")) : null;
   return h(
     "div",
     { class: "actions bh-actions", role: "group", "aria-label": t("your_move") },
     h("p", { class: "your-move" }, t("your_move")),
-    why,
+    everyone,
     last,
     plays.length ? playButton : null,
     hint,
