@@ -6,7 +6,7 @@ records replay, the table runner, terminal play, frames, live play over the serv
 audit, a whole game in the browser). No contract names a game.
 
 How cases are chosen, from what a game declares (``Game.declaration``, ``Game.presets``), in
-four nested sets, so that the expensive contracts take few:
+five nested sets, so that the expensive contracts take few:
 
 - :func:`defaults`: each game with its defaults. The browser's whole games (one per game and
   language, ~10 s each), the leak audit's planted leaks, the table runner.
@@ -23,6 +23,8 @@ four nested sets, so that the expensive contracts take few:
   is set with that value). Contracts that play one or two games a case (random play ends,
   reading, notation round-trip, view types, records replay). Cases are deduplicated by the
   options the game reads (a preset that is the defaults is one case).
+- :func:`under_each_choice`: those again under each top-level choice's values, for the one
+  contract that only collects what random play meets (the events' words in the browser).
 
 Extremes make long games (Baohuang's 50 deals: 23,000 decisions): contracts that check at every
 step check at most :data:`BUDGET` steps of a game and a sample of the rest (:func:`checked`).
@@ -143,6 +145,24 @@ def every_case() -> list[Case]:
     found = rulesets()
     for name in game_names():
         found += list(_away_from_defaults(name))
+    return _dedup(found)
+
+
+def under_each_choice() -> list[Case]:
+    """:func:`every_case`, and each of its cases again under each value of each top-level
+    choice: what shows only where two options meet (Baohuang's tribute, the japanese rules over
+    several deals). The event words' contract: random play meets every kind of event. (An
+    option that applies only under another value of the choice is left out there.)"""
+    found = every_case()
+    for case in list(found):
+        for option in _choices(case.game):
+            for value in option.choices:
+                options = {**case.options, option.name: value}
+                try:
+                    get_game(case.game, options)
+                except OptionsError:
+                    continue
+                found.append(Case(case.game, options, f"{option.name}={value},{case.why}"))
     return _dedup(found)
 
 

@@ -11,13 +11,22 @@ import pytest
 
 from tests import conformance
 from tests.bots import test_registry
-from tests.conformance import Case, defaults, every_case, register, rulesets, served, table_sizes
+from tests.conformance import (
+    Case,
+    defaults,
+    every_case,
+    register,
+    rulesets,
+    served,
+    table_sizes,
+    under_each_choice,
+)
 from tests.core import test_games, test_notation_fuzz, test_table
 from tests.fronts import test_terminal
 from tests.games import test_phases, test_view_types
 from tests.server import test_audit, test_frames, test_live
 from tests.server.helpers import ServerThread
-from tests.web import test_whole_deals
+from tests.web import test_event_words, test_whole_deals
 from yamen.engine import game_names, new_game
 
 # each contract: the cases its module is parametrized with, and where they come from
@@ -36,6 +45,7 @@ CONTRACTS = {
     "the leak audit": (test_audit.GAMES, served),
     "planted leaks": (test_audit.PLANTINGS, test_audit.plantings),
     "a whole game in the browser": (test_whole_deals.GAMES, defaults),
+    "every event in words": (test_event_words.GAMES, under_each_choice),
     "every bot plays": (test_registry.GAMES, table_sizes),
 }
 

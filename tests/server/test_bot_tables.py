@@ -49,6 +49,7 @@ def first_move(seats: list[SimpleNamespace], bot_delay: float, pace: float) -> f
         settings=lambda: Settings(bot_delay=bot_delay),
         in_play=lambda: (state, 0),
         present=lambda: True,
+        talkers=lambda: True,
         busy=lambda: False,
         act=None,  # type: ignore[arg-type]
     )

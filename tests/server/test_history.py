@@ -186,7 +186,8 @@ def test_the_driver_says_why_it_plays_a_persons_seat():
 
         driver = Driver(
             "r", "bao_qingtian", INLINE, seats=lambda: seats, settings=lambda: settings,
-            in_play=lambda: (state, 0), present=lambda: True, busy=lambda: False, act=act,
+            in_play=lambda: (state, 0), present=lambda: True, talkers=lambda: True,
+            busy=lambda: False, act=act,
         )  # fmt: skip
         driver.ask(state.pending(), asked)
         move = driver._next_move(state)

@@ -1,13 +1,18 @@
 """The Baohuang role panel in a real browser: a seat is told its role the moment the card is
 called (no reload, not in a folded block), with its win condition, the called card drawn as a
-card, who is known to be who, and what a declaration means before it is made."""
+card, who is known to be who, and what a declaration means before it is made; handing the
+marked joker on names the seat the engine gives it to; a seat with nothing to declare is told
+why it is asked. And the end of a deal marks every seat of the winning side."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from tests.web.baohuang_table import BH, play_until, royalist_seed, seated_room
 from tests.web.helpers import act_once, needs_chromium
+from yamen.engine import get_game
 
 pytestmark = needs_chromium
 
@@ -137,3 +142,120 @@ def test_every_role_and_declaration_is_told_in_words(web_server, browser, lang):
     # before there is an emperor: who holds the emperor card
     got = page.evaluate(CRAFTED, [view("shandong", None, [], marked_holder=3, roles={}), lang])
     assert got["text"].strip() == words["baohuang.emperor_card_with"].replace("{who}", "D")
+
+
+def handing_on(variant: str):
+    """A deal at the decision that hands the marked joker on (讓莊 in Shandong, the emperor
+    card handed on in the japanese rules), the holder's view, and the seat the engine then
+    gives it to."""
+    word = "yield" if variant == "shandong" else "hand on"
+    game = get_game("baohuang", {"variant": variant, "grabbing": False, "deals": 1})
+    for seed in range(1, 200):
+        state = game.new_state(seed)
+        (holder,) = state.pending()
+        texts = [state.action_text(a) for a in state.legal(holder)]
+        if word not in texts:
+            continue
+        view = state.view(holder)
+        events = state.apply(holder, state.legal(holder)[texts.index(word)])
+        (moved,) = [e for e in events if "to_seat" in e.data]
+        return view, moved.data["to_seat"]
+    raise AssertionError(f"no deal where the holder may {word}")
+
+
+@pytest.mark.parametrize("variant", ["shandong", "japanese"])
+def test_handing_the_marked_joker_on_names_the_seat_the_engine_gives_it_to(
+    web_server, browser, variant
+):
+    view, to = handing_on(variant)
+    assert to == ((view["seat"] - 1) % 5 if variant == "shandong" else (view["seat"] + 1) % 5)
+    key = "yield_emperor" if variant == "shandong" else "hand"
+    page = browser.new_context().new_page()
+    page.goto(web_server.url)
+    page.wait_for_selector("#name")
+    for lang in ["en", "zh-Hant", "zh-Hans", "ja"]:
+        got = page.evaluate(CRAFTED, [view, lang])
+        assert key in got["means"], (lang, got["means"])
+        told = BH[lang][f"baohuang.means.{key}"].replace("{to}", "ABCDE"[to])
+        assert told in got["text"], (lang, got["text"])
+        for word in ["上一位", "下一位", "次の人", "前の人", "next seat", "previous seat"]:
+            assert word not in told, (lang, told)  # a seat's name, never a direction
+    page.close()
+
+
+# A crafted view's action bar, drawn by the page's own controls module.
+BAR = """async ([view, lang]) => {
+  const i18n = await import('/i18n.js');
+  await i18n.setLang(lang, false);
+  await i18n.loadGame('baohuang');
+  const { h } = await import('/dom.js');
+  const { controls } = await import('/games/baohuang/controls.js');
+  const ctx = { h, t: i18n.t, tOr: i18n.tOr, names: ['A', 'B', 'C', 'D', 'E'],
+                table: { view, legal: view.legal.map((_, i) => String(i)) }, act: () => {} };
+  const bar = controls(ctx, view);
+  return { text: bar.textContent, buttons: bar.querySelectorAll('button[data-action]').length };
+}"""
+
+
+def test_a_seat_with_nothing_to_declare_is_told_why_it_is_asked(web_server, browser):
+    page = browser.new_context().new_page()
+    page.goto(web_server.url)
+    page.wait_for_selector("#name")
+    rebel = view("shandong", "rebel", ["pass"], "9H")
+    guard = view("japanese", "guard", ["pass"])
+    playing = {**rebel, "phase": "play", "legal": ["pass", "yield"], "hand": ["9H"]}
+    for lang in ["en", "zh-Hant", "zh-Hans", "ja"]:
+        why = BH[lang]["baohuang.declare_everyone"]
+        for asked in (rebel, guard):  # by its only button, 不要
+            bar = page.evaluate(BAR, [asked, lang])
+            assert bar["buttons"] == 1 and why in bar["text"], (lang, bar)
+        # only while the declarations are asked
+        assert why not in page.evaluate(BAR, [playing, lang])["text"]
+    page.close()
+
+
+# The end of a one-deal game drawn by the page's own summary module from the engine's result.
+HEADLINE = """async ([result, seat]) => {
+  const i18n = await import('/i18n.js');
+  await i18n.setLang('en', false);
+  await i18n.loadGame('baohuang');
+  const { h } = await import('/dom.js');
+  const { headline } = await import('/games/baohuang/summary.js');
+  const view = { variant: 'shandong', seat, history: result.deals };
+  const ctx = { h, t: i18n.t, tOr: i18n.tOr, names: ['A', 'B', 'C', 'D', 'E'], table: { result } };
+  const box = document.createElement('div');
+  box.append(...headline(ctx, view).filter(Boolean));
+  const marked = [...box.querySelectorAll('#result li.winner')];
+  return { marked: marked.map((li) => Number(li.dataset.seat)),
+           verdict: box.querySelector('.bh-verdict').dataset.verdict };
+}"""
+
+
+def one_deal(won_by_emperor: bool):
+    """A random one-deal Shandong game with a royalist, won by the emperor's side or not."""
+    game = get_game("baohuang", {"deals": 1, "grabbing": False})
+    for seed in range(1, 500):
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = rng.choice(state.pending())
+            state.apply(seat, rng.choice(state.legal(seat)))
+        deal = state.history[-1]
+        if deal["partner"] is not None and (state.totals[deal["emperor"]] > 0) == won_by_emperor:
+            return state.result().to_json(), deal
+    raise AssertionError("no such deal")
+
+
+@pytest.mark.parametrize("won_by_emperor", [True, False])
+def test_the_result_marks_every_seat_of_the_winning_side(web_server, browser, won_by_emperor):
+    result, deal = one_deal(won_by_emperor)
+    side = {deal["emperor"], deal["partner"]}
+    winners = side if won_by_emperor else set(range(5)) - side
+    page = browser.new_context().new_page()
+    page.goto(web_server.url)
+    page.wait_for_selector("#name")
+    for seat in range(5):
+        got = page.evaluate(HEADLINE, [result, seat])
+        assert set(got["marked"]) == winners  # the royalist too, not only the top scorer
+        assert got["verdict"] == ("won" if seat in winners else "lost")
+    page.close()

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.paths import WEB
-from tests.web.helpers import DESKTOP, PHONE, needs_chromium, person, start_game
+from tests.web.helpers import DESKTOP, PHONE, act_once, needs_chromium, person, start_game
 from tests.web.table_checks import BQ_CODES, result_is_words, screenshot, shown
 
 pytestmark = needs_chromium
@@ -51,7 +51,7 @@ def test_a_trial_tells_the_seat_its_part_and_its_outcome(web_server, browser, la
             if not helped:
                 screenshot(page, f"bqt-{lang}-{size}-decision")
             helped = helped or page.locator(".actions .act-help").count() > 0
-            buttons.first.click()
+            act_once(page)  # (in one step: the table may move on meanwhile)
         time.sleep(0.05)
     seen.update(shown(page, ".bao-qingtian"))
 

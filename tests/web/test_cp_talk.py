@@ -1,10 +1,14 @@
 """Criminal Poker's questioning with people at the table (issue 13): a bot investigator does not
-end it the moment it begins; it lasts the room's talk time, and the people talk meanwhile."""
+end it the moment it begins; it lasts the room's talk time, and the people talk meanwhile, a
+person who left their seat and watches on too (issue 26: a bot sheriff once ended it at once
+while such a person talked)."""
 
 from __future__ import annotations
 
 import json
 import time
+
+import pytest
 
 from tests.paths import WEB
 from tests.web.helpers import act_once, fill_with_bots, needs_chromium, person, set_option
@@ -21,7 +25,10 @@ def log_lines(page) -> list[str]:
     return page.locator(".log li").evaluate_all("els => els.map(e => e.textContent)")
 
 
-def test_a_bot_investigator_lets_the_people_talk(web_server, browser):
+@pytest.mark.parametrize("sits", [True, False], ids=["seated", "left-the-seat"])
+def test_a_bot_investigator_lets_the_people_talk(web_server, browser, sits):
+    """Seated, or after leaving the seat mid-game and watching on (the chat stays, and the
+    seat may be taken back): the questioning lasts the talk time, and the person talks."""
     page = person(browser, web_server.url, "Sol")
     page.select_option("#game", "criminal_poker")
     set_option(page, "players", 4)
@@ -33,6 +40,10 @@ def test_a_bot_investigator_lets_the_people_talk(web_server, browser):
     page.wait_for_selector(".seats")
     fill_with_bots(page)
     page.click("#start")
+    if not sits:  # the person leaves at once and watches
+        page.click("#leave")
+        page.click("#confirm-yes")
+        page.wait_for_selector("#take-back")
     began = None
     deadline = time.monotonic() + 120
     while True:
@@ -40,8 +51,9 @@ def test_a_bot_investigator_lets_the_people_talk(web_server, browser):
         lines = log_lines(page)
         if began is None and any(line.startswith(BEGINS) for line in lines):
             began = time.monotonic()
-            page.fill("#chat-text", "It was not me")  # the people talk meanwhile
-            page.press("#chat-text", "Enter")
+            if OVER not in lines:  # (over already: it did not wait at all)
+                page.fill("#chat-text", "It was not me")  # the people talk meanwhile
+                page.press("#chat-text", "Enter")
         if began is not None and OVER in lines:
             lasted = time.monotonic() - began
             break

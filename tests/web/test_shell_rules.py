@@ -68,6 +68,24 @@ def test_the_words_are_the_glossarys():
         assert wrong not in text["zh-Hant"]
 
 
+def test_the_168_card_rule_on_jokers_is_under_its_own_heading():
+    """A single card carrying no joker is a rule of what a set is, not of passing: in every
+    language it sits under its own heading, and the soft pass's speaks of passing only (the
+    rule once opened the soft pass's section)."""
+    bh = rules("baohuang")
+    titles = [s["title"] for s in bh["en"]["sections"]]
+    joker = {"en": "joker", "zh-Hant": "王", "zh-Hans": "王", "ja": "ジョーカー"}
+    for lang in LANGS:
+        sections = bh[lang]["sections"]
+        soft, jokers = (
+            sections[titles.index("Soft pass")],
+            sections[titles.index("Jokers in a set")],
+        )
+        assert soft["when"] == jokers["when"] == {"variant": "japanese"}
+        assert not any(joker[lang] in p.lower() for p in soft["paragraphs"]), lang
+        assert joker[lang] in jokers["title"].lower() + jokers["paragraphs"][0].lower(), lang
+
+
 def applies(section, options, defaults):
     """Whether a section is for a room with these options: each value it names is the room's
     (or the file's default where the room does not say), as rules.js reads it."""

@@ -8,7 +8,8 @@ fixed when they were asked, which tells nothing of their hands. Bots play only w
 is at the table.
 
 The driver knows its room only through what the room gives it: its seats and settings, the game
-in play, whether a person is there, whether the room is in the middle of a change, and ``act``,
+in play, whether a person is there (and one to talk), whether the room is in the middle of a
+change, and ``act``,
 the room's one way to change its game (check, store, apply, tell). It keeps the clock of
 questions (when each pending seat was asked): the timers run from it, and the room's frames
 show it as deadlines.
@@ -70,12 +71,13 @@ class Driver:
         settings: Callable[[], Settings],
         in_play: Callable[[], tuple[State, int] | None],  # the game and its action count
         present: Callable[[], bool],  # a person is at the table
+        talkers: Callable[[], bool],  # a person is at the table to talk (_talking)
         busy: Callable[[], bool],  # the room is in the middle of a change (its lock is held)
         act: Act,
     ):
         self.room_id, self.game, self.thinker = room_id, game, thinker
         self.seats, self.settings, self.in_play = seats, settings, in_play
-        self.present, self.busy, self.act = present, busy, act
+        self.present, self.talkers, self.busy, self.act = present, talkers, busy, act
         self.asked: dict[int, float] = {}  # pending seat -> when its current question was asked
         self.changed = asyncio.Event()  # wakes the task: a new decision, a seat came or went
         self.task: asyncio.Task | None = None
@@ -122,8 +124,10 @@ class Driver:
         return settings.turn_seconds
 
     def _talking(self, state: State, seat: int) -> bool:
-        """The decision closes a talking phase and people are seated to talk."""
-        return state.talk(seat) and any(s.player is not None for s in self.seats())
+        """The decision closes a talking phase and a person is at the table to talk: seated,
+        or watching with the seat of this game they left (they chat, and may take it back;
+        a bot sheriff once ended the questioning at once while such a person talked)."""
+        return state.talk(seat) and self.talkers()
 
     # ----- the task -----------------------------------------------------------------------
 

@@ -78,6 +78,7 @@ class Room(Showing):
             settings=lambda: self.settings,
             in_play=self._in_play,
             present=lambda: self.present,
+            talkers=lambda: self.talkers,
             busy=self.lock.locked,
             act=lambda seat, action, seq, why: self.act(seat, action, seq=seq, stand_in=why),
         )
@@ -423,6 +424,16 @@ class Room(Showing):
         """Whether a person is at the table: seated (here or away) or connected to watch. A
         room nobody is at plays no bot move: its game waits for someone to come back."""
         return bool(self.connections) or any(s.player is not None for s in self.seats)
+
+    @property
+    def talkers(self) -> bool:
+        """Whether a person is at the table to talk (a talking phase lasts the talk time for
+        them): seated (here or away, on auto-play too), or watching with a seat of this game
+        they left, which they may take back (yamen/server/operations.py, TakeBack)."""
+        left = {s.left_by for s in self.seats if s.left_by is not None}
+        return any(s.player is not None for s in self.seats) or any(
+            c.player in left for c in self.connections
+        )
 
     def due(self) -> float | None:
         """When (``time.time()``) the next bot or timer move should reach the table

@@ -18,11 +18,13 @@ export function mySeat(room) {
 }
 
 // (these three are called while a room page is on show: shell.page is set)
+// An event in words: the game's own (its "" says nothing of an event that another event of
+// the same step tells: the log leaves it out), else the shell's catalog and the raw data.
 /** @param {GameEvent} event */
 export function describe(event) {
   const page = /** @type {RoomPage} */ (shell.page);
   const own = page.module.describe && page.module.describe(event, context());
-  if (own) return own;
+  if (own != null) return own;
   const data = Object.entries(event.data).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
   return `${tOr(`event.${event.kind}`, event.kind)} ${data}`;
 }

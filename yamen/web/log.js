@@ -8,7 +8,8 @@
 import { t } from "./i18n.js";
 
 // Log lines for history entries ({seq, events, stand_in}, as updates carry them): one line an
-// event, marked when a stand-in played the seat.
+// event, marked when a stand-in played the seat. An event told as "" has no line: another
+// event of its step says it (context.js).
 /** @typedef {(event: GameEvent) => string} Describe an event in words (context.js) */
 
 /**
@@ -22,9 +23,13 @@ export function logLines(entries, describe, names) {
   for (const entry of entries) {
     const stand = entry.stand_in;
     const marked = stand ? mine(entry.events, stand.seat) : [];
+    let first = true; // (the step's first line is marked when no event names the seat)
     for (const event of entry.events) {
-      const mark = marked.includes(event) || (stand && !marked.length && event === entry.events[0]);
-      lines.push((mark && stand ? `${t("stand_in.mark", { name: names[stand.seat] })} ` : "") + describe(event));
+      const line = describe(event);
+      if (!line) continue;
+      const mark = stand && (marked.includes(event) || (!marked.length && first));
+      first = false;
+      lines.push((mark ? `${t("stand_in.mark", { name: names[stand.seat] })} ` : "") + line);
     }
   }
   return lines;
@@ -120,7 +125,7 @@ export function standInNotice(frame, seat, describe) {
   // (auto-play was my own choice, and its bar says so: no banner for each of its moves)
   if (!stand || seat === null || stand.seat !== seat || stand.why === "auto") return null;
   const done = mine(frame.events, seat);
-  const what = done.length ? done.map(describe).join("; ") : t("stand_in.unseen");
+  const what = done.map(describe).filter(Boolean).join("; ") || t("stand_in.unseen");
   return t(`stand_in.${stand.why}`, { what });
 }
 
@@ -142,7 +147,7 @@ export function awayNotice(history, seat, describe) {
     else if (mine(entry.events, seat).length) break; // my seat acted itself here
   }
   if (!done.length) return null;
-  return t("stand_in.away", { what: done.map(describe).join("; ") });
+  return t("stand_in.away", { what: done.map(describe).filter(Boolean).join("; ") || t("stand_in.unseen") });
 }
 
 // The bar over the table during the break between two deals: the time left, who is ready, and

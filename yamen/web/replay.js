@@ -205,7 +205,7 @@ export async function replayPage(gameId, title, queryString) {
    */
   function happened(p, ctx) {
     const events = p.events.filter((e) => state.seat === ALL || e.to == null || e.to.includes(state.seat));
-    const said = events.map((e) => (module.describe && module.describe(e, ctx)) || tOr(`event.${e.kind}`, e.kind));
+    const said = events.map((e) => (module.describe && module.describe(e, ctx)) ?? tOr(`event.${e.kind}`, e.kind)).filter(Boolean); // ("": told by another)
     // the action in the game's notation only when its events say nothing (they say it in words)
     const action = p.action ? `${ctx.names[p.action[0]]}: ${p.action[1]}` : t("replay.start");
     return h("p", { class: "replay-events", id: "replay-events" }, (said.length ? said : [action]).join(" · "));

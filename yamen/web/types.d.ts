@@ -316,6 +316,7 @@ interface TableModule {
   passing?: Passing;
   /** which round of the game a view is in (a deal): a notice of the last one is cleared */
   round?(view: View): unknown;
+  /** an event in words; null: not the game's (the shell's fallback), "": told by another event of its step */
   describe?(event: GameEvent, ctx: Ctx): string | null;
   /** the sound an event makes at the table (sounds.js): a play, a pass, a bomb-sized set, the last card */
   sound?(event: GameEvent, ctx: Ctx): "play" | "pass" | "bomb" | "last" | null;

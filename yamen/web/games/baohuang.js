@@ -95,8 +95,8 @@ export default {
         return t("baohuang.log.tribute", { gave: cards(d.gave) || "–", got: cards(d.received) || "–" });
       case "tribute paid":
         return t("baohuang.log.tribute_paid");
-      case "grab window closed":
-        return d.grabbed_by === null ? t("baohuang.log.nobody_grabbed") : t("baohuang.log.grabbed", { who: names[d.grabbed_by] });
+      case "grab window closed": // a grab is told once, by the grab that follows
+        return d.grabbed_by === null ? t("baohuang.log.nobody_grabbed") : "";
       case "grab":
         return t("baohuang.log.grabbed", { who });
       case "yield emperor":

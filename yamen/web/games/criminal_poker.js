@@ -1,9 +1,10 @@
 // @ts-check
-// Criminal Poker's table: your identity and what you are after on top (role.js), your evidence,
+// Criminal Poker's table: your identity and what you are after on top (role.js), how many cards
+// each other suspect shows and holds face down, your evidence,
 // the decisions in words with what each does (controls.js), every suspect's evidence (board.js), and
 // at the end your headline (result.js) and every card turned over (reveal.js).
 
-import { deckLook, heading, mine, seats, turns, votes } from "./criminal_poker/board.js";
+import { counts, deckLook, heading, mine, seats, turns, votes } from "./criminal_poker/board.js";
 import { controls } from "./criminal_poker/controls.js";
 import { describe } from "./criminal_poker/describe.js";
 import { drawn } from "./criminal_poker/drawn.js";
@@ -25,6 +26,7 @@ export default {
         role(ctx, view),
         heading(ctx, view),
         result(ctx),
+        counts(ctx, view), // every other suspect's cards, in reach with the decision
         mine(ctx, view), // the evidence above the action bar: a phone pins the bar, never over it
         controls(ctx, view),
         deckLook(ctx, view),

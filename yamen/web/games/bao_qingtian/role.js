@@ -1,7 +1,9 @@
 // @ts-check
 // The seat's own part, always on top: its offices (or none), what it is trying to do now in one
-// line, and what it knows — the crime, whether it holds that card, who holds which office.
+// line, and what it knows — the crime, whether it holds that card, who holds which office. Once
+// read it folds to its first line, the offices and the goal of the moment (fold.js).
 
+import { foldingPanel } from "../../fold.js";
 import { P, OFFICES, cardName, isSeat, officeName, officesBySeat } from "./common.js";
 
 // The one line saying what this seat is after, for the situation the trial is in.
@@ -54,11 +56,10 @@ export function role(ctx, view) {
     if (isSeat(seat)) who.push(t(`${P}.who_is`, { office: officeName(ctx, office), name: names[seat] }));
   }
   if (isSeat(view.accused)) who.push(t(`${P}.on_trial`, { name: names[view.accused] }));
-  return h(
-    "section",
+  return foldingPanel(
+    ctx,
     { class: `role-panel bq-role ${mine.length ? "has-office" : ""}`, id: "role", "aria-live": "polite" },
-    h("h3", { class: "role-title", id: "role-title" }, title),
-    h("p", { class: "role-goal", id: "role-goal" }, goal(ctx, view, mine)),
+    [h("b", { class: "role-title", id: "role-title" }, title), h("span", { class: "role-goal", id: "role-goal" }, goal(ctx, view, mine))],
     known.length ? h("p", { class: "role-known", id: "role-known" }, known.join(" · ")) : null,
     h("p", { class: "role-who", id: "role-who" }, who.length ? `${t(`${P}.known`)} ${who.join(" · ")}` : t(`${P}.known_none`)),
   );

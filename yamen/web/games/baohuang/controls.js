@@ -1,9 +1,9 @@
 // @ts-check
 // The action bar: Play (the picked set, in words), the hint (提示: raises the next set I may
 // play, smallest first), my whole hand in one tap when it is one legal set on my lead, Pass /
-// Yield / Claim and every other decision, why a pick is no legal set, and the legal sets to
-// play with one tap. It is an element with class "actions", which the shell pins to the
-// bottom of a phone's screen.
+// Yield / Claim and every other decision, why a pick is no legal set, why everyone is asked to
+// declare, and the legal sets to play with one tap. It is an element with class "actions",
+// which the shell pins to the bottom of a phone's screen.
 
 import { actions } from "../generic.js";
 import { nextHint, wholeHand } from "./hint.js";
@@ -48,10 +48,14 @@ export function controls(ctx, view) {
   } }, t("baohuang.play_all", { set: inWords(t, whole) })) : null;
   const note = codes.length && found < 0 ? h("p", { class: "why", id: "why" }, why(ctx, view, codes)) : null;
   const hints = new Set(plays.map(([text]) => text.split(" ")[0]));
+  // why a seat with nothing to declare is asked all the same (a rebel's only answer is 不要):
+  // every seat is asked at once, so that being asked tells nobody who could declare
+  const everyone = view.phase === "declare" ? h("p", { class: "act-help bh-why-asked", id: "bh-why-asked" }, t("baohuang.declare_everyone")) : null;
   return h(
     "div",
     { class: "actions bh-actions", role: "group", "aria-label": t("your_move") },
     h("p", { class: "your-move" }, t("your_move")),
+    everyone,
     last,
     plays.length ? playButton : null,
     hint,

@@ -6,7 +6,7 @@
 // the moment the card is called. It folds to one line in the play (below).
 
 import { cardRow } from "../../cards.js";
-import { actionWords, labeller, lowestRule, markedGuard, roleWords } from "./words.js";
+import { actionWords, labeller, lowestRule, markedGuard, passedTo, roleWords } from "./words.js";
 
 // The win condition's key for a role: by variant, a grab (搶莊) being its own stake.
 /** @param {BhView} view */
@@ -47,10 +47,14 @@ function meanings(ctx, view) {
     if (!key || seen.has(key)) continue;
     seen.add(key);
     const word = text.startsWith("call ") ? ctx.t("baohuang.action.call") : actionWords(ctx, view, text);
-    rows.push(h("li", { "data-means": key.split(".").slice(2).join(".") }, h("b", {}, word), " ", t(key)));
+    // the marked joker goes to a seat: named, not a direction (讓莊, the japanese hand-on)
+    const handed = key === "baohuang.means.yield_emperor" || key === "baohuang.means.hand";
+    const to = handed && view.seat !== null ? ctx.names[passedTo(view, view.seat)] : "";
+    rows.push(h("li", { "data-means": key.split(".").slice(2).join(".") }, h("b", {}, word), " ", t(key, { to })));
   }
   return rows.length ? h("ul", { class: "bh-meanings", id: "bh-meanings" }, rows) : null;
 }
+
 
 // The card that makes a partner: the called card (Shandong) or the marked small joker.
 /**

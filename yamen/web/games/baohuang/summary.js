@@ -86,7 +86,6 @@ function worked(ctx, variant, d) {
  */
 function tributeToCome(ctx, d) {
   const { t, names } = ctx;
-  const num = (/** @type {number | string} */ s) => (typeof s === "number" ? s : Number(String(s).split("/")[0]));
   const share = (/** @type {number} */ seat) => (seat === d.emperor ? (d.partner === null ? SHARE.solo : SHARE.emperor) : SHARE.other);
   const givers = [0, 1, 2, 3, 4].filter((s) => num(d.scores[s]) < 0);
   const takers = [0, 1, 2, 3, 4].filter((s) => num(d.scores[s]) > 0);
@@ -150,6 +149,21 @@ export function lastDeal(ctx, view) {
   );
 }
 
+// A score as a number ("4/3" as 4): only its sign is read.
+/** @param {number | string} s */
+const num = (s) => (typeof s === "number" ? s : Number(String(s).split("/")[0]));
+
+// Who won: over several deals the best totals (the result's winners); in one deal the winning
+// side, every seat of it (the emperor with its partner, or the others), whose scores are all
+// above 0, as each seat's verdict reads it.
+/**
+ * @param {BhResult} r
+ * @param {BhDeal[]} deals
+ */
+export function winningSeats(r, deals) {
+  return deals.length > 1 ? r.winners : r.places.filter((seat) => num(r.scores[seat]) > 0);
+}
+
 // The end of the game for this seat: won or lost, its side, the breakdown, the final places.
 /**
  * @param {Ctx} ctx
@@ -162,11 +176,10 @@ export function headline(ctx, view) {
   const deals = (r.deals || view.history || []);
   const d = deals[deals.length - 1];
   const me = view.seat;
-  const num = (/** @type {number | string} */ s) => (typeof s === "number" ? s : Number(String(s).split("/")[0]));
+  const won = winningSeats(r, deals);
   let verdict = "baohuang.end.over";
   if (me !== null && me !== undefined) {
-    const mine = deals.length > 1 ? (r.winners.length ? (r.winners.includes(me) ? 1 : -1) : 0) : num(r.scores[me]);
-    verdict = mine > 0 ? "baohuang.end.won" : mine < 0 ? "baohuang.end.lost" : "baohuang.end.even";
+    verdict = won.includes(me) ? "baohuang.end.won" : won.length ? "baohuang.end.lost" : "baohuang.end.even";
   }
   /** @type {HTMLElement | null} */
   let side = null;
@@ -184,7 +197,7 @@ export function headline(ctx, view) {
       h("h2", { class: "bh-verdict", "data-verdict": verdict.split(".").pop() }, t(verdict)),
       side,
       h("h3", {}, t(deals.length > 1 ? "baohuang.end.match_places" : "baohuang.end.places")),
-      h("ol", { class: "bh-final" }, r.places.map((seat) => h("li", { "data-seat": seat }, h("b", {}, names[seat]), " · ", scoreText(r.scores[seat]), r.winners.includes(seat) ? ` · ${t("winner")}` : ""))),
+      h("ol", { class: "bh-final" }, r.places.map((seat) => h("li", { "data-seat": seat, class: won.includes(seat) ? "winner" : null }, h("b", {}, names[seat]), " · ", scoreText(r.scores[seat]), won.includes(seat) ? ` · ${t("winner")}` : ""))),
     ),
     d ? h("section", { class: "bh-breakdown", id: "bh-breakdown" }, h("h3", {}, t("baohuang.sum.title", { n: d.deal })), dealSummary(ctx, view.variant, d, { more: false })) : null,
   ];

@@ -64,3 +64,15 @@ export function lowestRule(view) {
 
 /** @type {(view: BhView) => string} */
 export const lowestRank = (view) => (view.variant === "japanese" ? "6" : "3");
+
+// The seat the marked joker goes to from ``seat``: yielding the call (讓莊) gives it to the
+// seed's "clockwise" neighbour, the seat before in playing order (i-1); the japanese emperor
+// card is handed on to the next seat (i+1), as yamen/games/baohuang/opening.py moves them.
+/**
+ * @param {BhView} view
+ * @param {number} seat
+ */
+export function passedTo(view, seat) {
+  const n = view.hand_sizes.length;
+  return view.variant === "japanese" ? (seat + 1) % n : (seat + n - 1) % n;
+}

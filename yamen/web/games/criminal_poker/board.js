@@ -90,6 +90,35 @@ function seatState(ctx, view, seat) {
   return marks;
 }
 
+// Every other suspect's cards at a glance, in one strip over my own: how many it shows and how
+// many it holds face down (the seat list below names the shown ones). The counts sit where the
+// eye is, so that a phone has them in reach with the decision (docs/web.md, the reach).
+/**
+ * @param {Ctx} ctx
+ * @param {CpView} view
+ */
+export function counts(ctx, view) {
+  const { h, t, names } = ctx;
+  const others = (view.suspects || []).filter((seat) => seat !== view.seat);
+  if (!others.length || view.final) return null;
+  return h(
+    "ul",
+    { class: "cp-counts", id: "cp-counts", "aria-label": t(`${P}.counts`) },
+    others.map((seat) => {
+      const shown = (view.shown[seat] || []).length;
+      const hidden = view.hidden_counts[seat] || 0;
+      const says = t(`${P}.count_of`, { name: names[seat], shown, hidden });
+      return h(
+        "li",
+        { class: `cp-count${ctx.table.pending.includes(seat) ? " pending" : ""}`, "data-seat": seat, title: says, "aria-label": says },
+        h("b", {}, names[seat]),
+        h("span", { class: "cp-count-shown", "aria-hidden": "true" }, h("span", { class: "ev-face" }), `×${shown}`),
+        h("span", { class: "cp-count-hidden", "aria-hidden": "true" }, h("span", { class: "ev-back" }), `×${hidden}`),
+      );
+    }),
+  );
+}
+
 /**
  * @param {Ctx} ctx
  * @param {CpView} view

@@ -1,7 +1,7 @@
 // @ts-check
 // Criminal Poker's events as log lines, cards by name.
 
-import { P, card, cardName, evidence, roleName } from "./cards.js";
+import { P, card, cardName, counted, evidence, roleName } from "./cards.js";
 import { drawn } from "./drawn.js";
 
 /**
@@ -18,6 +18,8 @@ export function describe(event, ctx) {
       return t(`${P}.log.setup`, { n: d.players, mode: t(`${P}.mode.${d.mode}`), name: names[d.investigator] });
     case "identity":
       return t(`${P}.log.identity`, { role: roleName(ctx, view, d.role) });
+    case "dealt": // (every suspect holds as many: the seed's two)
+      return counted(t, `${P}.log.dealt`, { k: Math.max(0, ...Object.values(d.hands).map(Number)), n: d.deck });
     case "evidence":
       return t(`${P}.log.evidence`, { cards: d.cards.map(name).join(", ") });
     case "answered":

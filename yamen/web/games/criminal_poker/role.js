@@ -1,7 +1,9 @@
 // @ts-check
 // The seat's own part, always on top: its identity, what it is trying to do in one line, and who
 // is known to be who (the investigator's identity is public; the others stay secret to the end).
+// Once read it folds to its first line, the identity and the goal (fold.js).
 
+import { foldingPanel } from "../../fold.js";
 import { P, investigatorWord, roleName } from "./cards.js";
 
 /**
@@ -17,11 +19,13 @@ export function role(ctx, view) {
     .filter(([seat]) => Number(seat) !== view.seat)
     .map(([seat, r]) => t(`${P}.who_is`, { role: roleName(ctx, view, r), name: names[Number(seat)] }));
   const suspect = (view.suspects || []).includes(view.seat);
-  return h(
-    "section",
+  return foldingPanel(
+    ctx,
     { class: `role-panel cp-role-panel cp-role-${me}`, id: "role", "aria-live": "polite" },
-    h("h3", { class: "role-title", id: "role-title" }, t(`${P}.you_are`, { role: roleName(ctx, view, me) }), suspect && !["sheriff"].includes(me) ? ` · ${t(`${P}.suspect`)}` : ""),
-    h("p", { class: "role-goal", id: "role-goal" }, t(`${P}.goal.${me}`)),
+    [
+      h("b", { class: "role-title", id: "role-title" }, t(`${P}.you_are`, { role: roleName(ctx, view, me) }), suspect && !["sheriff"].includes(me) ? ` · ${t(`${P}.suspect`)}` : ""),
+      h("span", { class: "role-goal", id: "role-goal" }, t(`${P}.goal.${me}`)),
+    ],
     h(
       "p",
       { class: "role-who", id: "role-who" },
