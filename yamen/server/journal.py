@@ -171,11 +171,11 @@ class SqliteAppender:
     mode with ``synchronous=NORMAL`` a commit is a write into the WAL, no fsync, tens of
     microseconds, less than the hop to a thread, which cost the event loop about a fifth of an
     action's time and the process about a third (benchmarks/room_cost.py, side by side: 1,107
-    to 1,284 actions per CPU-second of the loop against 1,423 to 1,579). When another connection holds the lock
-    (a game's result, chat, a migration), the batch goes to this appender's thread instead,
-    which waits for it there: the loop never waits on a lock. The loop's connection never
-    checkpoints (a checkpoint copies the WAL into the file and syncs it); the thread does, every
-    ``CHECKPOINT`` batches, so the WAL stays bounded."""
+    to 1,284 actions per CPU-second of the loop against 1,423 to 1,579). When another
+    connection holds the lock (a game's result, chat, a migration), the batch goes to this
+    appender's thread instead, which waits for it there: the loop never waits on a lock. The
+    loop's connection never checkpoints (a checkpoint copies the WAL into the file and syncs
+    it); the thread does, every ``CHECKPOINT`` batches, so the WAL stays bounded."""
 
     SQL = (
         'INSERT INTO actions (game_id, "index", seat, text, at, stand_in) VALUES (?, ?, ?, ?, ?, ?)'
