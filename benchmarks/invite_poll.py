@@ -1,16 +1,15 @@
 """What a page's ask for its invites costs the server in CPU (docs/server.md, Friends and
 invites): ``GET /api/invites`` from a page with no room connection (the lobby), and naming a
-room the asker sits in (``here``: what every page at a table asked before its connection told it
-of invites), beside ``GET /api/me`` for scale. Client and server run in this one process (the server on uvicorn in a
-thread, on a temporary SQLite file), so a figure is the process's CPU time for one request,
-both ends together, the mean of ``--asks`` asks one after the other by one signed-in player
-with a friend (as a friends page would be).
+room the asker sits in (``here``: what every page at a table asked every 8 s before its
+connection told it of invites), beside ``GET /api/me`` for scale. Client and server run in this
+one process (the server on uvicorn in a thread, on a temporary SQLite file), so a figure is the
+process's CPU time for one request, both ends together: the mean of ``--asks`` asks one after
+the other by one signed-in player with a friend.
 
-Before the connections told their pages (every page asked every 8 s, each ask an upsert
-transaction and a read) the lobby's ask was a write; now most asks are one read (the presence
-write is skipped while this process wrote the same presence recently).
+Before, each ask was an upsert transaction (a write) and a read; now an ask repeated within
+SEEN_EVERY is one read (yamen/server/presence.py), and a page at a table does not ask.
 
-    python benchmarks/invite_poll.py --asks 500
+    python benchmarks/invite_poll.py --asks 2000
 
 Figures only: nothing is asserted.
 """

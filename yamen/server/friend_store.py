@@ -180,9 +180,7 @@ async def seen(store: Store, player: str, room: str | None) -> None:
     only when their presence is older than SEEN_EVERY or the room changed, so a page asking
     every few seconds writes about twice a minute."""
     now = time.time()
-    made: Any = (postgresql if store.engine.dialect.name == "postgresql" else sqlite).insert(
-        PresenceRow
-    )
+    made = _insert(store)
     stale = or_(
         PresenceRow.seen < now - SEEN_EVERY,
         PresenceRow.room_id.is_distinct_from(made.excluded.room_id),
@@ -194,6 +192,25 @@ async def seen(store: Store, player: str, room: str | None) -> None:
     )
     async with store.session.begin() as s:
         await s.execute(upsert)
+
+
+async def seen_many(store: Store, rooms: dict[str, str | None], now: float) -> None:
+    """The players connected to a process seen ``now``, each at their room (None: no room):
+    one statement, a row each, in one transaction (yamen/server/presence.py)."""
+    made = _insert(store)
+    upsert = made.on_conflict_do_update(
+        index_elements=[PresenceRow.player_id],
+        set_={"seen": made.excluded.seen, "room_id": made.excluded.room_id},
+    )
+    rows = [{"player_id": p, "seen": now, "room_id": room} for p, room in rooms.items()]
+    async with store.session.begin() as s:
+        await s.execute(upsert, rows)
+
+
+def _insert(store: Store) -> Any:
+    """An insert into ``presence`` that can be an upsert, in the store's dialect."""
+    dialect = postgresql if store.engine.dialect.name == "postgresql" else sqlite
+    return dialect.insert(PresenceRow)
 
 
 async def presence(store: Store, me: str, players: list[str]) -> dict[str, dict[str, Any]]:
