@@ -215,10 +215,11 @@ def _insert(store: Store) -> Any:
 
 async def presence(store: Store, me: str, players: list[str]) -> dict[str, dict[str, Any]]:
     """What ``me`` is told of each of ``players`` (their friends: the caller checks) who is
-    online: ``{"room": id, "game": name, "playing": bool}`` when they sit in the room their page
-    shows and ``me`` may know of it (a public room, or one ``me`` hosts or sits in), ``{"room":
-    None, "private": True}`` for another private room they sit in, else ``{"room": None}`` (on
-    the site, at no table of theirs). Offline players are left out."""
+    online: ``{"room": id, "game": name, "playing": bool}`` when they sit in the room they were
+    seen at (connected to it, or a page showing it) and ``me`` may know of it (a public room,
+    or one ``me`` hosts or sits in), ``{"room": None, "private": True}`` for another private
+    room they sit in, else ``{"room": None}`` (on the site, at no table of theirs). Offline
+    players are left out."""
     if not players:
         return {}
     since = time.time() - ONLINE_SECONDS

@@ -3,7 +3,8 @@ its invites only when there is something to show (yamen/server/invites.py, docs/
 the ``invites`` frame).
 
 Every TICK_SECONDS one task of each process reads the invites made since its last read that
-are still waiting (one query, through the index on their time, whatever the number of pages)
+are still waiting (one query, through the index on their time, whatever the number of pages:
+at most what the site sends in LOOK_BACK seconds, each sender at most SENT_AN_HOUR an hour)
 and sends each receiver's connections in this process an ``invites`` frame, which holds
 nothing: the page then asks ``GET /api/invites`` as its own. In a cluster every process reads
 the same rows and reaches its own connections, so nothing goes over the bus. Each read looks
