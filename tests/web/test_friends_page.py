@@ -13,9 +13,11 @@ import json
 import re
 import time
 
+import httpx
+
 from tests.paths import WEB
 from tests.web.helpers import DESKTOP, PHONE, artifacts, create_room, person
-from yamen.server import invites
+from yamen.server import invite_store, invites
 
 PASSWORD = "correct horse"
 
@@ -148,3 +150,36 @@ def test_follow_see_invite_and_join_in_two_languages(web_server, browser, monkey
     open_friends(ann)
     wait_text(ann, f"{friend} .presence", zh["friends.here"])
     assert ann.errors == [] and bob.errors == []
+
+
+def test_an_invite_at_a_table_goes_when_it_expires_without_an_ask(web_server, browser, monkeypatch):
+    """A table's page asks only when told, so the card must go by itself at its expiry: Bob,
+    at his table, is shown Ann's invite (told by his connection), and it goes as it expires,
+    his page asking nothing meanwhile."""
+    monkeypatch.setattr(invite_store, "INVITE_SECONDS", 6.0)
+    http = httpx.Client(base_url=web_server.url, timeout=30)
+
+    def account(name: str, token: str | None = None) -> tuple[str, dict]:
+        if token is None:
+            token = http.post("/api/guests", json={"name": name}).json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        body = {"name": f"{name}-{time.monotonic_ns()}", "password": PASSWORD}
+        http.post("/api/account", json=body, headers=auth).raise_for_status()
+        return http.get("/api/me", headers=auth).json()["player"], auth
+
+    bob = person(browser, web_server.url, "Bob")
+    bob_id, bob_auth = account("Bob", bob.evaluate("localStorage.getItem('yamen.token')"))
+    ann_id, ann_auth = account("Ann")
+    http.put(f"/api/friends/{bob_id}", headers=ann_auth).raise_for_status()
+    http.put(f"/api/friends/{ann_id}", headers=bob_auth).raise_for_status()
+    create_room(bob, "baohuang")
+    room = http.post("/api/rooms", json={"game": "baohuang", "seat": 0}, headers=ann_auth).json()
+    asks: list[float] = []
+    bob.on("request", lambda r: "/api/invites" in r.url and asks.append(time.monotonic()))
+    body = {"to": bob_id, "room": room["id"]}
+    http.post("/api/invites", json=body, headers=ann_auth).raise_for_status()
+    bob.locator(".invite-card").wait_for(timeout=30000)
+    shown = time.monotonic()
+    bob.locator(".invite-card").wait_for(state="detached", timeout=30000)
+    assert [a for a in asks if a > shown] == []  # gone by itself: nothing asked
+    assert bob.errors == []
