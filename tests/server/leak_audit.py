@@ -278,6 +278,7 @@ FRAMES: dict[str, type[BaseModel]] = {
     "presence": protocol.Presence,
     "ack": protocol.Ack,
     "chat": protocol.ChatFrame,
+    "invites": protocol.InvitesFrame,  # new invites wait for this player: nothing else in it
     "error": protocol.Error,
 }
 CHAT_LINE = {"name", "seat", "text", "at"}  # a state frame's recent chat

@@ -1,17 +1,19 @@
 """Friends across two ``yamen serve`` processes on one PostgreSQL and one Redis: follows,
 presence and invites made through one process are seen through the other, an invite to a room
-one process owns is accepted through the other (seated there), and invites sent at once through
-both cannot pass the sender's bound. Skipped, saying why, without PostgreSQL or Redis (the
-fixtures of tests/server/test_cluster.py)."""
+one process owns is accepted through the other (seated there), invites sent at once through
+both cannot pass the sender's bound, and a friend connected to the other process is told of an
+invite by a frame and seen at the table without asking. Skipped, saying why, without
+PostgreSQL or Redis (the fixtures of tests/server/test_cluster.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 
 from tests.server.helpers import PASSWORD, run
 from tests.server.test_cluster import database, processes, redis_url  # noqa: F401 (fixtures)
-from yamen.client import Lobby, LobbyError
+from yamen.client import Lobby, LobbyError, SeatClient
 from yamen.server.invite_store import SENT_AT_ONCE
 
 
@@ -86,3 +88,41 @@ def test_friends_presence_and_invites_hold_across_processes(database, redis_url)
     refused = [a for a in at_once if isinstance(a, LobbyError)]
     assert len(made) == SENT_AT_ONCE
     assert [(e.status, e.code) for e in refused] == [(429, "invites_sent")] * 2
+
+
+def test_a_friend_at_a_table_in_another_process_is_told_of_an_invite(database, redis_url):  # noqa: F811
+    """Bob's connection is to the second process, to a room the first owns (relayed over the
+    bus); Ann invites him through the first: the second process's own task finds the invite
+    and tells his connection, and his presence at the table, written by the second process
+    from that connection, is what Ann reads through the first. Bob's page never asks."""
+    with processes(database, redis_url) as (one, two):
+
+        async def go():
+            ann, bob = await account(one.url, "Ann"), await account(one.url, "Bob")
+            await ann.call("PUT", f"/api/friends/{bob.player}")
+            await bob.call("PUT", f"/api/friends/{ann.player}")
+            room = await ann.call("POST", "/api/rooms", {"game": "baohuang", "seat": 0})
+            await bob.call("POST", f"/api/rooms/{room['id']}/seats/1")
+            seat = await SeatClient.connect(at(bob, two.url).ws_url(room["id"]), bob.token)
+            try:
+                deadline = time.monotonic() + 30
+                while True:  # the second process's next batch: Bob at Ann's table
+                    told = (await ann.call("GET", "/api/friends"))["friends"][0]["presence"]
+                    if told.get("room") == room["id"] or time.monotonic() > deadline:
+                        break
+                    await asyncio.sleep(0.2)
+                await ann.call("DELETE", f"/api/rooms/{room['id']}/seats/1")
+                sent = await ann.call(
+                    "POST", "/api/invites", {"to": bob.player, "room": room["id"]}
+                )
+                frame = await seat.wait(lambda f: f["type"] == "invites", timeout=30)
+            finally:
+                await seat.close()
+            shown = await at(bob, two.url).call("GET", "/api/invites")
+            return room, told, sent, frame, shown
+
+        room, told, sent, frame, shown = run(go())
+
+    assert told == {"online": True, "room": room["id"], "game": "baohuang", "playing": False}
+    assert frame == {"type": "invites"}
+    assert [i["id"] for i in shown["invites"]] == [sent["id"]]

@@ -32,11 +32,13 @@ from yamen.server.analysis import DEFAULT_JOBS, DEFAULT_PLAYOUTS, Analyses, chec
 from yamen.server.beats import Heartbeat
 from yamen.server.chat import sweep_old_chat
 from yamen.server.guesses import Guesses
+from yamen.server.invite_news import InviteNews
 from yamen.server.invite_store import sweep_old_invites
 from yamen.server.limits import Limiter, Limits, per_address
 from yamen.server.live import live
 from yamen.server.lobby import router
 from yamen.server.metrics import CONTENT_TYPE
+from yamen.server.presence import Presence
 from yamen.server.ratings import rate_unrated
 from yamen.server.registry import Rooms
 from yamen.server.replays import Replays
@@ -120,8 +122,13 @@ def create_app(
         # every connection hears from its room at least every beat_seconds (yamen/server/beats.py)
         heartbeat = app.state.heartbeat = Heartbeat(rooms, limits.beat_seconds)
         rooms.metrics.watch(rooms.metrics.silent, lambda: len(heartbeat.silent(time.monotonic())))
+        # friends: where this process's players are and their new invites, from their
+        # connections, a batch a tick (yamen/server/presence.py, invite_news.py)
+        app.state.presence = Presence(store, rooms.sockets)
         background = [
             asyncio.create_task(heartbeat.run()),
+            asyncio.create_task(app.state.presence.run()),
+            asyncio.create_task(InviteNews(store, rooms.sockets).run()),
             asyncio.create_task(Watchdog(app.state.rooms, heartbeat=heartbeat).run()),
             asyncio.create_task(rate_unrated(store)),  # games finished before ratings existed
             asyncio.create_task(sweep_old_chat(store)),  # a room's chat is kept a week at most

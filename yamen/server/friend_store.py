@@ -180,9 +180,7 @@ async def seen(store: Store, player: str, room: str | None) -> None:
     only when their presence is older than SEEN_EVERY or the room changed, so a page asking
     every few seconds writes about twice a minute."""
     now = time.time()
-    made: Any = (postgresql if store.engine.dialect.name == "postgresql" else sqlite).insert(
-        PresenceRow
-    )
+    made = _insert(store)
     stale = or_(
         PresenceRow.seen < now - SEEN_EVERY,
         PresenceRow.room_id.is_distinct_from(made.excluded.room_id),
@@ -196,12 +194,32 @@ async def seen(store: Store, player: str, room: str | None) -> None:
         await s.execute(upsert)
 
 
+async def seen_many(store: Store, rooms: dict[str, str | None], now: float) -> None:
+    """The players connected to a process seen ``now``, each at their room (None: no room):
+    one statement, a row each, in one transaction (yamen/server/presence.py)."""
+    made = _insert(store)
+    upsert = made.on_conflict_do_update(
+        index_elements=[PresenceRow.player_id],
+        set_={"seen": made.excluded.seen, "room_id": made.excluded.room_id},
+    )
+    rows = [{"player_id": p, "seen": now, "room_id": room} for p, room in rooms.items()]
+    async with store.session.begin() as s:
+        await s.execute(upsert, rows)
+
+
+def _insert(store: Store) -> Any:
+    """An insert into ``presence`` that can be an upsert, in the store's dialect."""
+    dialect = postgresql if store.engine.dialect.name == "postgresql" else sqlite
+    return dialect.insert(PresenceRow)
+
+
 async def presence(store: Store, me: str, players: list[str]) -> dict[str, dict[str, Any]]:
     """What ``me`` is told of each of ``players`` (their friends: the caller checks) who is
-    online: ``{"room": id, "game": name, "playing": bool}`` when they sit in the room their page
-    shows and ``me`` may know of it (a public room, or one ``me`` hosts or sits in), ``{"room":
-    None, "private": True}`` for another private room they sit in, else ``{"room": None}`` (on
-    the site, at no table of theirs). Offline players are left out."""
+    online: ``{"room": id, "game": name, "playing": bool}`` when they sit in the room they were
+    seen at (connected to it, or a page showing it) and ``me`` may know of it (a public room,
+    or one ``me`` hosts or sits in), ``{"room": None, "private": True}`` for another private
+    room they sit in, else ``{"room": None}`` (on the site, at no table of theirs). Offline
+    players are left out."""
     if not players:
         return {}
     since = time.time() - ONLINE_SECONDS

@@ -118,6 +118,16 @@ async def waiting(store: Store, receiver: str) -> list[Shown]:
     return [Shown(i.id, i.sender, name, i.room_id, game, i.expires) for i, name, game in rows]
 
 
+async def made_since(store: Store, since: float) -> list[tuple[str, str, float]]:
+    """The invites made since ``since`` that wait for an answer, on the whole site: id,
+    receiver, when made (through the index on their time; yamen/server/invite_news.py)."""
+    query = select(InviteRow.id, InviteRow.receiver, InviteRow.created).where(
+        InviteRow.created >= since, InviteRow.answered.is_(None)
+    )
+    async with store.session() as s:
+        return [(i, receiver, made) for i, receiver, made in (await s.execute(query)).all()]
+
+
 async def sent_waiting(store: Store, sender: str) -> dict[str, str]:
     """The sender's invites waiting for an answer: receiver -> room (at most SENT_AT_ONCE)."""
     now = time.time()

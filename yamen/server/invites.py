@@ -1,7 +1,6 @@
 """Invites to a table over HTTP, under ``/api/invites``: a friend asked to one's room, the
-invites a page is shown (asked for every few seconds, wherever on the site it is: the lobby or
-any room), and the answer, one tap: accepted (the room opened, a seat taken if one is free) or
-dismissed.
+invites a page is shown, and the answer, one tap: accepted (the room opened, a seat taken if one
+is free) or dismissed.
 
 Who may invite whom: only friends (players who follow each other: yamen/server/friends.py),
 so that nobody can be sent invites by someone they did not choose; to a room the sender sits
@@ -12,9 +11,13 @@ waiting and makes at most SENT_AN_HOUR an hour (429 ``invites_sent``); one frien
 invite to one room at a time (409 ``invited``); a receiver has at most WAITING invites waiting,
 from all their friends (409 ``invites_full``); each expires after INVITE_SECONDS.
 
-Asking for one's invites also says the page is open, and which room it shows (``here``): what
-friends are told of one (friend_store.seen, friend_store.presence). The answer says how often
-to ask (``every``), so the server can slow its pages down.
+How a page learns of its invites: a page at a table is told by its room's connection (an
+``invites`` frame: yamen/server/invite_news.py) and asks then, and as each connection opens; a
+page with no connection (the lobby, a player page, a replay) asks every POLL_SECONDS (the
+answer's ``every``, so the server can slow its pages down). Such an ask also says the page is
+open, and which room it shows (``here``), which is what friends are told of one
+(yamen/server/presence.py, friend_store.presence); while a player is connected to a room, their
+connection says where they are instead.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from yamen.server.invite_store import Refusal
 from yamen.server.lobby import Body, Me, http_error, operate, room_or_404, rooms_of
 
 router = APIRouter(prefix="/api/invites", tags=["friends"])
-POLL_SECONDS = 8  # how often a page asks for its invites
+POLL_SECONDS = 20  # how often a page with no room connection asks for its invites
 RoomId = Annotated[str, Query(max_length=16, pattern=r"^[\w-]+$")]
 
 
@@ -44,10 +47,10 @@ class NewInvite(Body):
 @router.get("")
 async def my_invites(me: Me, request: Request, here: RoomId | None = None) -> dict[str, Any]:
     """The invites waiting for the caller, newest first, and how often to ask again
-    (``every``, seconds). ``here``: the room the caller's page shows, which their friends are
-    told (a private one only to those who may know of it)."""
+    (``every``, seconds) when not at a table. ``here``: the room the caller's page shows, which
+    their friends are told (a private one only to those who may know of it)."""
     store = rooms_of(request).store
-    await friend_store.seen(store, me.id, here)
+    await request.app.state.presence.asked(me.id, here)
     now = time.time()
     return {
         "invites": [

@@ -264,6 +264,13 @@ class Beat(BaseModel):
     every: float
 
 
+class InvitesFrame(BaseModel):
+    """New invites wait for the receiving player (yamen/server/invite_news.py): the page asks
+    for them (``GET /api/invites``). It carries nothing else, not even how many."""
+
+    type: Literal["invites"]
+
+
 class Error(BaseModel):
     type: Literal["error"]
     id: str | int | None
@@ -283,6 +290,7 @@ ServerMessage = Annotated[
     | Ack
     | ChatFrame
     | Beat
+    | InvitesFrame
     | Error,
     Field(discriminator="type"),
 ]

@@ -11,19 +11,34 @@ still valid stay open; the seat stays the player's, for them to come back to.
 
 A connection that said hello while its token was being revoked is not missed: every check
 moves ``epoch`` on, and a connection registered after a check began is checked itself.
+
+The same keeping, by player, says where this process's players are and reaches them with
+news of their invites (yamen/server/presence.py, invite_news.py).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol
 
 from yamen.server.storage import Store
+
+if TYPE_CHECKING:
+    from yamen.server.handle import LiveRoom
 
 SIGNED_OUT = 4001  # the WebSocket close code (an application's own: 4000-4999)
 MESSAGE = "this session was signed out: sign in again"
 
 
-class Closable(Protocol):
+class Held(Protocol):
+    """A connection as this process keeps it (yamen/server/live.py's WebSocketClient): in a
+    room, welcomed there or not yet, sent frames, closed with a reason."""
+
+    room: LiveRoom | None
+    welcomed: bool
+
+    def send(self, text: str) -> None: ...
+
     def end(self, code: str, message: str, close: int = ...) -> None: ...
 
 
@@ -31,12 +46,10 @@ class Sockets:
     """This process's connections of signed-in players, by player, with their tokens."""
 
     def __init__(self) -> None:
-        self.by_player: dict[str, dict[Closable, str]] = {}
+        self.by_player: dict[str, dict[Held, str]] = {}
         self.epoch = 0  # checks begun so far
 
-    async def hold(
-        self, store: Store, player: str, client: Closable, token: str, seen: int
-    ) -> bool:
+    async def hold(self, store: Store, player: str, client: Held, token: str, seen: int) -> bool:
         """Keep ``client`` (whose token was read valid when ``epoch`` was ``seen``); False,
         and the client closed, when a check since then has revoked its token."""
         self.by_player.setdefault(player, {})[client] = token
@@ -46,7 +59,7 @@ class Sockets:
             return False
         return True
 
-    def drop(self, player: str, client: Closable) -> None:
+    def drop(self, player: str, client: Held) -> None:
         held = self.by_player.get(player)
         if held is not None:
             held.pop(client, None)
@@ -66,6 +79,19 @@ class Sockets:
 
     def count(self, player: str) -> int:
         return len(self.by_player.get(player, {}))
+
+    def connections(self, player: str) -> Iterator[Held]:
+        """The player's connections here (told of new invites: yamen/server/invite_news.py)."""
+        return iter(list(self.by_player.get(player, {})))
+
+    def rooms(self) -> dict[str, str | None]:
+        """Each player connected here, with the room of their latest connection (where their
+        friends are told they are: yamen/server/presence.py)."""
+        rooms: dict[str, str | None] = {}
+        for player, held in self.by_player.items():
+            room = next(reversed(held)).room
+            rooms[player] = None if room is None else room.id
+        return rooms
 
 
 async def valid(store: Store, player: str, token: str) -> bool:

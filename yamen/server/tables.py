@@ -202,8 +202,9 @@ class FollowRow(Base):
 
 
 class PresenceRow(Base):
-    """When a player's page last asked for its invites (it does every few seconds while open),
-    and the room it was showing: what their friends are told of them (yamen/server/friends.py)."""
+    """When a player was last seen on the site, and at which room: written from their live
+    connections in batches, or when a page with none asks for its invites
+    (yamen/server/presence.py); what their friends are told of them (friend_store.presence)."""
 
     __tablename__ = "presence"
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)

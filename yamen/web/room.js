@@ -24,6 +24,7 @@ import { fillNote } from "./playnow.js";
 import { invitedNote } from "./invitation.js";
 import { hear } from "./sounds.js";
 import { heard } from "./chatbox.js";
+import { askInvites } from "./invites.js";
 
 /**
  * @param {string} roomId
@@ -72,6 +73,7 @@ function onFrame(frame) {
   switch (frame.type) {
     case "welcome":
       page.seat = frame.seat;
+      askInvites(); // (any that came while the connection was down: the frame below tells the rest)
       break;
     case "state": {
       page.room = frame.room;
@@ -110,6 +112,9 @@ function onFrame(frame) {
     case "presence":
       Object.assign(page.room.seats[frame.seat], { online: frame.online, away: frame.away });
       break;
+    case "invites": // new invites for me: the page asks for them (invites.js draws the cards)
+      askInvites();
+      return;
     case "history": // a page of the log, asked for (yamen/web/log.js)
       addEarlier(page, frame, describe, names());
       break;

@@ -130,6 +130,7 @@ type Frame =
   | { type: "presence"; seat: number; online: boolean; away: boolean }
   | HistoryFrame
   | ({ type: "chat" } & ChatLine)
+  | { type: "invites" }
   | ErrorFrame;
 
 /** The heartbeat: the game number and action count the table should show now. */
