@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from yamen.client import Lobby, SeatClient
+from yamen.client import Lobby, LobbyError, SeatClient
 from yamen.server.app import create_app
 from yamen.server.limits import Limits
 
@@ -289,3 +289,22 @@ async def played_against_bots(lobby: Lobby, public: bool = True) -> str:
     await play_to_end([client])
     await client.close()
     return rid
+
+
+def server_on_each_database(request, tmp_path_factory) -> Iterator[ServerThread]:
+    """A module's server on each database in turn: wrap it as the module's fixture,
+    ``server = pytest.fixture(scope="module", params=["sqlite", "postgres"])(...)``."""
+    with (
+        database(request.param, tmp_path_factory.mktemp("db")) as url,
+        ServerThread(url) as server,
+    ):
+        yield server
+
+
+async def refusal(lobby: Lobby, method: str, path: str, body: Any = None) -> LobbyError:
+    """The lobby's refusal of a call that must be refused."""
+    try:
+        await lobby.call(method, path, body)
+    except LobbyError as exc:
+        return exc
+    raise AssertionError(f"{method} {path} was not refused")

@@ -12,31 +12,17 @@ from tests.server.helpers import (
     PASSWORD,
     ServerThread,
     claimed,
-    database,
     played_against_bots,
+    refusal,
     run,
+    server_on_each_database,
     signed_in,
 )
-from yamen.client import Lobby, LobbyError
+from yamen.client import Lobby
 from yamen.server.guesses import Guesses
 from yamen.server.limits import Limits
 
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def server(request, tmp_path_factory):
-    with (
-        database(request.param, tmp_path_factory.mktemp("db")) as url,
-        ServerThread(url) as server,
-    ):
-        yield server
-
-
-async def refusal(lobby: Lobby, method: str, path: str, body=None) -> LobbyError:
-    try:
-        await lobby.call(method, path, body)
-    except LobbyError as exc:
-        return exc
-    raise AssertionError(f"{method} {path} was not refused")
+server = pytest.fixture(scope="module", params=["sqlite", "postgres"])(server_on_each_database)
 
 
 def test_a_claimed_guest_keeps_their_games_and_signs_in_elsewhere(server):

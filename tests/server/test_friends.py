@@ -14,26 +14,17 @@ import time
 import pytest
 from sqlalchemy import select
 
-from tests.server.helpers import PASSWORD, ServerThread, claimed, database, run
+from tests.server.helpers import (
+    PASSWORD,
+    claimed,
+    refusal,
+    run,
+    server_on_each_database,
+)
 from yamen.client import Lobby, LobbyError
 from yamen.server import friend_store, invite_store
 
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def server(request, tmp_path_factory):
-    with (
-        database(request.param, tmp_path_factory.mktemp("db")) as url,
-        ServerThread(url) as server,
-    ):
-        yield server
-
-
-async def refusal(lobby: Lobby, method: str, path: str, body=None) -> LobbyError:
-    try:
-        await lobby.call(method, path, body)
-    except LobbyError as exc:
-        return exc
-    raise AssertionError(f"{method} {path} was not refused")
+server = pytest.fixture(scope="module", params=["sqlite", "postgres"])(server_on_each_database)
 
 
 async def account(base: str, name: str) -> Lobby:
