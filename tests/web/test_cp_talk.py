@@ -41,6 +41,7 @@ def test_a_bot_investigator_lets_the_people_talk(web_server, browser, sits):
     fill_with_bots(page)
     page.click("#start")
     if not sits:  # the person leaves at once and watches
+        page.wait_for_selector("#cp-phase")  # the game under way (before it, Leave only stands up)
         page.click("#leave")
         page.click("#confirm-yes")
         page.wait_for_selector("#take-back")

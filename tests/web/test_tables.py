@@ -41,7 +41,7 @@ def join(browser, web_server, link, name, locale="en-US", viewport=DESKTOP):
     guest = person(browser, web_server.url, name, locale=locale, viewport=viewport)
     guest.goto(link)
     guest.wait_for_selector(".seats")
-    guest.locator(".seats button.small").first.click()
+    guest.locator(".seats button.sit").first.click()
     guest.wait_for_selector(".seats li.mine")
     return guest
 

@@ -78,7 +78,7 @@ function seatControls(room, s, i, host) {
   if (room.status === "playing") return controls;
   const seatPath = `/api/rooms/${room.id}/seats/${i}`;
   if (!s.player && !s.bot) {
-    if (page.seat === null) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("POST", seatPath, { invite: page.invite })) }, t("sit")));
+    if (page.seat === null) controls.push(h("button", { class: "small sit", onclick: () => attempt(() => api("POST", seatPath, { invite: page.invite })) }, t("sit")));
     if (host) controls.push(h("button", { class: "small", onclick: () => attempt(() => api("PUT", `${seatPath}/bot`, { bot: defaultBot(knownGames(), room.game) })) }, t("add_bot")));
   }
   if (s.bot && host) {

@@ -56,7 +56,8 @@ export function mine(ctx, view) {
       ? h(
           "div",
           {},
-          h("div", { class: "cp-row" }, h("span", { class: "cp-label" }, t(`${P}.your_shown`)), shown.length ? shown.map((id) => evidence(ctx, view, id)) : h("span", { class: "hint" }, t(`${P}.none`))),
+          // nothing shown yet: the face-down row below holds every card, and a phone keeps the line
+          shown.length ? h("div", { class: "cp-row" }, h("span", { class: "cp-label" }, t(`${P}.your_shown`)), shown.map((id) => evidence(ctx, view, id))) : null,
           h(
             "div",
             { class: "cp-row", id: "cp-hidden" },
