@@ -1,14 +1,17 @@
-"""Helpers for the Baohuang table's browser tests (tests/web/test_baohuang_*.py): a seed that
-makes a seat the royalist whatever the bots call, a room with a fixed seed, the person's seat."""
+"""Helpers for the Baohuang table's browser tests: a seed that makes a seat the royalist
+whatever the bots call, a room with a fixed seed, the person's seat, and the cards the card
+counter (記牌器) must show, from the server's own state."""
 
 from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 
 from tests.paths import WEB
 from tests.web.helpers import act_once, create_room, fill_with_bots, person
 from yamen.engine import get_game
+from yamen.games.baohuang.kinds import KIND_TEXT
 
 BH = json.loads((WEB / "i18n" / "games" / "baohuang.json").read_text())
 LOCALES = {"en": "en-US", "zh-Hant": "zh-TW", "zh-Hans": "zh-CN", "ja": "ja-JP"}
@@ -68,3 +71,35 @@ def play_until(page, done, timeout=240.0, act=act_once):
         if page.locator(".your-move").count():
             act(page)
         time.sleep(0.03)
+
+
+def unseen_truth(web_server, page, seat: int) -> dict[str, int]:
+    """The cards of the other four hands, by rank, from the server's own state of the game."""
+    room_id = page.url.split("#/room/")[1].split("?")[0]
+    state = web_server.app.state.rooms.loaded[room_id].match.state
+    counts: Counter[str] = Counter()
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            for kind, n in enumerate(hand):
+                text = KIND_TEXT[kind]
+                counts[text[:2] if text[:2] in ("SJ", "BJ") else text[0]] += n
+    return counts
+
+
+COUNTER = """() => Object.fromEntries([...document.querySelectorAll('#bh-counter .bh-count')]
+  .map(e => [e.dataset.rank, Number(e.dataset.n)]))"""
+
+
+# My turn as the page shows it: the sets I may play, the other actions' words, whether my hand is
+# in play, the whole-hand button's set, how many cards are raised and the set Play would play.
+TURN = """() => {
+  const plays = [...document.querySelectorAll('.legal-sets button[data-set]')]
+    .map(b => b.dataset.set);
+  const words = [...document.querySelectorAll('.actions button[data-action]:not([data-set])')]
+    .map(b => b.textContent.trim());
+  const last = document.querySelector('#bh-last');
+  return { plays, words, inPlay: Boolean(document.querySelector('#bh-hand.can-play')),
+           last: last ? last.dataset.set : null,
+           raised: document.querySelectorAll('#bh-hand .card-button.selected').length,
+           play: (document.querySelector('#play') || { dataset: {} }).dataset.set || null };
+}"""

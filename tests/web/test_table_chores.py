@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections import Counter
 
-from tests.web.baohuang_table import seated_room
+from tests.web.baohuang_table import COUNTER, TURN, seated_room, unseen_truth
 from tests.web.helpers import (
     PHONE,
     act_once,
@@ -20,7 +19,6 @@ from tests.web.helpers import (
     person,
     start_game,
 )
-from yamen.games.baohuang.kinds import KIND_TEXT
 
 pytestmark = needs_chromium
 
@@ -179,18 +177,6 @@ def test_the_hint_raises_the_sets_in_turn_and_the_whole_hand_is_one_tap(web_serv
 
 # ----- whole tables -------------------------------------------------------------------------
 
-TURN = """() => {
-  const plays = [...document.querySelectorAll('.legal-sets button[data-set]')]
-    .map(b => b.dataset.set);
-  const words = [...document.querySelectorAll('.actions button[data-action]:not([data-set])')]
-    .map(b => b.textContent.trim());
-  const last = document.querySelector('#bh-last');
-  return { plays, words, inPlay: Boolean(document.querySelector('#bh-hand.can-play')),
-           last: last ? last.dataset.set : null,
-           raised: document.querySelectorAll('#bh-hand .card-button.selected').length,
-           play: (document.querySelector('#play') || { dataset: {} }).dataset.set || null };
-}"""
-
 
 def log_lines(page) -> list[str]:
     return page.locator(".log li").evaluate_all("els => els.map(e => e.textContent)")
@@ -276,23 +262,6 @@ def test_a_whole_deal_with_the_hint_and_the_pass_made_for_me(web_server, browser
     told = table + " ".join(log_lines(page))
     assert "can't beat" not in told.lower()  # the seats, the trick, the log: an ordinary pass
     assert not page.errors
-
-
-def unseen_truth(web_server, page, seat: int) -> dict[str, int]:
-    """The cards of the other four hands, by rank, from the server's own state of the game."""
-    room_id = page.url.split("#/room/")[1].split("?")[0]
-    state = web_server.app.state.rooms.loaded[room_id].match.state
-    counts: Counter[str] = Counter()
-    for other, hand in enumerate(state.hands):
-        if other != seat:
-            for kind, n in enumerate(hand):
-                text = KIND_TEXT[kind]
-                counts[text[:2] if text[:2] in ("SJ", "BJ") else text[0]] += n
-    return counts
-
-
-COUNTER = """() => Object.fromEntries([...document.querySelectorAll('#bh-counter .bh-count')]
-  .map(e => [e.dataset.rank, Number(e.dataset.n)]))"""
 
 
 def test_the_card_counter_shows_the_cards_not_seen(web_server, browser):
