@@ -25,6 +25,7 @@ import uvicorn
 from yamen.client import Lobby, LobbyError, SeatClient
 from yamen.server.app import create_app
 from yamen.server.limits import Limits
+from yamen.server.serve import GuardedHttp, listen
 
 FAST = {
     "bot_delay": 0,
@@ -44,11 +45,22 @@ class ServerThread:
         # no shares: a test signs in and reads pages as fast as it likes (test_shares.py)
         limits = limits or replace(Limits.off(), hashing_share=None, reads_share=None)
         self.app = create_app(db_url, limits=limits, **options)
+        # as `yamen serve` runs: its listening socket, its HTTP protocol (the guards, TCP_NODELAY)
+        # and asyncio's own loop (serve.py's asyncio.run; uvicorn would pick uvloop)
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"
+            self.app,
+            host="127.0.0.1",
+            port=0,
+            http=GuardedHttp,
+            loop="asyncio",
+            log_level="warning",
+            lifespan="on",
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.socket = listen("127.0.0.1", 0)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
 
     def __enter__(self) -> ServerThread:
         self.thread.start()
@@ -57,7 +69,7 @@ class ServerThread:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the test server did not start")
             time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
+        port = self.socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
         return self
 

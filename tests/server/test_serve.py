@@ -198,3 +198,22 @@ def test_a_huge_request_head_is_refused_from_its_first_byte(tmp_path):
         stop(proc, tmp_path)
     assert alone == [431] and closed
     assert statuses == [200, 201, 200, 200, 431] and kept_closed
+
+
+def test_every_connection_sends_its_writes_at_once(tmp_path):
+    """TCP_NODELAY on every accepted connection (serve.py's nodelay): asyncio sets it only on a
+    socket made with proto IPPROTO_TCP, and a listening socket made with proto 0 (serve.py's,
+    uvicorn's) passes 0 on; with Nagle's algorithm on, a response's body waited for the ACK of
+    its head, which the client delays up to 40 ms, on every request after the first on a
+    kept-alive connection (measured with curl: 42-44 ms, 0.6-1.0 ms with it)."""
+    with ServerThread(f"sqlite:///{tmp_path / 'n.db'}") as server:
+        port = int(server.url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as kept:
+            kept.sendall(request("/api/games"))
+            assert answers(kept, 1) == [200]
+            accepted = [c.transport for c in server.server.server_state.connections]
+            options = [
+                t.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                for t in accepted
+            ]
+    assert options and all(options), options

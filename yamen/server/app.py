@@ -153,7 +153,9 @@ def create_app(
     app.state.limiter = Limiter(limits)
     app.state.guesses = Guesses(limits.sign_ins)  # wrong passwords: yamen/server/guesses.py
     # player pages, leaderboards, the public rooms: a share of the loop (yamen/server/share.py)
-    app.state.reads = Reads(Budget(limits.reads_share, share.READS_BURST))
+    app.state.reads = {
+        kind: Reads(Budget(limits.reads_share, share.READS_BURST)) for kind in share.READS
+    }
     app.include_router(router, dependencies=[Depends(per_address("lobby"))])
     app.include_router(standings, dependencies=[Depends(per_address("lobby"))])
     app.include_router(account_api.router, dependencies=[Depends(per_address("lobby"))])

@@ -237,7 +237,7 @@ async def public_rooms(request: Request, limit: int = 50) -> list[dict[str, Any]
     Each as a summary (:func:`summary`): the room's own page has the rest."""
     rooms = rooms_of(request)
     since = time.time() - ABANDONED_AFTER
-    async with lobby_read(request):
+    async with lobby_read(request, "rooms"):
         ids = await rooms.store.public_rooms(max(1, min(limit, 200)), since)
         return [summary((await rooms.get(room_id)).info()) for room_id in ids]
 

@@ -38,6 +38,17 @@ SLOW = answer("408 Request Timeout")
 HUGE = answer("431 Request Header Fields Too Large")
 
 
+def nodelay(transport: Any) -> None:
+    """Each write sent at once (TCP_NODELAY). asyncio sets it only on sockets made with proto
+    IPPROTO_TCP, and :func:`listen`'s (proto 0, as uvicorn's) passes 0 on to every connection.
+    uvicorn writes a response's head and body apart; with Nagle's algorithm on, the body waited
+    for the ACK of the head, which a client delays up to 40 ms: every request after the first on
+    a kept-alive connection (a browser's) took 42-44 ms for 1 ms of work (measured with curl)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's HTTP protocol, guarded: a connection over the server's cap is answered 503 and
     closed at once (so that a flood of connections cannot use up the file descriptors), and a
@@ -59,6 +70,7 @@ class GuardedHttp(HttpToolsProtocol):
         self.deadline: asyncio.TimerHandle | None = None
         self.head: int | None = 0  # bytes of the head so far; None: not reading a head
         self.read = 0  # bytes of the read being parsed
+        nodelay(transport)
         super().connection_made(transport)
         if len(self.connections) > self.cap:
             transport.write(BUSY)

@@ -28,6 +28,9 @@ from yamen.server.limits import Limited, refused
 
 RETRY_SECONDS = 1
 READS_BURST = 0.5  # seconds of the loop the heavy lobby reads may take at once
+# the kinds of heavy lobby read, each with its own queue and share: a flood of player pages never
+# shuts the public room list that every lobby shows (nor the other way round)
+READS = ("pages", "rooms")
 
 
 class Busy(Limited):
@@ -93,10 +96,11 @@ class Reads:
 
 
 @contextlib.asynccontextmanager
-async def lobby_read(request: Any) -> AsyncIterator[None]:
-    """A lobby read's turn (the app's :class:`Reads`); past its share, the HTTP 429."""
+async def lobby_read(request: Any, kind: str = "pages") -> AsyncIterator[None]:
+    """A lobby read's turn (the app's :class:`Reads` of its ``kind``, one of READS); past its
+    share, the HTTP 429."""
     try:
-        async with request.app.state.reads.turn():
+        async with request.app.state.reads[kind].turn():
             yield
     except Busy as exc:
         raise refused(exc) from None
