@@ -1,7 +1,9 @@
 """The table as a person sees it, for docs/web.md: a whole Baohuang game in each of the four
 languages, screenshotted at 390 px (a phone) and 1280 px (a desktop) at three moments: the
 person's first decision, a long trick (12 or more entries on the table at their turn to play)
-and the results. One deal on a fixed seed, so that the four languages show the same game.
+and the results. One deal on a fixed seed, so that the four languages show the same deal (the
+bots play it their own way each time): the person passes, while others play on, until the long
+trick is taken, then plays the hint's set whenever there is one.
 
     python tools/screenshots.py [--out docs/screenshots]
 
@@ -66,8 +68,11 @@ def one_game(browser, url: str, lang: str, out: Path) -> list[Path]:
             taken += shoot(page, out, due.pop(0), lang)
             continue
         if due[0] == "long-trick" and page.locator("#result").count():
-            raise SystemExit(f"{lang}: the deal ended with no long trick (seed {SEED})")
-        if page.locator(".your-move").count():
+            raise SystemExit(f"{lang}: the deal ended with no long trick (try another --seed)")
+        if "long-trick" not in due and page.locator("#bh-hint:enabled").count():
+            page.click("#bh-hint")  # after the long trick: the hint's set, as people play
+            page.click("#play")
+        elif page.locator(".your-move").count():
             act_once(page)
         time.sleep(0.03)
     if page.errors:
@@ -78,9 +83,10 @@ def one_game(browser, url: str, lang: str, out: Path) -> list[Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--seed", type=int, default=SEED, help="the deal (one with a long trick)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    operations.new_seed = lambda: SEED  # the same deal in every language
+    operations.new_seed = lambda: args.seed  # the same deal in every language
     folder = tempfile.mkdtemp()
     with ServerThread(f"sqlite:///{folder}/shots.db") as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])

@@ -81,9 +81,29 @@ def test_the_168_card_rule_on_jokers_is_under_its_own_heading():
             sections[titles.index("Soft pass")],
             sections[titles.index("Jokers in a set")],
         )
-        assert soft["when"] == jokers["when"] == {"variant": "japanese"}
+        assert jokers["when"] == {"variant": "japanese"}
+        assert soft["when"] == {"variant": "japanese", "hard_pass": False}
         assert not any(joker[lang] in p.lower() for p in soft["paragraphs"]), lang
         assert joker[lang] in jokers["title"].lower() + jokers["paragraphs"][0].lower(), lang
+
+
+def test_a_room_with_the_hard_pass_is_told_it_and_not_the_soft_pass():
+    """The hard pass (a house rule) has its own section in every language, shown to a room that
+    plays it, and the soft pass's section is shown only to a japanese room that does not."""
+    bh = rules("baohuang")
+    titles = [s["title"] for s in bh["en"]["sections"]]
+    hard, soft = titles.index("Hard pass (a house rule)"), titles.index("Soft pass")
+    defaults = bh["defaults"]
+    for lang in LANGS:
+        sections = bh[lang]["sections"]
+        for options, shown in [
+            ({"variant": "japanese"}, {soft}),
+            ({"variant": "japanese", "hard_pass": True}, {hard}),
+            ({"variant": "shandong", "hard_pass": True}, {hard}),
+            ({"variant": "shandong"}, set()),
+        ]:
+            told = {i for i in (hard, soft) if applies(sections[i], options, defaults)}
+            assert told == shown, (lang, options)
 
 
 def applies(section, options, defaults):
