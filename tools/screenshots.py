@@ -25,13 +25,12 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 import yamen.server.operations as operations  # noqa: E402
 from tests.server.helpers import ServerThread  # noqa: E402
-from tests.web.baohuang_table import LOCALES  # noqa: E402
-from tests.web.helpers import CHROMIUM, act_once, person, start_game  # noqa: E402
+from tests.web.baohuang_table import LOCALES, LONG_TRICK  # noqa: E402
+from tests.web.helpers import CHROMIUM, DESKTOP, PHONE, act_once, person, start_game  # noqa: E402
 
-SIZES = {390: {"width": 390, "height": 844}, 1280: {"width": 1280, "height": 800}}
+SIZES = {390: PHONE, 1280: DESKTOP}
 NAMES = {"en": "Ann", "zh-Hant": "阿美", "zh-Hans": "小红", "ja": "葵"}
 SEED = 7
-LONG_TRICK = "() => document.querySelectorAll('#trick .moves li').length"
 MOMENTS = {  # each moment, and whether the page shows it now
     "first": lambda page: bool(page.locator(".your-move").count()),
     "long-trick": lambda page: (

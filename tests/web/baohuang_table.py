@@ -5,15 +5,17 @@ counter (記牌器) must show, from the server's own state."""
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 
 from tests.paths import WEB
-from tests.web.helpers import act_once, create_room, fill_with_bots, person
+from tests.web.helpers import create_room, fill_with_bots, person, room_id
 from yamen.engine import get_game
 from yamen.games.baohuang.kinds import KIND_TEXT
 
 BH = json.loads((WEB / "i18n" / "games" / "baohuang.json").read_text())
+# A long trick: its list's entries, sets and passes (rules bots on every seat seldom play ten
+# sets in one trick, about 6 to 9 at most in a deal, but 12 to 23 entries in each deal).
+LONG_TRICK = "() => document.querySelectorAll('#trick .moves li').length"
 LOCALES = {"en": "en-US", "zh-Hant": "zh-TW", "zh-Hans": "zh-CN", "ja": "ja-JP"}
 
 
@@ -63,20 +65,9 @@ def seated_room(browser, web_server, name, options, lang="en", viewport=None, gr
     return page, seat
 
 
-def play_until(page, done, timeout=240.0, act=act_once):
-    """Act (the first offered action) until ``done(page)`` is true."""
-    deadline = time.monotonic() + timeout
-    while not done(page):
-        assert time.monotonic() < deadline, "the table never got there"
-        if page.locator(".your-move").count():
-            act(page)
-        time.sleep(0.03)
-
-
 def unseen_truth(web_server, page, seat: int) -> dict[str, int]:
     """The cards of the other four hands, by rank, from the server's own state of the game."""
-    room_id = page.url.split("#/room/")[1].split("?")[0]
-    state = web_server.app.state.rooms.loaded[room_id].match.state
+    state = web_server.app.state.rooms.loaded[room_id(page)].match.state
     counts: Counter[str] = Counter()
     for other, hand in enumerate(state.hands):
         if other != seat:
@@ -103,3 +94,9 @@ TURN = """() => {
            raised: document.querySelectorAll('#bh-hand .card-button.selected').length,
            play: (document.querySelector('#play') || { dataset: {} }).dataset.set || null };
 }"""
+
+
+def words(lang: str) -> dict[str, str]:
+    """The shell's catalog and Baohuang's, in one language."""
+    shell = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return {**shell, **BH[lang]}

@@ -93,6 +93,21 @@ def act_once(page) -> bool:
     )
 
 
+def play_until(page, done, timeout=240.0, act=act_once):
+    """Act (the first offered action) until ``done(page)`` is true."""
+    deadline = time.monotonic() + timeout
+    while not done(page):
+        assert time.monotonic() < deadline, "the table never got there"
+        if page.locator(".your-move").count():
+            act(page)
+        time.sleep(0.03)
+
+
+def room_id(page) -> str:
+    """The id of the room the page shows."""
+    return re.search(r"#/room/([\w-]+)", page.url).group(1)
+
+
 def play_pages(pages, timeout=240):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

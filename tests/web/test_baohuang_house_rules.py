@@ -5,8 +5,8 @@ panel says the rule and a set of 6s that would not empty the hand is refused in 
 
 from __future__ import annotations
 
-from tests.web.baohuang_table import BH, play_until, seated_room
-from tests.web.helpers import needs_chromium
+from tests.web.baohuang_table import BH, seated_room
+from tests.web.helpers import needs_chromium, play_until
 from tests.web.test_baohuang_role import CRAFTED, view
 from yamen.engine import get_game
 

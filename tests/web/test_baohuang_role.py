@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from tests.web.baohuang_table import BH, play_until, royalist_seed, seated_room
-from tests.web.helpers import act_once, needs_chromium
+from tests.web.baohuang_table import BH, royalist_seed, seated_room
+from tests.web.helpers import act_once, needs_chromium, play_until
 from yamen.engine import get_game
 
 pytestmark = needs_chromium

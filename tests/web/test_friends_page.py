@@ -9,23 +9,16 @@ page asks on a timer), he joins with one tap and sits at Ann's table. Screenshot
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
 import httpx
 
-from tests.paths import WEB
+from tests.web.baohuang_table import words
 from tests.web.helpers import DESKTOP, PHONE, artifacts, create_room, person
 from yamen.server import invite_store, invites
 
 PASSWORD = "correct horse"
-
-
-def words(lang: str) -> dict[str, str]:
-    shell = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    game = json.loads((WEB / "i18n" / "games" / "baohuang.json").read_text(encoding="utf-8"))
-    return {**shell, **game[lang]}
 
 
 def claim(page, account: str) -> str:

@@ -10,16 +10,22 @@ that table. Every step is checked in the page's own words."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
 import httpx
 import pytest
 
-from tests.paths import WEB
-from tests.web.baohuang_table import COUNTER, LOCALES, TURN, unseen_truth
-from tests.web.helpers import DESKTOP, PHONE, act_once, create_room, fill_with_bots, person
+from tests.web.baohuang_table import COUNTER, LOCALES, TURN, unseen_truth, words
+from tests.web.helpers import (
+    DESKTOP,
+    PHONE,
+    act_once,
+    create_room,
+    fill_with_bots,
+    person,
+    room_id,
+)
 from yamen.server import invites
 
 PASSWORD = "correct horse"
@@ -32,12 +38,6 @@ PEOPLE = {
 }
 
 
-def words(lang: str) -> dict[str, str]:
-    shell = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    game = json.loads((WEB / "i18n" / "games" / "baohuang.json").read_text(encoding="utf-8"))
-    return {**shell, **game[lang]}
-
-
 def account(http: httpx.Client, page, name: str) -> tuple[str, dict]:
     """The page's guest claims an account (over HTTP: the claim step has its own test)."""
     token = page.evaluate("localStorage.getItem('yamen.token')")
@@ -45,10 +45,6 @@ def account(http: httpx.Client, page, name: str) -> tuple[str, dict]:
     body = {"name": f"{name}-{time.monotonic_ns()}", "password": PASSWORD}
     http.post("/api/account", json=body, headers=auth).raise_for_status()
     return http.get("/api/me", headers=auth).json()["player"], auth
-
-
-def room_id(page) -> str:
-    return re.search(r"#/room/([\w-]+)", page.url).group(1)
 
 
 class Journey:

@@ -7,12 +7,19 @@ the name step seats them, or says they watch when no seat is free."""
 from __future__ import annotations
 
 import json
-import re
 
 import httpx
 
 from tests.paths import WEB
-from tests.web.helpers import DESKTOP, PHONE, artifacts, create_room, needs_chromium, person
+from tests.web.helpers import (
+    DESKTOP,
+    PHONE,
+    artifacts,
+    create_room,
+    needs_chromium,
+    person,
+    room_id,
+)
 
 pytestmark = needs_chromium
 
@@ -23,10 +30,6 @@ def words(lang: str) -> dict[str, str]:
 
 def game_words(game: str, lang: str) -> dict[str, str]:
     return json.loads((WEB / "i18n" / "games" / f"{game}.json").read_text())[lang]
-
-
-def room_id(page) -> str:
-    return re.search(r"#/room/([\w-]+)", page.url).group(1)
 
 
 def room_of(base: str, rid: str) -> dict:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 
+from tests.web.baohuang_table import LONG_TRICK
 from tests.web.helpers import DESKTOP, act_once, artifacts, needs_chromium, person, start_game
 from yamen.engine import get_game
 from yamen.games.bao_qingtian.cards import OFFICE_CARDS
@@ -136,11 +137,6 @@ def seated(browser, web_server, monkeypatch, game: str, options: dict, seed: int
     page.emulate_media(reduced_motion="reduce")  # no card in mid-flight while measured
     start_game(page, game, options)
     return page
-
-
-# A long trick: its list's entries, sets and passes (rules bots on every seat seldom play ten
-# sets in one trick, about 6 to 9 at most in a deal, but 12 to 23 entries in each deal).
-LONG_TRICK = "() => document.querySelectorAll('#trick .moves li').length"
 
 
 def test_baohuang_216_in_reach(web_server, browser, monkeypatch):

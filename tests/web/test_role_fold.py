@@ -6,9 +6,7 @@ a whole game of each shows it so."""
 
 from __future__ import annotations
 
-import time
-
-from tests.web.helpers import PHONE, act_once, needs_chromium, person, start_game
+from tests.web.helpers import PHONE, needs_chromium, person, play_until, start_game
 
 pytestmark = needs_chromium
 
@@ -60,12 +58,7 @@ def test_the_role_panels_fold_once_read_in_a_game(web_server, browser):
         assert page.locator("#role[open]").count() == 1  # read while deciding
         # decided: one line (on a loaded machine a click can meet a table being drawn again:
         # the seat is asked again, and answers again)
-        deadline = time.monotonic() + 60
-        while not page.locator("#role:not([open])").count():
-            assert time.monotonic() < deadline, "the role panel never folded"
-            if page.locator(".actions button[data-action]").count():
-                act_once(page)
-            time.sleep(0.2)
+        play_until(page, lambda p: p.locator("#role:not([open])").count(), timeout=60)
         line = page.locator("#role summary")
         assert page.locator("#role-title").is_visible() and page.locator("#role-goal").count()
         assert line.bounding_box()["height"] < 40  # one line on a phone
