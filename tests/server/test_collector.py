@@ -3,10 +3,14 @@ older generations, and the clock collects each generation on its own schedule.""
 
 import asyncio
 import gc
+import random
 
 import pytest
 
-from yamen.server import collector
+from yamen.records import Recorder
+from yamen.selfplay import play_random
+from yamen.server import collector, match
+from yamen.server.game_store import StoredGame
 
 
 @pytest.fixture
@@ -69,3 +73,36 @@ def test_the_clock_collects_each_generation_on_its_schedule(restored):
     between = seen[seen.index(2) + 1 : len(seen) - 1 - seen[::-1].index(2)]
     assert between.count(1) >= 2  # the middle one every 0.1 s (0.35 s between two full ones)
     assert between.count(0) > between.count(1)  # the young one every tick in between
+
+
+def test_tidy_collects_the_young_only_once_enough_objects_wait(restored):
+    collector.tune(collector.Policy(young_threshold=10**6))  # no pass but the ones asked for
+    gc.collect(0)
+    kept = [[i] for i in range(50)]
+    assert collections_during(lambda: collector.tidy(most=10_000)) == []  # 50 wait: none
+    kept += [[i] for i in range(20_000)]
+    assert collections_during(lambda: collector.tidy(most=10_000)) == [0]  # the young alone
+    assert gc.get_count()[0] < 10_000 and len(kept) == 20_050
+
+
+def test_a_load_tidies_between_its_turns_so_no_threshold_pass_lands_inside_one(restored):
+    """A long game's replay makes tens of thousands of objects that live on (its log): each
+    turn ends with a young pass once TIDY of them wait, so the allocation threshold (set
+    here to 3 x TIDY) never starts one inside a turn, where it scanned 50,000, 5-10 ms."""
+    recorder = Recorder("baohuang", {"deals": 4}, seed=3)
+    play_random(recorder, random.Random(3))
+    game = StoredGame(1, "r", 1, recorder.record, True)
+    collector.tune(collector.Policy(young_threshold=3 * collector.TIDY))
+    waiting = []
+
+    def note(phase, info):
+        if phase == "start":
+            waiting.append(gc.get_count()[0])
+
+    gc.callbacks.append(note)
+    try:
+        state, log = asyncio.run(match.replay(game, turn=0.0))
+    finally:
+        gc.callbacks.remove(note)
+    assert state.over and len(log) == len(recorder.record.actions) + 1
+    assert waiting and max(waiting) <= collector.TIDY + 500  # every pass a tidy's

@@ -127,11 +127,11 @@ class GameQueries:
         """A game by its public id, without its actions (``record.actions`` is empty)."""
         async with self.session() as s:
             row = await s.scalar(select(GameRow).where(GameRow.public_id == public_id))
-            return None if row is None else _stored_game(row, [])
+            return None if row is None else _stored_game(row, Actions())
 
     async def game_actions(self, game_id: int) -> list[tuple[int, str]]:
         async with self.session() as s:
-            return [(seat, text) for seat, text, _ in await _actions(s, game_id)]
+            return (await _actions(s, game_id)).moves
 
     async def _stored(self, s: AsyncSession, row: GameRow) -> StoredGame:
         return _stored_game(row, await _actions(s, row.id))
@@ -142,25 +142,36 @@ class GameQueries:
             await s.execute(update(GameRow).where(GameRow.id == game_id).values(quarantined=reason))
 
 
-async def _actions(s: AsyncSession, game_id: int) -> list[tuple[int, str, str | None]]:
-    """A game's actions in order: (seat, text, why a stand-in played it or None). Read in
-    parts, so that the event loop goes on between them however long the game."""
+@dataclass
+class Actions:
+    """A game's actions as read: (seat, text) in order, and why a stand-in played those it
+    played (action index -> why)."""
+
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    stand_ins: dict[int, str] = field(default_factory=dict)
+
+
+async def _actions(s: AsyncSession, game_id: int) -> Actions:
+    """A game's actions in order. Read, and put in their lists, in parts, so that the event
+    loop goes on between them however long the game (nothing after the read goes over them
+    all at once)."""
     rows = await s.stream(
         select(ActionRow.seat, ActionRow.text, ActionRow.stand_in)
         .where(ActionRow.game_id == game_id)
         .order_by(ActionRow.index)
         .execution_options(yield_per=ACTIONS_PART)
     )
-    actions: list[tuple[int, str, str | None]] = []
+    read = Actions()
     async for part in rows.partitions():
-        actions.extend((seat, text, why) for seat, text, why in part)
-    return actions
+        for seat, text, why in part:
+            if why is not None:
+                read.stand_ins[len(read.moves)] = why
+            read.moves.append((seat, text))
+    return read
 
 
-def _stored_game(row: GameRow, actions: list[tuple[int, str, str | None]]) -> StoredGame:
-    record = Record(
-        row.game, row.options, row.seed, None, [(a[0], a[1]) for a in actions], row.result
-    )
+def _stored_game(row: GameRow, actions: Actions) -> StoredGame:
+    record = Record(row.game, row.options, row.seed, None, actions.moves, row.result)
     return StoredGame(
         row.id,
         row.room_id,
@@ -170,6 +181,6 @@ def _stored_game(row: GameRow, actions: list[tuple[int, str, str | None]]) -> St
         row.public_id,
         row.players,
         row.quarantined,
-        {i: a[2] for i, a in enumerate(actions) if a[2] is not None},
+        actions.stand_ins,
         row.finished,
     )
