@@ -190,3 +190,37 @@ def test_hashing_threads_run_below_the_server():
         return await passwords.HASHING.run(nice)
 
     assert run(go()) == min(19, nice() + passwords.NICE)
+
+
+def test_a_sign_in_refused_busy_costs_no_look_up(tmp_path, monkeypatch):
+    """While the password threads' share is spent, a sign-in is refused (429 ``busy``)
+    before its account is looked up: a flood of refused guesses costs the server next to
+    nothing (in benchmarks/load.py's ``sign_ins``, about 37 refusals a second)."""
+    from yamen.server import account_api
+
+    looked_up = []
+    real = account_api.accounts.account_by_key
+
+    async def counted(store, key):
+        looked_up.append(key)
+        return await real(store, key)
+
+    monkeypatch.setattr(account_api.accounts, "account_by_key", counted)
+    with ServerThread(f"sqlite:///{tmp_path / 'p.db'}") as server:
+
+        async def go():
+            async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+                body = {"name": "nobody", "password": "x" * 8}
+                before = await http.post("/api/account/sessions", json=body)
+                monkeypatch.setattr(passwords.HASHING.budget, "share", 0.1)
+                monkeypatch.setattr(passwords.HASHING.budget, "credit", -1e9)
+                during = [await http.post("/api/account/sessions", json=body) for _ in range(3)]
+                monkeypatch.setattr(passwords.HASHING.budget, "credit", 1.0)
+                after = await http.post("/api/account/sessions", json=body)
+            return before, during, after
+
+        before, during, after = run(go())
+    assert before.status_code == 401 and after.status_code == 401
+    assert [a.status_code for a in during] == [429] * 3
+    assert {a.json()["detail"]["code"] for a in during} == {"busy"}
+    assert looked_up == ["nobody", "nobody"]  # the refused three were never looked up

@@ -87,11 +87,13 @@ def guesses_of(request: Request) -> Guesses:
 def attempt(request: Request, name: str | None = None) -> None:
     """One ``sign_ins`` for the caller's address, or 429; with ``name`` (a name's key or a
     player) a password is tried for it: refused while this address must wait at that name
-    (yamen/server/guesses.py), and then not charged."""
+    (yamen/server/guesses.py) or while the password threads are busy (``busy``: full, or
+    their share spent), and then not charged."""
     where = address(request.client)
     try:
         if name is not None:
             guesses_of(request).check(name, where)
+            passwords.HASHING.admit()  # refused before any look-up, and not charged
         limiter_of(request).take("sign_ins", where)
     except Limited as exc:
         raise refused(exc) from None

@@ -84,13 +84,23 @@ class Hashing:
         self.lock = threading.Lock()  # (the budget's too: every thread charges it)
         self.budget = Budget(share, burst, clock)  # CPU seconds of hashing
 
+    def admit(self) -> None:
+        """:class:`Busy` now if a job asked for now would be (the pool full or its share
+        spent): a request asks before it does any other work for its check (an account's
+        look-up), so that a flood of refused checks costs the server next to nothing."""
+        with self.lock:
+            self._admit()
+
+    def _admit(self) -> None:
+        if self.held >= self.most:
+            raise Busy("too many password checks at once")
+        if self.budget.left() <= 0:
+            raise Busy("the password checks have had their share of the machine")
+
     async def run(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` on a password thread, or :class:`Busy` at once."""
         with self.lock:
-            if self.held >= self.most:
-                raise Busy("too many password checks at once")
-            if self.budget.left() <= 0:
-                raise Busy("the password checks have had their share of the machine")
+            self._admit()
             self.held += 1
         try:
             job = self.pool.submit(self._charged, work, *args)
