@@ -345,4 +345,4 @@ def test_a_hash_made_with_the_old_parameters_signs_in_and_is_renewed(tmp_path, m
         run(signed_in(server.url, "Old"))
         after = stored()
     assert "m=65536,t=3,p=4" in before
-    assert "m=19456,t=2,p=1" in after and today.verify(after, PASSWORD)
+    assert "m=7168,t=5,p=1" in after and today.verify(after, PASSWORD)

@@ -72,7 +72,7 @@ class Limits:
     bot_tables: int | None = 2  # a host's games of bots alone in progress (of the last day)
     # the whole server
     connections: int | None = 10_000  # TCP connections open at once (at most the fd limit)
-    hashing_share: float | None = 0.1  # of a core, the most password hashing may spend
+    hashing_share: float | None = 0.05  # of a core, the most password hashing may spend
     reads_share: float | None = 0.1  # of the event loop, the most the heavy lobby reads take
     request_seconds: float = 10.0  # a request's head and body must arrive within this
     idle_seconds: float | None = 300.0  # a room nobody uses is unloaded from memory after this

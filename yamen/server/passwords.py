@@ -1,10 +1,15 @@
 """Passwords, hashed with Argon2id, and account names.
 
-The parameters are OWASP's for Argon2id (Password Storage Cheat Sheet: 19 MiB, 2 passes, one
-lane), not argon2-cffi's default (RFC 9106's low-memory choice: 64 MiB, 3 passes, 4 lanes):
-measured here, a check takes 27 ms of CPU against 215 ms, and a server on two cores that
-checks a burst of sign-ins must keep a core for its tables (issue 23). A hash made with the
-old parameters still verifies (a hash names its own) and is renewed at its next sign-in
+The parameters are one of OWASP's equivalent choices for Argon2id (Password Storage Cheat
+Sheet: 7 MiB, 5 passes, one lane), not argon2-cffi's default (RFC 9106's low-memory choice:
+64 MiB, 3 passes, 4 lanes): measured here, a check takes 14 ms of CPU against 215 ms, and a
+server on two cores that checks a burst of sign-ins must keep a core for its tables (issue 23).
+Of OWASP's choices the smallest memory is taken because the hash shares the machine's last
+cache with the event loop, whose work (collections above all) waits on memory: with hashes
+running without pause on the other core, a walk over a 300 MB heap on the loop's core took
+207-292 ms at 19 MiB and 2 passes (the choice before, 17.8 ms a check), 210-249 ms at
+7 MiB, 217-250 ms with no hashing (three runs each, 32 MiB of shared cache). A hash made
+with other parameters still verifies (a hash names its own) and is renewed at its next sign-in
 (:func:`needs_rehash`).
 
 Hashing still takes CPU and memory on purpose, so it has a pool of threads
@@ -20,10 +25,10 @@ end, and so is one past the pool's share of the machine (``SHARE``, below).
 costs the machine: in benchmarks/load.py's ``sign_ins`` phase (issue 23; about 5 wrong
 sign-ins a second, 0.17 of a core of hashing, on two cores shared with the load's clients) the
 other rooms' median action took 167-178 ms against 13-35 ms in the same run's clean windows;
-each hash also streams 19 MiB through the caches the event loop uses. So the hashing threads
+each hash also streams its memory through the caches the event loop uses. So the hashing threads
 of a process may spend at most
 ``SHARE`` of one core's time, measured as they hash (a bucket of CPU seconds that fills at
-``SHARE`` a second, up to ``BURST``): about 3 checks a second, more than a site's people sign
+``SHARE`` a second, up to ``BURST``): about 3.5 checks a second, more than a site's people sign
 in; a burst beyond it is told to come back (``busy``), and the tables never wait for it. Who
 floods the sign-in from many addresses can delay other people's sign-ins, never a table.
 
@@ -52,14 +57,14 @@ from yamen.server.share import Budget, Busy
 
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
-# hashes computed at once (each takes 19 MiB for a moment): on two cores, one, so that a burst
+# hashes computed at once (each takes 7 MiB for a moment): on two cores, one, so that a burst
 # of sign-ins leaves the other core to the tables whatever the scheduler does with nice
 THREADS = max(1, min(2, (os.cpu_count() or 1) - 1))
 QUEUE = 16  # hashes waiting for a thread; one more is refused (Busy)
-SHARE = 0.1  # of one core: the most the hashing threads may spend, on average
+SHARE = 0.05  # of one core: the most the hashing threads may spend, on average (~3.5 checks/s)
 BURST = 1.0  # CPU seconds of hashing that may be spent at once, after a quiet while
 NICE = 10  # how far below the server the hashing threads are scheduled (Linux)
-hasher = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+hasher = PasswordHasher(time_cost=5, memory_cost=7 * 1024, parallelism=1)
 DUMMY = hasher.hash("an account that is not there")
 T = TypeVar("T")
 
