@@ -601,3 +601,39 @@ def test_a_load_replays_its_game_in_turns_of_the_event_loop(tmp_path, monkeypatc
     actions, whole, again, log = run(go())
     assert len(ran_between) >= actions  # a turn of the loop after every action
     assert again.result().to_json() == whole.result().to_json() and len(log) == actions + 1
+
+
+def test_an_unloaded_rooms_log_is_freed_a_part_at_a_time(tmp_path, monkeypatch):
+    """Unloading a room lets go of its game's log ``part`` steps per turn of the event loop
+    (a long game's, freed at once, held the loop 5-6 ms): another task runs between the
+    parts, and nothing of the log is left."""
+    monkeypatch.setattr(match.Match.let_go, "__defaults__", (2,))
+    between = []
+
+    async def go():
+        store, rooms, room, conns, spectator = await people_room(
+            tmp_path / "t.db", "bao_qingtian", {"players": 5}
+        )
+        await play(room, random.Random(5), 20)
+        for conn in conns + [spectator]:
+            await room.detach(conn)
+        steps = len(room.match.log)
+        ticking = True
+
+        async def ticker():
+            while ticking:
+                between.append(1)
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(ticker())
+        await asyncio.sleep(0)
+        between.clear()
+        await rooms.unload(room.id)
+        ticking = False
+        await task
+        await store.close()
+        return steps, len(room.match.log), room.id in rooms.loaded
+
+    steps, left, still_loaded = run(go())
+    assert steps > 10 and left == 0 and not still_loaded
+    assert len(between) >= steps // 2  # a turn of the loop after every part of 2 steps

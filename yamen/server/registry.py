@@ -223,6 +223,7 @@ class Rooms:
         if room is not None:
             with contextlib.suppress(Exception):  # a driver that failed has logged why
                 await room.close()
+            await room.match.let_go()
 
     async def resume(self) -> int:
         """Load every room with a game in progress and a person seated, so its bots and timers
