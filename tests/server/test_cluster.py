@@ -906,14 +906,28 @@ def test_a_dropped_subscriber_connection_silences_nobody(database, redis_url, ca
 def test_a_dropped_publisher_connection_loses_no_frame(database, redis_url, caplog):
     """CLIENT KILL of the owner's publisher connection while its room plays: the batch whose
     publish failed is published again, so the client misses no update (before: the batch was
-    dropped, and the client missed an update with nothing to tell it)."""
+    dropped, and the client missed an update with nothing to tell it). redis-py replaces a
+    killed connection that sits idle in its pool before it is used again, so only a kill
+    while a publish is on the wire fails one: that failure (the ConnectionError a kill in
+    flight raises) is made to happen at the next publish after each real kill."""
+    from redis.exceptions import ConnectionError as Dropped
 
     async def go():
         async with cluster(database, redis_url) as (one, two):
             link, watcher, chatter = await _bots_watched_across(one, two, bot_delay=0.05)
             chatter.cancel()
+            publish, dropping = one.bus._publish_all, []
+
+            async def dropped_in_flight(batch):
+                if dropping:
+                    dropping.clear()
+                    raise Dropped("Connection closed by server.")
+                return await publish(batch)
+
+            one.bus._publish_all = dropped_in_flight
             for _ in range(3):
                 await _kill_connection(f"{one.prefix}{one.node}:pub")
+                dropping.append(True)
                 await asyncio.sleep(0.4)
             room = one.loaded[link.id]
             await _eventually(lambda: _in_step(watcher, room))

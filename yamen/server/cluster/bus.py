@@ -35,6 +35,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from yamen.errors import YamenError
 from yamen.server.cluster.messages import Answer, Call, Message, Snapshot, decode, encode
@@ -127,8 +129,15 @@ class Bus:
     ):
         self.prefix, self.node = prefix, node
         named = f"{prefix}{node}"
+        # no retries inside the client (redis-py 6 and later retry 3 times by default, 5 never):
+        # a failed publish comes back to _publish, which publishes it again, counted and logged,
+        # whatever the library's version
         self.publisher = aioredis.from_url(
-            url, decode_responses=True, client_name=f"{named}:pub", max_connections=4
+            url,
+            decode_responses=True,
+            client_name=f"{named}:pub",
+            max_connections=4,
+            retry=Retry(NoBackoff(), 0),
         )
         self.subscriber = aioredis.from_url(url, decode_responses=True, client_name=f"{named}:sub")
         self.channel = self.channel_of(node)
