@@ -129,9 +129,9 @@ class Bus:
     ):
         self.prefix, self.node = prefix, node
         named = f"{prefix}{node}"
-        # no retries inside the client (redis-py 6 and later retry 3 times by default, 5 never):
-        # a failed publish comes back to _publish, which publishes it again, counted and logged,
-        # whatever the library's version
+        # no retries inside the client (redis-py 8.2 retries a command 10 times by default, with
+        # backoff, unseen): a failed publish comes back to _write, which publishes it again,
+        # counted and logged, whatever the library's version
         self.publisher = aioredis.from_url(
             url,
             decode_responses=True,
