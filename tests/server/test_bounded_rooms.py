@@ -77,6 +77,24 @@ async def people_room(path, game: str, options: dict, settings: dict | None = No
     return store, rooms, room, conns, spectator
 
 
+async def turns_during(work) -> tuple[Any, int]:
+    """(what ``work`` returned, how many times another task ran while it ran)."""
+    turns, ticking = [], True
+
+    async def ticker():
+        while ticking:
+            turns.append(1)
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    turns.clear()
+    result = await work
+    ticking = False
+    await task
+    return result, len(turns)
+
+
 async def play(room, rng: random.Random, until: int | None = None) -> None:
     """Random legal actions through the room until ``until`` actions (or the game's end)."""
     while room.playing and (until is None or room.match.seq < until):
@@ -575,7 +593,6 @@ def test_a_load_replays_its_game_in_turns_of_the_event_loop(tmp_path, monkeypatc
     """A load's replay gives the event loop back every ``TURN`` seconds of work: another task
     runs between its turns (with a turn of no time: after every action), and the game is the
     same as replayed in one go."""
-    ran_between = []
 
     async def go():
         store, rid, _ = await finished_games(tmp_path / "t.db", 1)
@@ -583,23 +600,11 @@ def test_a_load_replays_its_game_in_turns_of_the_event_loop(tmp_path, monkeypatc
         await store.close()
         actions = len(game.record.actions)
         whole, _ = await match.replay(game, turn=math.inf)
-        ticking = True
+        (again, log), turns = await turns_during(match.replay(game, turn=0.0))
+        return actions, whole, again, log, turns
 
-        async def ticker():
-            while ticking:
-                ran_between.append(1)
-                await asyncio.sleep(0)
-
-        task = asyncio.create_task(ticker())
-        await asyncio.sleep(0)
-        ran_between.clear()
-        again, log = await match.replay(game, turn=0.0)
-        ticking = False
-        await task
-        return actions, whole, again, log
-
-    actions, whole, again, log = run(go())
-    assert len(ran_between) >= actions  # a turn of the loop after every action
+    actions, whole, again, log, turns = run(go())
+    assert turns >= actions  # a turn of the loop after every action
     assert again.result().to_json() == whole.result().to_json() and len(log) == actions + 1
 
 
@@ -608,7 +613,6 @@ def test_an_unloaded_rooms_log_is_freed_a_part_at_a_time(tmp_path, monkeypatch):
     (a long game's, freed at once, held the loop 5-6 ms): another task runs between the
     parts, and nothing of the log is left."""
     monkeypatch.setattr(match.Match.let_go, "__defaults__", (2,))
-    between = []
 
     async def go():
         store, rooms, room, conns, spectator = await people_room(
@@ -618,22 +622,10 @@ def test_an_unloaded_rooms_log_is_freed_a_part_at_a_time(tmp_path, monkeypatch):
         for conn in conns + [spectator]:
             await room.detach(conn)
         steps = len(room.match.log)
-        ticking = True
-
-        async def ticker():
-            while ticking:
-                between.append(1)
-                await asyncio.sleep(0)
-
-        task = asyncio.create_task(ticker())
-        await asyncio.sleep(0)
-        between.clear()
-        await rooms.unload(room.id)
-        ticking = False
-        await task
+        _, turns = await turns_during(rooms.unload(room.id))
         await store.close()
-        return steps, len(room.match.log), room.id in rooms.loaded
+        return steps, turns, len(room.match.log), room.id in rooms.loaded
 
-    steps, left, still_loaded = run(go())
+    steps, turns, left, still_loaded = run(go())
     assert steps > 10 and left == 0 and not still_loaded
-    assert len(between) >= steps // 2  # a turn of the loop after every part of 2 steps
+    assert turns >= steps // 2  # a turn of the loop after every part of 2 steps
