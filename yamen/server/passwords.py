@@ -53,6 +53,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from yamen.server.identity import clean_name
+from yamen.server.limits import Limits
 from yamen.server.share import Budget, Busy
 
 PASSWORD_MIN = 8
@@ -61,7 +62,9 @@ PASSWORD_MAX = 256
 # of sign-ins leaves the other core to the tables whatever the scheduler does with nice
 THREADS = max(1, min(2, (os.cpu_count() or 1) - 1))
 QUEUE = 16  # hashes waiting for a thread; one more is refused (Busy)
-SHARE = 0.05  # of one core: the most the hashing threads may spend, on average (~3.5 checks/s)
+# of one core: the most the hashing threads may spend, on average (about 3.5 checks a second);
+# a server sets its own from its limits (app.py), whose default this is
+SHARE = Limits.hashing_share
 BURST = 1.0  # CPU seconds of hashing that may be spent at once, after a quiet while
 NICE = 10  # how far below the server the hashing threads are scheduled (Linux)
 hasher = PasswordHasher(time_cost=5, memory_cost=7 * 1024, parallelism=1)
