@@ -24,7 +24,8 @@ over ``--abuse-chat-connections`` connections of one player, a swarm of
 ``--abuse-spectators`` spectator sockets joining and leaving), gets a warm-up, and ``--runs``
 more windows are measured: the other rooms' p99 without and with the abuse, side by side from
 one run. ``--abuse-each KIND,...`` adds one such phase for each kind alone, one after the
-other, among them the kinds whose work grows with a game, a match or the site:
+other (``--interleave``: the phases take turns, a window each a round, so that no phase meets
+only the rooms' later deals), among them the kinds whose work grows with a game, a match or the site:
 ``sync_flood`` (seats and anonymous spectators asking for ``sync`` of a long game),
 ``heavy_room`` (reads of a private match of long games, each finding it unloaded),
 ``sign_ins`` (wrong passwords, without pause) and ``player_page`` (readers of a page with
@@ -184,6 +185,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     abuse = p.add_argument_group("abuse (--abuse: measured again, the same run, with it)")
     abuse.add_argument("--abuse", action="store_true", help="add an abused phase")
+    abuse.add_argument(
+        "--interleave",
+        action="store_true",
+        help="phases take turns, a window each a round (not each phase's windows together)",
+    )
     abuse.add_argument("--abuse-bot-rooms", type=int, default=2, help="rooms of 5 search bots")
     abuse.add_argument("--abuse-chat-connections", type=int, default=10)
     abuse.add_argument(
@@ -246,7 +252,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         args.baseline = args.pace == "bot" and not args.abused
     if args.timeout is None:  # the schedule (twice with a baseline) and time to set up
         count = 1 + args.abuse + len(args.abuse_each)
-        phases = count * (args.warmup + args.runs * (args.duration * 1.01 + 2))
+        warmups = 1 + (count - 1) * (args.runs if args.interleave else 1)
+        phases = warmups * args.warmup + count * args.runs * (args.duration * 1.01 + 2)
         args.timeout = phases * (2 if args.baseline else 1) + 900
     return args
 

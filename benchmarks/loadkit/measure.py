@@ -4,7 +4,8 @@ follows one schedule of windows, and the figures of each window are gathered.
 The schedule: a warm-up, then ``runs`` windows of ``duration`` seconds (phase ``clean``); then
 each abused phase in turn (``--abuse``: ``abused``, the three crowds together; ``--abuse-each``:
 ``abused:KIND``, one kind alone): its abuse starts, gets a warm-up of its own, ``runs`` windows
-follow, and it stops before the next phase starts. So the other rooms' latency with and without
+follow, and it stops before the next phase starts. With ``--interleave``, the phases take turns
+instead, a window each a round (each abused window after a warm-up of its abuse). So the other rooms' latency with and without
 each abuse comes from the same server, rooms and run. Windows are a gap apart: a second for the
 window's last updates, then one (plus 1% of the window) in which the generators collect the
 garbage they deferred.
@@ -49,19 +50,42 @@ def phases(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
 
 
 def schedule(args: argparse.Namespace, go: float, plan: list[tuple[str, list[str]]]) -> dict:
-    """Every window (phase, run, start, end); each abused phase (its kinds, when its abuse
-    starts and its windows: it gets a warm-up of its own); when all stop."""
+    """Every window (phase, run, start, end); each stretch of abuse (its phase's name and kinds,
+    when it starts and its windows: it gets a warm-up of its own); when all stop.
+
+    Phase after phase (``runs`` windows each), or, with ``args.interleave``, round after round
+    (a window of each phase a round): the rooms of a run move through their deals together,
+    and a Baohuang view, the heap and the server's CPU grow through a deal, so the phases
+    measured last would meet later deals than the clean ones; in rounds, every phase meets
+    every stage."""
     windows, abused, t = [], [], go + args.warmup
-    for phase, kinds in plan:
+    rounds = (
+        [[(phase, kinds, run) for phase, kinds in plan] for run in range(1, args.runs + 1)]
+        if getattr(args, "interleave", False)
+        else [[(phase, kinds, run) for run in range(1, args.runs + 1)] for phase, kinds in plan]
+    )
+    for stretch in (list(g) for r in rounds for g in _runs_of(r)):
+        phase, kinds = stretch[0][0], stretch[0][1]
         if kinds:
             abused.append({"name": phase, "kinds": kinds, "start": t, "windows": []})
             t += args.warmup
-        for run in range(1, args.runs + 1):
+        for _, _, run in stretch:
             windows.append({"phase": phase, "run": run, "start": t, "end": t + args.duration})
             if kinds:
                 abused[-1]["windows"].append((t, t + args.duration))
             t += args.duration + GRACE + settle(args.duration)
     return {"go": go, "windows": windows, "phases": abused, "stop": t - settle(args.duration)}
+
+
+def _runs_of(windows: list[tuple[str, list[str], int]]) -> list[list[tuple[str, list[str], int]]]:
+    """Consecutive windows of one phase, together: an abuse runs on through them."""
+    found: list[list[tuple[str, list[str], int]]] = []
+    for window in windows:
+        if found and found[-1][0][0] == window[0]:
+            found[-1].append(window)
+        else:
+            found.append([window])
+    return found
 
 
 def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, kinds: set[str]) -> Any:

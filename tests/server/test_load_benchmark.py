@@ -221,3 +221,21 @@ def test_refused_sockets_are_named_by_status_or_close_code():
     closed = ConnectionClosedError(Close(1008, "too many"), None)
     assert client.refusal_of(closed) == "closed 1008"
     assert client.refusal_of(OSError()) == "OSError"
+
+
+def test_interleaved_phases_take_turns_each_abused_window_after_its_warm_up():
+    args = type("Args", (), {"warmup": 5.0, "runs": 2, "duration": 10.0, "interleave": True})()
+    args.abuse, args.abuse_each = False, ["sign_ins", "player_page"]
+    plan = measure.schedule(args, 100.0, measure.phases(args))
+    windows = plan["windows"]
+    names = ["clean", "abused:sign_ins", "abused:player_page"] * 2
+    assert [w["phase"] for w in windows] == names
+    assert [w["run"] for w in windows] == [1, 1, 1, 2, 2, 2]
+    stretches = plan["phases"]
+    assert [s["name"] for s in stretches] == names[1:3] * 2
+    abused = [w for w in windows if w["phase"] != "clean"]
+    for stretch, window in zip(stretches, abused, strict=True):
+        assert stretch["windows"] == [(window["start"], window["end"])]
+        assert window["start"] - stretch["start"] == 5.0  # the abuse has its warm-up each time
+    for a, b in zip(windows, windows[1:], strict=False):
+        assert a["end"] < b["start"]

@@ -46,6 +46,7 @@ from yamen.server.share import Budget, Reads
 from yamen.server.standings import router as standings
 from yamen.server.storage import StartupError, Store
 from yamen.server.thinking import DEFAULT_SECONDS, Thinker
+from yamen.server.turns import Turns
 from yamen.server.watchdog import Watchdog
 
 MAX_BODY = 64 * 1024
@@ -172,6 +173,7 @@ def create_app(
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(Turns)  # outermost: a crowd of requests begins one a turn (turns.py)
     return app
 
 
