@@ -25,7 +25,8 @@ over ``--abuse-chat-connections`` connections of one player, a swarm of
 more windows are measured: the other rooms' p99 without and with the abuse, side by side from
 one run. ``--abuse-each KIND,...`` adds one such phase for each kind alone, one after the
 other (``--interleave``: the phases take turns, a window each a round, so that no phase meets
-only the rooms' later deals), among them the kinds whose work grows with a game, a match or the site:
+only the rooms' later deals), among them the kinds whose work grows with a game, a match or
+the site:
 ``sync_flood`` (seats and anonymous spectators asking for ``sync`` of a long game),
 ``heavy_room`` (reads of a private match of long games, each finding it unloaded),
 ``sign_ins`` (wrong passwords, without pause) and ``player_page`` (readers of a page with

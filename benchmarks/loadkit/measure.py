@@ -5,10 +5,10 @@ The schedule: a warm-up, then ``runs`` windows of ``duration`` seconds (phase ``
 each abused phase in turn (``--abuse``: ``abused``, the three crowds together; ``--abuse-each``:
 ``abused:KIND``, one kind alone): its abuse starts, gets a warm-up of its own, ``runs`` windows
 follow, and it stops before the next phase starts. With ``--interleave``, the phases take turns
-instead, a window each a round (each abused window after a warm-up of its abuse). So the other rooms' latency with and without
-each abuse comes from the same server, rooms and run. Windows are a gap apart: a second for the
-window's last updates, then one (plus 1% of the window) in which the generators collect the
-garbage they deferred.
+instead, a window each a round (each abused window after a warm-up of its abuse). So the other
+rooms' latency with and without each abuse comes from the same server, rooms and run. Windows
+are a gap apart: a second for the window's last updates, then one (plus 1% of the window) in
+which the generators collect the garbage they deferred.
 """
 
 from __future__ import annotations

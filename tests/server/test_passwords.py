@@ -181,7 +181,9 @@ def test_quick_bots_think_on_threads_of_their_own():
     assert names[0] is not passwords.HASHING.pool
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads are scheduled apart on Linux")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="threads are scheduled apart on Linux"
+)
 def test_hashing_threads_run_only_on_idle_cores():
     """SCHED_IDLE: a woken thread of the server takes the core from a hash at once (nice 10 kept
     a woken event loop waiting). The thread that asks stays as it was."""
@@ -194,6 +196,27 @@ def test_hashing_threads_run_only_on_idle_cores():
 
     assert run(go()) == os.SCHED_IDLE
     assert policy() == os.SCHED_OTHER
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="threads are scheduled apart on Linux"
+)
+def test_where_sched_idle_is_refused_a_hashing_thread_is_niced(monkeypatch):
+    def refused(*_):
+        raise PermissionError("not here")
+
+    monkeypatch.setattr(os, "sched_setscheduler", refused)
+    seen = {}
+
+    def starts():
+        before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        passwords._below_the_server()
+        seen["nice"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) - before
+
+    thread = threading.Thread(target=starts)
+    thread.start()
+    thread.join()
+    assert seen["nice"] == min(passwords.NICE, 19 - os.getpriority(os.PRIO_PROCESS, 0))
 
 
 def test_a_sign_in_refused_busy_costs_no_look_up(tmp_path, monkeypatch):
