@@ -20,8 +20,8 @@ Linux those threads are scheduled ``SCHED_IDLE``: they run only on a core that n
 the machine wants, and a thread of the server that wakes takes the core from them at once
 (nice ``NICE``, where that is refused: a thread at nice 10 kept a woken event loop waiting,
 measured below). So where cores are short the event loop comes first, and a sign-in on a
-machine busy to its last core waits for a core (its queue's bound holds). A check beyond the queue
-is refused at once (:class:`Busy`: 429 ``busy`` with Retry-After) rather than queued without
+machine busy to its last core waits for a core (its queue's bound holds). A check beyond the
+queue is refused at once (:class:`Busy`: 429 ``busy`` with Retry-After) rather than queued without
 end, and so is one past the pool's share of the machine (``SHARE``, below).
 
 **A share of a core.** A thread of its own and nice bound when hashing runs, not what it
@@ -35,10 +35,9 @@ of a process may spend at most
 in; a burst beyond it is told to come back (``busy``), and the tables never wait for it. Who
 floods the sign-in from many addresses can delay other people's sign-ins, never a table.
 
-Measured (/tmp probe, not a benchmark of the repository: an idle server, 40 wrong sign-ins
-retried together each second on 8 connections, about 7 checks a second, a WebSocket ping's
-round trip from another process): p99 1.9 ms and max 7.9-8.8 ms at nice 10, 1.3-1.5 and
-5.0-6.5 ms with ``SCHED_IDLE``, against 0.9 ms with no hashing.
+Measured with the first form of benchmarks/request_crowd.py (an idle server, 40 wrong
+sign-ins retried together each second on 8 connections, a WebSocket ping's round trip from
+another process; two runs each): p99 1.9 ms and max 7.9-8.8 ms at nice 10, 1.3-1.5 and 5.0-6.5 ms with ``SCHED_IDLE``.
 
 An unknown name is checked against a hash all the same (:func:`check` with ``None``): a wrong
 name and a wrong password take as long, and are told apart by nothing.
