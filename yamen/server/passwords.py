@@ -37,7 +37,8 @@ floods the sign-in from many addresses can delay other people's sign-ins, never 
 
 Measured with the first form of benchmarks/request_crowd.py (an idle server, 40 wrong
 sign-ins retried together each second on 8 connections, a WebSocket ping's round trip from
-another process; two runs each): p99 1.9 ms and max 7.9-8.8 ms at nice 10, 1.3-1.5 and 5.0-6.5 ms with ``SCHED_IDLE``.
+another process; two runs each): p99 1.9 ms and max 7.9-8.8 ms at nice 10, 1.3-1.5 and
+5.0-6.5 ms with ``SCHED_IDLE``.
 
 An unknown name is checked against a hash all the same (:func:`check` with ``None``): a wrong
 name and a wrong password take as long, and are told apart by nothing.
