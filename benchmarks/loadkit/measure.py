@@ -56,36 +56,25 @@ def schedule(args: argparse.Namespace, go: float, plan: list[tuple[str, list[str
     Phase after phase (``runs`` windows each), or, with ``args.interleave``, round after round
     (a window of each phase a round): the rooms of a run move through their deals together,
     and a Baohuang view, the heap and the server's CPU grow through a deal, so the phases
-    measured last would meet later deals than the clean ones; in rounds, every phase meets
-    every stage."""
+    measured last would meet later deals than the clean ones; in rounds, the phases meet the
+    run's stages side by side."""
     windows, abused, t = [], [], go + args.warmup
-    rounds = (
-        [[(phase, kinds, run) for phase, kinds in plan] for run in range(1, args.runs + 1)]
-        if getattr(args, "interleave", False)
-        else [[(phase, kinds, run) for run in range(1, args.runs + 1)] for phase, kinds in plan]
-    )
-    for stretch in (list(g) for r in rounds for g in _runs_of(r)):
-        phase, kinds = stretch[0][0], stretch[0][1]
-        if kinds:
+    runs = range(1, args.runs + 1)
+    if getattr(args, "interleave", False):
+        order = [(phase, kinds, run) for run in runs for phase, kinds in plan]
+    else:
+        order = [(phase, kinds, run) for phase, kinds in plan for run in runs]
+    previous = None
+    for phase, kinds, run in order:
+        if kinds and phase != previous:  # an abuse starts (and runs on through its phase)
             abused.append({"name": phase, "kinds": kinds, "start": t, "windows": []})
             t += args.warmup
-        for _, _, run in stretch:
-            windows.append({"phase": phase, "run": run, "start": t, "end": t + args.duration})
-            if kinds:
-                abused[-1]["windows"].append((t, t + args.duration))
-            t += args.duration + GRACE + settle(args.duration)
+        windows.append({"phase": phase, "run": run, "start": t, "end": t + args.duration})
+        if kinds:
+            abused[-1]["windows"].append((t, t + args.duration))
+        t += args.duration + GRACE + settle(args.duration)
+        previous = phase
     return {"go": go, "windows": windows, "phases": abused, "stop": t - settle(args.duration)}
-
-
-def _runs_of(windows: list[tuple[str, list[str], int]]) -> list[list[tuple[str, list[str], int]]]:
-    """Consecutive windows of one phase, together: an abuse runs on through them."""
-    found: list[list[tuple[str, list[str], int]]] = []
-    for window in windows:
-        if found and found[-1][0][0] == window[0]:
-            found[-1].append(window)
-        else:
-            found.append([window])
-    return found
 
 
 def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, kinds: set[str]) -> Any:
