@@ -13,10 +13,12 @@ import { shell, main, attempt } from "./shell.js";
 import { findAGame } from "./playnow.js";
 
 export async function lobby() {
+  const routed = shell.routed;
   const list = await games();
   /** @type {Room[]} */
   const rooms = (await attempt(() => api("GET", "/api/rooms"))) || [];
   const quick = await findAGame(list); // back to my table, play now (playnow.js)
+  if (shell.routed !== routed) return; // another screen was asked for meanwhile (routes.js)
   shell.redraw = () => (drawLobby(list, rooms), quick());
   shell.redraw();
 }

@@ -19,6 +19,7 @@ import { acceptInvitation } from "./invitation.js";
 
 export async function route() {
   if (!shell.player) return; // the name step is on screen: it routes when done
+  shell.routed += 1;
   if (shell.page && shell.page.live) shell.page.live.close();
   shell.page = null;
   shell.redraw = null;
@@ -61,8 +62,10 @@ const SCREENS = {
  * @param {string | undefined} query
  */
 async function standings(kind, id, query) {
+  const routed = shell.routed;
   await games();
   const draw = await attempt(() => SCREENS[kind](id, query));
+  if (shell.routed !== routed) return; // another screen was asked for meanwhile
   shell.redraw = () => main.replaceChildren(draw ? draw() : "");
   shell.redraw();
 }

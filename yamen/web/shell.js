@@ -14,9 +14,11 @@ const banner = /** @type {HTMLElement} */ (document.getElementById("banner"));
 
 // player: me, or null before the name step; page: the room page's state, or null elsewhere;
 // redraw: draws the screen on show again, in the page's language: a language change redraws
-// what is on screen (the welcome step stays the welcome step) and never routes anywhere.
-/** @type {{ player: Me | null, page: RoomPage | null, redraw: (() => void) | null }} */
-export const shell = { player: null, page: null, redraw: null };
+// what is on screen (the welcome step stays the welcome step) and never routes anywhere;
+// routed: routes taken so far (routes.js): a screen that loads before it draws draws only if
+// no other was asked for meanwhile (the lobby still loading once drew over the account page).
+/** @type {{ player: Me | null, page: RoomPage | null, redraw: (() => void) | null, routed: number }} */
+export const shell = { player: null, page: null, redraw: null, routed: 0 };
 
 // What a request refused for want of an identity leads to (app.js: the name step, then on).
 let lost = () => {};
