@@ -181,9 +181,12 @@ def test_quick_bots_think_on_threads_of_their_own():
     assert names[0] is not passwords.HASHING.pool
 
 
-@pytest.mark.skipif(
+linux_only = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="threads are scheduled apart on Linux"
 )
+
+
+@linux_only
 def test_hashing_threads_run_only_on_idle_cores():
     """SCHED_IDLE: a woken thread of the server takes the core from a hash at once (nice 10 kept
     a woken event loop waiting). The thread that asks stays as it was."""
@@ -198,9 +201,7 @@ def test_hashing_threads_run_only_on_idle_cores():
     assert policy() == os.SCHED_OTHER
 
 
-@pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="threads are scheduled apart on Linux"
-)
+@linux_only
 def test_where_sched_idle_is_refused_a_hashing_thread_is_niced(monkeypatch):
     def refused(*_):
         raise PermissionError("not here")
