@@ -7,8 +7,9 @@ ping every ``--every`` seconds: the server answers a ping on its event loop, so 
 is how long the loop keeps a table waiting. First ``--seconds`` quiet, then as long again while
 ``--crowd`` clients on ``--connections`` kept-alive connections each send a wrong sign-in to
 one account (``--ask sign_in``; ``games``: ``GET /api/games``, no password check) and send it
-again as soon as it is answered, a 429 waited out as its Retry-After says: the refused ones
-come back together and are sent again together, as benchmarks/load.py's ``sign_ins`` does.
+again as soon as it is answered, a 429 waited out as its Retry-After says (``loadkit.site.hammer``,
+as benchmarks/load.py's ``sign_ins`` does): the refused ones come back together and are sent
+again together.
 
     python benchmarks/request_crowd.py --crowd 40 --connections 8
     python benchmarks/request_crowd.py --server-arg=--limit --server-arg=hashing_share=0.0001
@@ -20,30 +21,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import json
 import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
-import websockets
+from loadkit.client import ws_connect
+from loadkit.measure import percentile
 from loadkit.servers import serving
+from loadkit.site import hammer
 
 PASSWORD = "the right password"
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
 async def probe(url: str, room: str, token: str, seconds: float, every: float) -> list[float]:
     """Ping round trips in ms, for ``seconds``."""
     trips = []
-    async with websockets.connect(url.replace("http", "ws", 1) + f"/ws/rooms/{room}") as ws:
+    async with await ws_connect(url, room) as ws:
         await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
         while json.loads(await ws.recv())["type"] != "state":
             pass
@@ -74,14 +72,6 @@ async def probed(args: argparse.Namespace, url: str, room: str, token: str) -> l
     return json.loads(out)
 
 
-async def ask_again(http: httpx.AsyncClient, ask: Any, answers: collections.Counter) -> None:
-    while True:
-        answer = await ask()
-        answers[answer.status_code] += 1
-        if answer.status_code == 429:
-            await asyncio.sleep(float(answer.headers.get("Retry-After", 1)))
-
-
 async def measure(args: argparse.Namespace, url: str) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=args.connections)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
@@ -95,15 +85,16 @@ async def measure(args: argparse.Namespace, url: str) -> dict[str, Any]:
             "sign_in": lambda: http.post("/api/account/sessions", json=wrong),
             "games": lambda: http.get("/api/games"),
         }
-        figures: dict[str, Any] = {"crowd": args.crowd, "ask": args.ask}
+        figures: dict[str, Any] = {"clients": args.crowd, "ask": args.ask}
         for phase, crowd in (("quiet", 0), ("crowd", args.crowd)):
-            answers: collections.Counter = collections.Counter()
+            answers = SimpleNamespace(counts={}, refused={})  # what hammer() counts
             tasks = [
-                asyncio.create_task(ask_again(http, asks[args.ask], answers)) for _ in range(crowd)
+                asyncio.create_task(hammer(answers, args.ask, asks[args.ask])) for _ in range(crowd)
             ]
             await asyncio.sleep(args.settle)
-            answers.clear()
-            trips = await probed(args, url, room["id"], guest["token"])
+            answers.counts.clear()
+            answers.refused.clear()
+            trips = sorted(await probed(args, url, room["id"], guest["token"]))
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -113,7 +104,7 @@ async def measure(args: argparse.Namespace, url: str) -> dict[str, Any]:
                     f"{name}_ms": round(percentile(trips, p), 2)
                     for name, p in (("p50", 50), ("p99", 99), ("p999", 99.9), ("max", 100))
                 },
-                "answers": dict(answers),
+                "answers": {**answers.counts, **answers.refused},
             }
     return figures
 
