@@ -60,7 +60,7 @@ def schedule(args: argparse.Namespace, go: float, plan: list[tuple[str, list[str
     run's stages side by side."""
     windows, abused, t = [], [], go + args.warmup
     runs = range(1, args.runs + 1)
-    if getattr(args, "interleave", False):
+    if args.interleave:
         order = [(phase, kinds, run) for run in runs for phase, kinds in plan]
     else:
         order = [(phase, kinds, run) for phase, kinds in plan for run in runs]

@@ -166,7 +166,7 @@ def test_a_lobby_refusal_is_waited_out_and_counted():
 
 
 def test_schedule_puts_each_abused_phase_after_the_last():
-    args = type("Args", (), {"warmup": 5.0, "runs": 3, "duration": 10.0})()
+    args = type("Args", (), {"warmup": 5.0, "runs": 3, "duration": 10.0, "interleave": False})()
     args.abuse, args.abuse_each = True, ["sign_ins"]
     plan = measure.schedule(args, 100.0, measure.phases(args))
     windows = plan["windows"]
