@@ -51,7 +51,9 @@ Also: memory per room (the server's RSS at the end, every room connected and pla
 RSS before the first room, divided by the rooms), the mean update frame size, error frames,
 refusals (429s, closed sockets by close code) and dropped connections. ``--profile cprofile``
 (CPU time of the server's event-loop thread) or ``--profile pyinstrument`` (wall time) profiles
-the server during the windows; ``--profile-out FILE`` keeps the profile. ``--server-arg`` passes
+the server during the windows; ``--profile py-spy`` samples every thread of it from outside,
+a file a window, and prints each phase's cores by function (loadkit/samples.py); ``--profile-out
+FILE`` keeps the profile. ``--server-arg`` passes
 a flag on to ``yamen serve`` (``loadkit.servers.server_flags`` assembles them).
 
     python benchmarks/load.py --pace human --rooms 1000 --duration 300 --warmup 10 --runs 3
@@ -85,7 +87,14 @@ from loadkit.abuse import KINDS
 from loadkit.client import loads, raise_file_limit
 from loadkit.measure import measure
 from loadkit.report import report
-from loadkit.servers import db_url, profile_path, start_bare, start_yamen
+from loadkit.samples import print_samples
+from loadkit.servers import (
+    db_url,
+    pin_the_benchmark,
+    profile_path,
+    start_bare,
+    start_yamen,
+)
 from loadkit.site import seed_games
 
 MAX_ROOMS = 3000
@@ -136,7 +145,7 @@ def run_bare(
     watching, acting = ([loads(s) for s in pool] or [fallback] for pool in samples)
     path = tmp / "bare-samples.json"
     path.write_text(json.dumps({"watching": watching, "acting": acting, "seats": seats}))
-    server = start_bare(path)
+    server = start_bare(path, args.pin)
     try:
         return measure("bare", server, args, seats)
     except BaseException:
@@ -172,6 +181,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--options", type=json.loads, default={}, help="the game's options, JSON")
     p.add_argument("--workers", type=int, default=0, help="generator processes (0: by size)")
     p.add_argument("--db", help="database URL (default: a temporary SQLite file)")
+    p.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server on core 0 alone, the generators and abuse on the others (Linux)",
+    )
     p.add_argument(
         "--baseline",
         action=argparse.BooleanOptionalAction,
@@ -226,7 +240,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default=[],
         help="a flag for yamen serve (repeat; e.g. --server-arg=--some-limit=1000)",
     )
-    p.add_argument("--profile", choices=["cprofile", "pyinstrument"])
+    p.add_argument("--profile", choices=["cprofile", "pyinstrument", "py-spy"])
     p.add_argument("--profile-out", help="where the server's profile goes")
     p.add_argument("--timeout", type=float, help="the whole run's bound, seconds")
     p.add_argument("--seed", type=int, default=0)
@@ -267,6 +281,8 @@ def main(argv: list[str] | None = None) -> None:
         return watched(argv[1:])
     args = parse(argv)
     raise_file_limit()
+    if args.pin:
+        pin_the_benchmark()
     args.deadline = time.monotonic() + args.timeout
     timer = threading.Timer(args.timeout + 30, lambda: os._exit(3))  # the last resort
     timer.daemon = True
@@ -307,7 +323,9 @@ def main(argv: list[str] | None = None) -> None:
                     "ratio yamen/bare actions per CPU-second of the server (less sensitive to "
                     f"other work on the machine): {result.get('ratio_per_server_cpu')}"
                 )
-        if args.profile and not args.json:
+        if args.profile == "py-spy" and not args.json:
+            print_samples(yamen["profile"], yamen["windows"], args.duration)
+        elif args.profile and not args.json:
             print_profile(yamen["profile"], args.profile)
 
 

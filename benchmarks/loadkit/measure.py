@@ -133,6 +133,15 @@ def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, kinds
     return workers, procs, outbox
 
 
+def cores_of(server: Server, procs: dict[Any, tuple[Any, Any]]) -> dict[str, list[int]] | None:
+    """The cores the server and the benchmark's processes may run on (``--pin``), read from
+    the processes themselves; None where the system cannot say."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    benchmark = set().union(*(os.sched_getaffinity(p.pid) for p, _ in procs.values()))
+    return {"server": sorted(os.sched_getaffinity(server.proc.pid)), "benchmark": sorted(benchmark)}
+
+
 def collect(outbox: Any, procs: dict[Any, Any], kind: str, deadline: float) -> dict[Any, Any]:
     """Every process's ``kind`` report; an error when one fails, dies or is late."""
     answers: dict[Any, Any] = {}
@@ -172,6 +181,7 @@ def measure(
         setup_began = time.monotonic()
         collect(outbox, procs, "ready", args.deadline)
         setup_seconds = time.monotonic() - setup_began
+        cores = cores_of(server, procs)
         rss_connected = server.rss()
         plan = schedule(args, time.monotonic() + 0.2, plan_phases)
         spans = [(w["start"], w["end"]) for w in plan["windows"]]
@@ -222,6 +232,7 @@ def measure(
         "connections": args.rooms * seats,
         "workers": workers,
         "setup_s": round(setup_seconds, 1),
+        "cores": cores,  # where each side may run: {"server": [0], "benchmark": [1]} with --pin
         "window_s": args.duration,
         "runs": args.runs,
         # the clean windows together

@@ -49,6 +49,8 @@ def report(figures: dict[str, Any]) -> None:
         f"{f['workers']} generator process(es); set up in {f['setup_s']} s; "
         f"{len(f['windows'])} window(s) of {f['window_s']:g} s"
     )
+    if f["cores"] and f["cores"]["server"] != f["cores"]["benchmark"]:
+        print(f"  cores: server {f['cores']['server']}, benchmark {f['cores']['benchmark']}")
     for w in f["windows"]:
         print(
             f"  {w['phase']} run {w['run']}: {w['actions_per_s']} actions/s, p50 "

@@ -52,10 +52,24 @@ def db_url(args: argparse.Namespace, tmp: Path) -> str:
     return args.db or f"sqlite:///{tmp / 'load.db'}"
 
 
-class Server:
-    """A server process; its output is drained (and kept) by a thread."""
+SERVER_CORES = {0}  # --pin: the server's core; the benchmark's own processes get the others
 
-    def __init__(self, args: list[str], port: int, ready: str | None):
+
+def pin_the_benchmark() -> None:
+    """``--pin``: this process, and the generators and abuse it starts after (they inherit it),
+    on every core but the server's, so that the load and the server never take each other's
+    core, as when the clients are other machines (Linux, at least two cores)."""
+    cores = set(range(os.cpu_count() or 1)) - SERVER_CORES
+    if not hasattr(os, "sched_setaffinity") or not cores:
+        raise SystemExit("--pin needs Linux and at least two cores")
+    os.sched_setaffinity(0, cores)
+
+
+class Server:
+    """A server process (on ``SERVER_CORES`` alone with ``pinned``, every thread it starts
+    too); its output is drained (and kept) by a thread."""
+
+    def __init__(self, args: list[str], port: int, ready: str | None, pinned: bool = False):
         self.port, self.url = port, f"http://127.0.0.1:{port}"
         self.output: list[str] = []
         self.proc = subprocess.Popen(
@@ -64,6 +78,7 @@ class Server:
             stderr=subprocess.STDOUT,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=(lambda: os.sched_setaffinity(0, SERVER_CORES)) if pinned else None,
         )
         deadline = time.monotonic() + 120
         while ready is not None:
@@ -151,13 +166,13 @@ def start_yamen(args: argparse.Namespace, tmp: Path) -> Server:
     if args.profile:
         command += ["--profile", args.profile, str(profile_path(args, tmp))]
     command += ["yamen", "serve", "--port", str(port), "--db", db, *server_flags(args)]
-    return Server(command, port, "serving at http://")
+    return Server(command, port, "serving at http://", args.pin)
 
 
-def start_bare(sample_path: Path) -> Server:
+def start_bare(sample_path: Path, pinned: bool = False) -> Server:
     port = free_port()
     command = [sys.executable, str(LOAD_PY), "--watched", "bare", str(port), str(sample_path)]
-    return Server(command, port, None)
+    return Server(command, port, None, pinned)
 
 
 @contextlib.asynccontextmanager

@@ -5,7 +5,9 @@ server itself is untouched; only callbacks are added around it.
 The benchmark signals each measured window: SIGUSR1 when it begins, SIGUSR2 when it ends. At
 each end this process prints one line, ``REPORT`` and a JSON object (``Pauses.summary`` of the
 window), which the benchmark reads from its output. With a profiler, the profiler runs inside
-the windows only, and its profile is written when SIGTERM stops the server.
+the windows only, and its profile is written when SIGTERM stops the server. ``py-spy`` samples
+the process from outside (its cost lands on another core, not the event loop) into one file a
+window, ``OUT.1``, ``OUT.2``..., so a clean window and an abused one can be set side by side.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +38,8 @@ def profiler(kind: str | None, out: str | None) -> tuple[Callable, Callable, Cal
 
         prof = cProfile.Profile(time.thread_time)  # CPU time of the event loop's thread
         return prof.enable, prof.disable, lambda: prof.dump_stats(out)
+    if kind == "py-spy":
+        return sampler(out)
     from pyinstrument import Profiler
 
     wall = Profiler(interval=0.001, async_mode="disabled")
@@ -42,6 +48,35 @@ def profiler(kind: str | None, out: str | None) -> tuple[Callable, Callable, Cal
         wall.stop,
         lambda: Path(out).write_text(wall.output_text(unicode=False, show_all=False)),
     )
+
+
+def sampler(out: str) -> tuple[Callable, Callable, Callable]:
+    """py-spy recording this process (every thread, idle ones left out) from each window's begin
+    to its end, as collapsed stacks with counts (``--format raw``), a file a window."""
+    running: list[subprocess.Popen] = []
+    beside = Path(sys.executable).with_name("py-spy")  # the benchmark's environment's own
+    spy = str(beside) if beside.exists() else "py-spy"
+
+    def begin() -> None:
+        command = [spy, "record", "--pid", str(os.getpid()), "--rate", "100"]
+        path = f"{out}.{len(running) + 1}"
+        command += ["--nonblocking", "--format", "raw", "--output", path]
+        running.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=elsewhere))
+
+    def end() -> None:
+        running[-1].send_signal(signal.SIGINT)  # py-spy writes its file when interrupted
+        running[-1].wait()
+
+    return begin, end, lambda: None
+
+
+def elsewhere() -> None:
+    """A helper process of the server's (its sampler) off the server's cores where it is pinned
+    (load.py --pin) and others are free, so that it does not take the server's core."""
+    if hasattr(os, "sched_getaffinity"):
+        others = set(range(os.cpu_count() or 1)) - os.sched_getaffinity(0)
+        if others:
+            os.sched_setaffinity(0, others)
 
 
 def run(serve: Callable[[], Any], kind: str | None = None, out: str | None = None) -> None:

@@ -4,17 +4,19 @@ script, not of speed: no figure is compared with a time."""
 import asyncio
 import gc
 import json
+import os
 import subprocess
 import sys
 import time
 
 import httpx
+import pytest
 
 from tests.paths import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from loadkit import client, measure, pauses  # noqa: E402
+from loadkit import client, measure, pauses, samples  # noqa: E402
 
 FIGURES = (
     "actions",
@@ -77,10 +79,27 @@ def test_bot_pace_measures_yamen_and_the_bare_fan_out():
     assert result["ratio"] > 0
 
 
+@pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or (os.cpu_count() or 1) < 2,
+    reason="--pin needs Linux's CPU affinity and two cores",
+)
+def test_pin_gives_the_server_a_core_the_load_does_not_use():
+    """``--pin``: yamen's server and the bare one each on core 0 alone, every generator on the
+    others (read back from the processes themselves)."""
+    result = load("--pace", "bot", "--runs", "1", "--pin")
+    others = list(range(1, os.cpu_count()))
+    for side in ("yamen", "bare"):
+        check(result[side], {"clean": 1})
+        assert result[side]["cores"] == {"server": [0], "benchmark": others}, side
+
+
 def test_human_pace_runs_side_by_side():
     result = load("--pace", "human", "--think", "0.05", "--runs", "2")
     assert result["think_s"] == 0.05
     check(result["yamen"], {"clean": 2})
+    if hasattr(os, "sched_getaffinity"):  # not pinned: where this test may run, both sides
+        mine = sorted(os.sched_getaffinity(0))
+        assert result["yamen"]["cores"] == {"server": mine, "benchmark": mine}
     assert "bare" not in result and "ratio" not in result
 
 
@@ -239,3 +258,21 @@ def test_interleaved_phases_take_turns_each_abused_window_after_its_warm_up():
         assert window["start"] - stretch["start"] == 5.0  # the abuse has its warm-up each time
     for a, b in zip(windows, windows[1:], strict=False):
         assert a["end"] < b["start"]
+
+
+def test_py_spy_samples_are_read_by_phase_in_cores(tmp_path):
+    """Window i's file is OUT.i; a phase's windows pool; a function's own and inclusive samples
+    over its phase's ticks are its cores; a missing window's file is passed by."""
+    out = tmp_path / "server"
+    stack = "run (/x/asyncio/base_events.py:10);act (/x/yamen/server/rooms.py:{})"
+    (out.parent / "server.1").write_text(f"{stack.format(5)} 150\n{stack.format(9)} 50\n")
+    native = "run (/x/asyncio/base_events.py:12);(native)"
+    (out.parent / "server.2").write_text(f"{stack.format(5)} 300\n{native} 100\n")
+    windows = [{"phase": "clean"}, {"phase": "abused:sign_ins"}, {"phase": "clean"}]
+    phases = samples.by_phase(str(out), windows, seconds=2.0)  # 200 ticks a window
+    clean_own, clean_inclusive = phases["clean"]
+    assert clean_own == {"act (rooms.py)": 1.0}  # both lines of act: one function
+    assert clean_inclusive == {"act (rooms.py)": 1.0, "run (base_events.py)": 1.0}
+    abused_own, abused_inclusive = phases["abused:sign_ins"]
+    assert abused_own == {"act (rooms.py)": 1.5, "(native)": 0.5}
+    assert abused_inclusive["run (base_events.py)"] == 2.0
