@@ -115,3 +115,27 @@ def test_target_score_ends_the_match_early():
     play_random(state, random.Random(5))
     assert max(state.result().scores) >= 1
     assert len(state.history) < 50
+
+
+def test_the_played_sets_are_made_once_and_shown_whole_every_time():
+    """A view's ``played`` is every set of the deal, in order, for every audience and after
+    every action, deal after deal (a new deal starts an empty list), of a clone too; it is made
+    as the deal goes (an earlier set's entry is the one made before: the cost of a view does
+    not grow with the deal) and each view's list is its own."""
+    rng = random.Random(3)
+    for variant in ("shandong", "japanese"):
+        state = new(variant, seed=11, deals=2)
+        before, deal = None, state.deal_no
+        while not state.over:
+            seat = rng.choice(state.pending())
+            state.apply(seat, rng.choice(state.legal(seat)))
+            whole = [{"seat": s, "cards": list(c)} for s, c in state.plays]
+            shown = [state.view(s)["played"] for s in (None, 0, 1, 2, 3, 4)]
+            assert all(played == whole for played in shown)
+            if before is not None and state.deal_no == deal:  # the sets shown before, as made
+                assert all(a is b for a, b in zip(before, shown[0], strict=False))
+            shown[1].append("changed")  # another view, or the next, does not see it
+            assert state.view(2)["played"] == whole
+            before, deal = shown[0], state.deal_no
+        clone = state.clone()
+        assert clone.shown_plays is None and clone.view(0)["played"] == state.view(0)["played"]

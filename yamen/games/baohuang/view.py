@@ -139,7 +139,7 @@ def seat_view(state: Fields, seat: int | None) -> BaohuangView:
             {"seat": s, "action": a, "cards": c} if c else {"seat": s, "action": a}
             for s, a, c in state.trick
         ],
-        "played": [{"seat": s, "cards": list(c)} for s, c in state.plays],
+        "played": shown_plays(state),
         "out": list(state.out),
         "totals": [score_json(s) for s in state.totals],
         "history": list(state.history),
@@ -154,6 +154,35 @@ def seat_view(state: Fields, seat: int | None) -> BaohuangView:
         if seat in state.pending():
             seen["legal"] = [text(a, state.tell_kind) for a in state.legal(seat)]
     return seen
+
+
+class ShownPlays:
+    """The deal's sets as a view shows them, made as the deal's list of sets grows: a state
+    appends to one list a deal (fields.py), so each view makes the entries of the sets played
+    since the last one, not of all of them (the server builds a view for every audience after
+    every action: made whole each time, the entries were most of a late action's cost). Each
+    view gets a list of its own; the entries in it are shared, and views are only read."""
+
+    __slots__ = ("entries", "plays")
+
+    def __init__(self) -> None:
+        self.plays: object = None
+        self.entries: list[PlayedSet] = []
+
+    def read(self, plays: list[tuple[int, list[str]]]) -> list[PlayedSet]:
+        if plays is not self.plays or len(plays) < len(self.entries):  # a new deal's list
+            self.plays, self.entries = plays, []
+        entries = self.entries
+        for seat, cards in plays[len(entries) :]:
+            entries.append({"seat": seat, "cards": list(cards)})
+        return entries[:]
+
+
+def shown_plays(state: Fields) -> list[PlayedSet]:
+    """``state``'s sets of this deal, as a view shows them (:class:`ShownPlays`)."""
+    if state.shown_plays is None:
+        state.shown_plays = ShownPlays()
+    return state.shown_plays.read(state.plays)
 
 
 def declared_seats(state: Fields) -> list[int]:
