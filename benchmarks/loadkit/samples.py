@@ -27,7 +27,9 @@ def read(path: Path) -> tuple[collections.Counter[str], collections.Counter[str]
     """(own, inclusive) samples by function of one py-spy ``--format raw`` file."""
     own: collections.Counter[str] = collections.Counter()
     inclusive: collections.Counter[str] = collections.Counter()
-    for line in path.read_text().splitlines():
+    # lines end at "\n" alone: a stack read without stopping the server (``--nonblocking``)
+    # can be torn, its names holding any character, which splitlines() would split at
+    for line in path.read_text(errors="replace").split("\n"):
         stack, _, count = line.rpartition(" ")
         if not stack:
             continue

@@ -266,7 +266,7 @@ def test_py_spy_samples_are_read_by_phase_in_cores(tmp_path):
     out = tmp_path / "server"
     stack = "run (/x/asyncio/base_events.py:10);act (/x/yamen/server/rooms.py:{})"
     (out.parent / "server.1").write_text(f"{stack.format(5)} 150\n{stack.format(9)} 50\n")
-    native = "run (/x/asyncio/base_events.py:12);(native)"
+    native = "run (/x/asyncio/base_events.py:12);(native)\x00\x0c"  # a torn read's name
     (out.parent / "server.2").write_text(f"{stack.format(5)} 300\n{native} 100\n")
     windows = [{"phase": "clean"}, {"phase": "abused:sign_ins"}, {"phase": "clean"}]
     phases = samples.by_phase(str(out), windows, seconds=2.0)  # 200 ticks a window
@@ -274,5 +274,5 @@ def test_py_spy_samples_are_read_by_phase_in_cores(tmp_path):
     assert clean_own == {"act (rooms.py)": 1.0}  # both lines of act: one function
     assert clean_inclusive == {"act (rooms.py)": 1.0, "run (base_events.py)": 1.0}
     abused_own, abused_inclusive = phases["abused:sign_ins"]
-    assert abused_own == {"act (rooms.py)": 1.5, "(native)": 0.5}
+    assert abused_own == {"act (rooms.py)": 1.5, "(native)\x00\x0c": 0.5}
     assert abused_inclusive["run (base_events.py)"] == 2.0
