@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,7 +26,7 @@ from typing import Any
 
 import httpx
 
-from loadkit.watched import REPORT
+from loadkit.watched import REPORT, on_cores
 
 LOAD_PY = Path(__file__).resolve().parent.parent / "load.py"
 
@@ -58,10 +59,10 @@ SERVER_CORES = {0}  # --pin: the server's core; the benchmark's own processes ge
 def pin_the_benchmark() -> None:
     """``--pin``: this process, and the generators and abuse it starts after (they inherit it),
     on every core but the server's, so that the load and the server never take each other's
-    core, as when the clients are other machines (Linux, at least two cores)."""
+    core, as when the clients are other machines (Linux, at least two cores, taskset)."""
     cores = set(range(os.cpu_count() or 1)) - SERVER_CORES
-    if not hasattr(os, "sched_setaffinity") or not cores:
-        raise SystemExit("--pin needs Linux and at least two cores")
+    if not hasattr(os, "sched_setaffinity") or not cores or not shutil.which("taskset"):
+        raise SystemExit("--pin needs Linux, at least two cores and taskset (util-linux)")
     os.sched_setaffinity(0, cores)
 
 
@@ -73,12 +74,11 @@ class Server:
         self.port, self.url = port, f"http://127.0.0.1:{port}"
         self.output: list[str] = []
         self.proc = subprocess.Popen(
-            args,
+            on_cores(SERVER_CORES, args) if pinned else args,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            preexec_fn=(lambda: os.sched_setaffinity(0, SERVER_CORES)) if pinned else None,
         )
         deadline = time.monotonic() + 120
         while ready is not None:

@@ -61,7 +61,7 @@ def sampler(out: str) -> tuple[Callable, Callable, Callable]:
         command = [spy, "record", "--pid", str(os.getpid()), "--rate", "100"]
         path = f"{out}.{len(running) + 1}"
         command += ["--nonblocking", "--format", "raw", "--output", path]
-        running.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=elsewhere))
+        running.append(subprocess.Popen(elsewhere(command), stdout=subprocess.DEVNULL))
 
     def end() -> None:
         running[-1].send_signal(signal.SIGINT)  # py-spy writes its file when interrupted
@@ -70,13 +70,19 @@ def sampler(out: str) -> tuple[Callable, Callable, Callable]:
     return begin, end, lambda: None
 
 
-def elsewhere() -> None:
-    """A helper process of the server's (its sampler) off the server's cores where it is pinned
+def on_cores(cores: set[int], command: list[str]) -> list[str]:
+    """``command`` started on ``cores`` alone, with every thread it makes (taskset sets them
+    before the program runs: no thread of it, and none of this process, is ever elsewhere)."""
+    return ["taskset", "--cpu-list", ",".join(map(str, sorted(cores))), *command]
+
+
+def elsewhere(command: list[str]) -> list[str]:
+    """A helper of the server's (its sampler) started off the server's cores where it is pinned
     (load.py --pin) and others are free, so that it does not take the server's core."""
-    if hasattr(os, "sched_getaffinity"):
-        others = set(range(os.cpu_count() or 1)) - os.sched_getaffinity(0)
-        if others:
-            os.sched_setaffinity(0, others)
+    if not hasattr(os, "sched_getaffinity"):
+        return command
+    others = set(range(os.cpu_count() or 1)) - os.sched_getaffinity(0)
+    return on_cores(others, command) if others else command
 
 
 def run(serve: Callable[[], Any], kind: str | None = None, out: str | None = None) -> None:
