@@ -184,12 +184,12 @@ def checked(step: int) -> bool:
 
 
 def snapshot(state: State) -> str:
-    """Everything a state holds and shows: every field (but the memo of legal moves, which
+    """Everything a state holds and shows: every field (but its memos, ``State.MEMOS``, which
     anything may fill), every view, the legal moves."""
     fields = {}
     for cls in type(state).__mro__:
         for slot in getattr(cls, "__slots__", ()):
-            if slot == "_legal_cache":
+            if slot in state.MEMOS:
                 continue
             value = getattr(state, slot, None)
             fields[slot] = value.getstate() if isinstance(value, random.Random) else value

@@ -90,6 +90,9 @@ class State(ABC):
     # declares; each game's state declares the rest in its own ``__slots__`` (and its
     # ``clone`` copies these three as well).
     __slots__ = ("_pending", "_legal_cache", "_events")
+    # fields that only remember what reading the state computed (anything may fill them, so
+    # they are no part of what the state is): a game adds its own
+    MEMOS: ClassVar[tuple[str, ...]] = ("_legal_cache",)
     game: ClassVar[str]
     num_seats: int
     options: dict[str, Any]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Self, TypedDict
+from typing import Any, ClassVar, Self, TypedDict
 
 from yamen.engine import Event, State, make_rng
 from yamen.games.baohuang.hands import slots_of
@@ -21,9 +21,6 @@ from yamen.games.baohuang.kinds import SLOT_OF
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.sets import rank_masks
 from yamen.games.baohuang.variants import variant_for
-
-if TYPE_CHECKING:
-    from yamen.games.baohuang.view import ShownPlays
 
 AFTER = [[(seat + i) % 5 for i in range(1, 5)] for seat in range(5)]  # play order from a seat
 NOBODY = -1  # the owner while no set is on the table (an int: the hot paths index by it)
@@ -75,6 +72,7 @@ FIELDS = (*_WHOLE, *_LISTS, *_ROWS, *_DICTS, _RNG, _CACHE)  # every field, the e
 
 class Fields(State):
     __slots__ = (*_SHARED, *_LISTS, *_ROWS, *_DICTS, _RNG, _CACHE)
+    MEMOS: ClassVar[tuple[str, ...]] = (*State.MEMOS, _CACHE)
     phase: Phase  # set by the phase that opens a deal (opening.begin), then by each next one
     holder: int  # who holds the marked big joker (the emperor card) now
     first_holder: int  # who was dealt it
@@ -128,7 +126,7 @@ class Fields(State):
         self.owner = NOBODY  # who played the set on the table
         self.trick: list[tuple[int, str, list[str] | None]] = []  # (seat, action, cards)
         self.plays: list[tuple[int, list[str]]] = []  # every set of this deal, face up
-        self.shown_plays: ShownPlays | None = None  # made by the first view that shows them
+        self.shown_plays: Any = None  # a view.ShownPlays, made by the first view that shows them
         self.to_ask: list[int] = []
         self.passed = [False] * 5  # who passed since the trick's lead (the hard pass)
         self.sunk: list[int] = []  # who went out on the lowest rank (lowest_last)
