@@ -187,6 +187,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="the server on core 0 alone, the generators and abuse on the others (Linux)",
     )
     p.add_argument(
+        "--spread",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="each room starts at a random moment of its first game, played to at set-up, "
+        "so that games end at a steady rate (default: at human pace; loadkit/spread.py)",
+    )
+    p.add_argument(
         "--baseline",
         action=argparse.BooleanOptionalAction,
         default=None,

@@ -3,7 +3,10 @@ every action, window by window.
 
 In each room the first pending seat picks one of its legal actions at random (at human pace
 after an exponential delay averaging ``think`` seconds), and a finished game is rematched by the
-host. The latency of an action runs from just before the acting client writes its ``act`` to the
+host. A room given a starting point (``skips``: loadkit/spread.py) plays that many actions of its
+first game at bot pace while it is set up, and waits there with its next action chosen.
+
+The latency of an action runs from just before the acting client writes its ``act`` to the
 moment the last of the room's connections has received and parsed the ``update`` that the
 action caused (same game ``number``, ``table.seq`` one higher); all connections of a room live
 in one process, timed by its monotonic clock.
@@ -52,6 +55,7 @@ class Stats:
         self.closed: dict[str, int] = {}  # connections the server closed or refused, by code
         self.dropped = 0
         self.games = 0
+        self.forwarded = 0  # actions played at set-up, to the rooms' starting points
         self.samples: tuple[list[str], list[str]] = ([], [])  # the others', the actor's
         self.seen = [0, 0]
 
@@ -91,6 +95,9 @@ class LoadRoom:
         self.arrived: dict[tuple[int, int], int] = {}  # (game, seq) -> connections reached
         self.acted: tuple[int, int] | None = None
         self.rematched: tuple[int, int] | None = None
+        self.skip = 0  # actions still to play at once, before the windows (forward)
+        self.parked: tuple[Conn, tuple[int, int], int] | None = None  # the action it waits with
+        self.forwarded = asyncio.Event()
 
     async def connect(self) -> None:
         for seat, token in enumerate(self.tokens):
@@ -134,16 +141,41 @@ class LoadRoom:
             if conn.seat == 0 and key != self.rematched:
                 self.rematched = key
                 stats.games += 1
-                self.gen.later(self.gen.delay(), self.gen.start, self)
+                if self.gen.playing:
+                    self.gen.later(self.gen.delay(), self.gen.start, self)
+                else:  # ended while forwarded: it starts again with the rooms not forwarded
+                    self.skip = 0
+                    self.forwarded.set()
             return
         pending, legal = table["pending"], table["legal"]
         if pending and pending[0] == conn.seat and legal and key != self.acted:
             self.acted = key
             action = self.gen.rng.choice(legal)
-            if self.gen.think is None:
+            if self.skip:
+                self.skip -= 1
+                stats.forwarded += 1
+                await self.act(conn, key, action)
+            elif not self.gen.playing:  # forwarded to its starting point: it waits there
+                self.parked = (conn, key, action)
+                self.forwarded.set()
+            elif self.gen.think is None:
                 await self.act(conn, key, action)
             else:
                 self.gen.later(self.gen.delay(), self.act, conn, key, action)
+
+    async def forward(self, skip: int) -> None:
+        """Play ``skip`` actions of the first game at once (loadkit/spread.py), and stop with
+        the next one chosen (``parked``) or, had the game ended, none."""
+        self.skip = skip
+        if await self.gen.start(self):
+            await self.forwarded.wait()
+
+    async def resume(self) -> None:
+        """The first action of the windows' play: the parked one, or a new game's start."""
+        if self.parked is None:
+            await self.gen.start(self)
+        else:
+            await self.act(*self.parked)
 
     async def act(self, conn: Conn, key: tuple[int, int], action: int) -> None:
         text = dumps({"type": "act", "action": action, "seq": key[1]})
@@ -165,6 +197,7 @@ class Generator:
         self.stats = Stats()
         self.pauses = Pauses()
         self.stopping = False
+        self.playing = False  # the windows' play has begun (set-up and forwarding are over)
         self.tasks: set[asyncio.Task] = set()
 
     def delay(self) -> float:
@@ -223,11 +256,14 @@ class Generator:
             tokens.append(guest["token"])
         return LoadRoom(self, room["id"], tokens, host["token"])
 
-    async def start(self, room: LoadRoom) -> None:
+    async def start(self, room: LoadRoom) -> bool:
+        """The host starts (or rematches) the room's game; False, counted, when refused."""
         try:
             await self.lobby.call("POST", f"/api/rooms/{room.id}/start", room.host)
         except Exception as exc:
             count(self.stats.errors, f"start: {type(exc).__name__} {str(exc)[:60]}".strip())
+            return False
+        return True
 
     async def set_up(self, index: int, gate: asyncio.Semaphore) -> LoadRoom:
         async with gate:
@@ -243,6 +279,8 @@ class Generator:
         rooms = await asyncio.gather(
             *(self.set_up(first + i, gate) for i in range(self.spec["rooms"]))
         )
+        skips = self.spec["skips"] or [0] * len(rooms)
+        await asyncio.gather(*(r.forward(k) for r, k in zip(rooms, skips, strict=True) if k))
         self.pauses.quiet()
         self.pauses.watch_gc()
         outbox.put(("ready", self.spec["worker"], None))
@@ -250,10 +288,11 @@ class Generator:
         self.pauses.watch_loop(asyncio.get_running_loop())
         windows = plan["windows"]
         await sleep_until(plan["go"])
+        self.playing = True
         # human pace: the first actions come spread over the warm-up, not all at once
         spread = 0.0 if self.think is None else min(self.think, windows[0][0] - plan["go"])
         for room in rooms:
-            self.later(self.rng.uniform(0, spread), self.start, room)
+            self.later(self.rng.uniform(0, spread), room.resume)
         cpu, self.collector = [], []
         for start, end in windows:
             await sleep_until(start)
@@ -305,6 +344,7 @@ class Generator:
             "retries": self.lobby.retries,
             "refusals": self.lobby.refusals,
             "games": stats.games,
+            "forwarded": stats.forwarded,
             "samples": stats.samples,
         }
 

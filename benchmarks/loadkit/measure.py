@@ -18,12 +18,14 @@ import math
 import multiprocessing as mp
 import os
 import queue
+import random
 import time
 from typing import Any
 
 from loadkit.abuse import LEGACY, abuse_main
 from loadkit.generator import GRACE, generator_main
 from loadkit.servers import Server, machine_cpu
+from loadkit.spread import game_lengths, starting_points
 
 
 def settle(duration: float) -> float:
@@ -77,7 +79,25 @@ def schedule(args: argparse.Namespace, go: float, plan: list[tuple[str, list[str
     return {"go": go, "windows": windows, "phases": abused, "stop": t - settle(args.duration)}
 
 
-def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, kinds: set[str]) -> Any:
+def starts(args: argparse.Namespace, kind: str) -> list[int]:
+    """How many actions of its first game each room plays before the windows: a random
+    moment of a site that has been playing (loadkit/spread.py; ``--spread``, at human pace by
+    default), or none."""
+    spread = args.pace == "human" if args.spread is None else args.spread
+    if kind != "yamen" or not spread:
+        return [0] * args.rooms
+    lengths = game_lengths(args.game, args.options, args.seed)
+    return starting_points(lengths, args.rooms, random.Random(args.seed))
+
+
+def spawn(
+    args: argparse.Namespace,
+    kind: str,
+    server: Server,
+    seats: int,
+    kinds: set[str],
+    skips: list[int],
+) -> Any:
     """The generator processes (all connections of a room in one) and the abuse process."""
     workers = args.workers or max(1, min(4, math.ceil(args.rooms * seats / 2500)))
     workers = min(workers, args.rooms)
@@ -94,6 +114,7 @@ def spawn(args: argparse.Namespace, kind: str, server: Server, seats: int, kinds
             "workers": workers,
             "first": first,
             "rooms": rooms,
+            "skips": skips[first : first + rooms],
             "seats": seats,
             "think": args.think if args.pace == "human" else None,
             "game": args.game,
@@ -176,7 +197,8 @@ def measure(
     rss_base = server.rss()
     plan_phases = phases(args) if abuse else [("clean", [])]
     kinds = {kind for _, ks in plan_phases for kind in ks}
-    workers, procs, outbox = spawn(args, kind, server, seats, kinds)
+    skips = starts(args, kind)
+    workers, procs, outbox = spawn(args, kind, server, seats, kinds, skips)
     try:
         setup_began = time.monotonic()
         collect(outbox, procs, "ready", args.deadline)
@@ -232,6 +254,8 @@ def measure(
         "connections": args.rooms * seats,
         "workers": workers,
         "setup_s": round(setup_seconds, 1),
+        # played at set-up, to the rooms' starting points (fewer than drawn where a game ended)
+        "forwarded_actions": sum(g["forwarded"] for g in gens),
         "cores": cores,  # where each side may run: {"server": [0], "benchmark": [1]} with --pin
         "window_s": args.duration,
         "runs": args.runs,

@@ -49,6 +49,11 @@ def report(figures: dict[str, Any]) -> None:
         f"{f['workers']} generator process(es); set up in {f['setup_s']} s; "
         f"{len(f['windows'])} window(s) of {f['window_s']:g} s"
     )
+    if f["forwarded_actions"]:
+        print(
+            f"  spread: the rooms played {f['forwarded_actions']} actions at set-up, "
+            f"{f['forwarded_actions'] / f['rooms']:.0f} a room, to random moments of their games"
+        )
     if f["cores"] and f["cores"]["server"] != f["cores"]["benchmark"]:
         print(f"  cores: server {f['cores']['server']}, benchmark {f['cores']['benchmark']}")
     for w in f["windows"]:

@@ -5,6 +5,7 @@ import asyncio
 import gc
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ from tests.paths import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from loadkit import client, measure, pauses, samples  # noqa: E402
+from loadkit import client, measure, pauses, samples, spread  # noqa: E402
 
 FIGURES = (
     "actions",
@@ -97,10 +98,35 @@ def test_human_pace_runs_side_by_side():
     result = load("--pace", "human", "--think", "0.05", "--runs", "2")
     assert result["think_s"] == 0.05
     check(result["yamen"], {"clean": 2})
+    assert result["yamen"]["forwarded_actions"] > 0  # the rooms began at random moments
     if hasattr(os, "sched_getaffinity"):  # not pinned: where this test may run, both sides
         mine = sorted(os.sched_getaffinity(0))
         assert result["yamen"]["cores"] == {"server": mine, "benchmark": mine}
     assert "bare" not in result and "ratio" not in result
+
+
+def test_without_spread_every_room_starts_its_first_game_in_the_windows():
+    result = load("--pace", "human", "--think", "0.05", "--runs", "1", "--no-spread")
+    check(result["yamen"], {"clean": 1})
+    assert result["yamen"]["forwarded_actions"] == 0
+
+
+def test_a_room_starts_at_a_moment_that_falls_in_a_game_by_its_length():
+    """A random moment of a site lands in a game in proportion to its length, at a uniform
+    point of it: with games of 10 and 30 decisions, a point below 10 has the chance 20/40 (both
+    games reach it), one from 10 to 29 the chance 10/40 (only the long one); none reaches 30."""
+    points = spread.starting_points([10, 30], 40_000, random.Random(1))
+    assert min(points) == 0 and max(points) == 29
+    assert 0.48 < sum(p < 10 for p in points) / len(points) < 0.52
+    assert spread.starting_points([10, 30], 50, random.Random(2)) == spread.starting_points(
+        [10, 30], 50, random.Random(2)
+    )
+
+
+def test_self_play_lengths_are_those_of_whole_games_of_the_options():
+    lengths = spread.game_lengths("baohuang", {"variant": "japanese"}, seed=3, games=3)
+    assert len(lengths) == 3 and all(length > 50 for length in lengths)
+    assert lengths == spread.game_lengths("baohuang", {"variant": "japanese"}, seed=3, games=3)
 
 
 def test_abuse_is_measured_in_the_same_run():
