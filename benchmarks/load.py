@@ -11,7 +11,10 @@ room in one process) on the same machine as the server. The parts live in ``load
 Paces (``--pace``):
 
 - ``human``: the seat to act waits a random (exponential) delay averaging ``--think`` seconds
-  (2 s) after its update arrives, then acts: each room does about one action every 2 s.
+  (2 s) after its update arrives, then acts: each room does about one action every 2 s. Each
+  room starts at a random moment of its first game (``--spread``, the default at this pace:
+  played to at bot pace while the rooms are set up; ``loadkit.spread``), so that games end at
+  a steady rate, as on a site, not all in one wave.
 - ``bot``: the seat to act acts as soon as its update arrives; every room as fast as it can.
   Then (unless ``--no-baseline``) the same client code drives a bare fan-out server measured in
   the same run (``loadkit.bare``: no game, no storage, update frames of Yamen's shape and size).

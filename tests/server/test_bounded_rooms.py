@@ -612,7 +612,7 @@ def test_an_unloaded_rooms_log_is_freed_a_part_at_a_time(tmp_path, monkeypatch):
     """Unloading a room lets go of its game's log ``part`` steps per turn of the event loop
     (a long game's, freed at once, held the loop 5-6 ms): another task runs between the
     parts, and nothing of the log is left."""
-    monkeypatch.setattr(match.Match.let_go, "__defaults__", (2,))
+    monkeypatch.setattr(match, "FREED_A_TURN", 2)
 
     async def go():
         store, rooms, room, conns, spectator = await people_room(
@@ -629,3 +629,28 @@ def test_an_unloaded_rooms_log_is_freed_a_part_at_a_time(tmp_path, monkeypatch):
     steps, turns, left, still_loaded = run(go())
     assert steps > 10 and left == 0 and not still_loaded
     assert turns >= steps // 2  # a turn of the loop after every part of 2 steps
+
+
+def test_a_rematch_frees_the_last_games_log_a_part_at_a_time(tmp_path, monkeypatch):
+    """The next game's start lets go of the last game's log as unloading does, ``part`` steps
+    a turn of the event loop once the new game is told: the old log ends empty, another task
+    ran between its parts, and the new game's log holds its opening alone."""
+    monkeypatch.setattr(match, "FREED_A_TURN", 2)
+
+    async def go():
+        store, rooms, room, conns, spectator = await people_room(
+            tmp_path / "t.db", "bao_qingtian", {"players": 5}
+        )
+        await play(room, random.Random(6))
+        last = room.match.log
+        steps = len(last)
+        _, turns = await turns_during(room.run(Start("p0")))
+        new = len(room.match.log), room.match.number
+        await rooms.unload(room.id)
+        await store.close()
+        return steps, turns, len(last), new
+
+    steps, turns, left, new = run(go())
+    assert steps > 10 and left == 0 and new == (1, 2)
+    assert turns >= steps // 2  # a turn of the loop after every part of 2 steps
+

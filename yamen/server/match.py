@@ -35,6 +35,9 @@ TURN = 0.001
 # actions, 0.3 s of replay; a crowd of such loads once took the other rooms' p99 from 76 to
 # 572 ms, issue 23): past it a load waits for its next turn, the tables do not
 LOADS = Budget(0.2, 0.05)
+# steps of a game's log freed a turn of the event loop (a 50-deal game's log, freed at once,
+# held the loop 5-6 ms, measured)
+FREED_A_TURN = 1_000
 
 
 class Current(NamedTuple):
@@ -88,10 +91,14 @@ class Match:
             raise RoomError("no_game", "no game has started in this room")
         return Current(self.game_id, self.state, self.record)
 
-    def begin(self, number: int, game_id: int, public_id: str, state: State, record: Record):
+    def begin(
+        self, number: int, game_id: int, public_id: str, state: State, record: Record
+    ) -> Log:
+        """The next game begins; the last one's log, for the caller to :func:`free_log`."""
         self.number, self.game_id, self.public_id = number, game_id, public_id
         self.state, self.record = state, record
-        self.log = Log(state.num_seats, [Step(list(state.opening_events))])
+        last, self.log = self.log, Log(state.num_seats, [Step(list(state.opening_events))])
+        return last
 
     def restore(self, stored: StoredGame, state: State, log: Log) -> None:
         """The match's last game as :func:`replay` rebuilt it (its totals are the stored
@@ -116,13 +123,10 @@ class Match:
             self._totals = (key, totals)
         return self._totals[1]
 
-    async def let_go(self, part: int = 1_000) -> None:
-        """An unloaded room's log freed ``part`` steps a turn of the event loop: a 50-deal
-        game's, freed at once, took 5-6 ms of the loop (measured), every room waiting."""
-        steps, self.log = self.log.steps, Log()
-        while steps:
-            del steps[-part:]
-            await asyncio.sleep(0)
+    async def let_go(self) -> None:
+        """An unloaded room's log, freed (:func:`free_log`)."""
+        log, self.log = self.log, Log()
+        await free_log(log)
 
     def add_scores(self, state: State) -> None:
         """A finished game's scores added to the totals."""
@@ -159,3 +163,12 @@ async def take_turn(spent: float, budget: Budget = LOADS) -> None:
     await asyncio.sleep(0)
     while (left := budget.left()) < 0 and budget.share:
         await asyncio.sleep(-left / budget.share)
+
+
+async def free_log(log: Log) -> None:
+    """A game's log, no longer read, freed ``FREED_A_TURN`` steps a turn of the event loop, so
+    that every room does not wait while a long game's is freed at once."""
+    steps = log.steps
+    while steps:
+        del steps[-FREED_A_TURN:]
+        await asyncio.sleep(0)

@@ -38,7 +38,7 @@ from yamen.records import Record
 from yamen.server import frames
 from yamen.server.errors import RoomError, options_refused
 from yamen.server.game_store import new_public_id
-from yamen.server.match import MAX_GAMES
+from yamen.server.match import MAX_GAMES, free_log
 from yamen.server.seats import Seat
 from yamen.server.settings import Settings
 
@@ -432,13 +432,14 @@ async def begin_game(room: Room) -> None:
     for seat in room.seats:  # a new game: a stand-in now plays as a bot of its own
         seat.left = seat.left_by = None
     game_id = await room.store.add_game(room.id, number, record, public_id, players)
-    room.match.begin(number, game_id, public_id, state, record)
+    last = room.match.begin(number, game_id, public_id, state, record)
     room.filler.stop()  # (a play-now table waits no more)
     room.driver.ask(state.pending(), time.time())
     room.moved = time.monotonic()
     room.broadcast_update(state, state.opening_events, step=0)
     room.broadcast_room()  # the status is now "playing"
     room.driver.start()
+    await free_log(last)  # the last game's log, after the new game is told
 
 
 # ----- checks ----------------------------------------------------------------------------------
