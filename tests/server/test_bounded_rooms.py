@@ -653,4 +653,3 @@ def test_a_rematch_frees_the_last_games_log_a_part_at_a_time(tmp_path, monkeypat
     steps, turns, left, new = run(go())
     assert steps > 10 and left == 0 and new == (1, 2)
     assert turns >= steps // 2  # a turn of the loop after every part of 2 steps
-

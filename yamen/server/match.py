@@ -91,9 +91,7 @@ class Match:
             raise RoomError("no_game", "no game has started in this room")
         return Current(self.game_id, self.state, self.record)
 
-    def begin(
-        self, number: int, game_id: int, public_id: str, state: State, record: Record
-    ) -> Log:
+    def begin(self, number: int, game_id: int, public_id: str, state: State, record: Record) -> Log:
         """The next game begins; the last one's log, for the caller to :func:`free_log`."""
         self.number, self.game_id, self.public_id = number, game_id, public_id
         self.state, self.record = state, record
