@@ -123,7 +123,7 @@ def test_a_room_starts_at_a_moment_that_falls_in_a_game_by_its_length():
     )
 
 
-def test_self_play_lengths_are_those_of_whole_games_of_the_options():
+def test_game_lengths_are_whole_self_play_games_and_the_seed_gives_the_same():
     lengths = spread.game_lengths("baohuang", {"variant": "japanese"}, seed=3, games=3)
     assert len(lengths) == 3 and all(length > 50 for length in lengths)
     assert lengths == spread.game_lengths("baohuang", {"variant": "japanese"}, seed=3, games=3)
