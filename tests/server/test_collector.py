@@ -79,26 +79,10 @@ def test_tidy_collects_the_young_only_once_enough_objects_wait(restored):
     collector.tune(collector.Policy(young_threshold=10**6))  # no pass but the ones asked for
     gc.collect(0)
     kept = [[i] for i in range(50)]
-    assert collections_during(lambda: collector.tidy(most=10_000, middle=10**6)) == []  # 50: none
+    assert collections_during(lambda: collector.tidy(most=10_000)) == []  # 50 wait: none
     kept += [[i] for i in range(20_000)]
-    assert collections_during(lambda: collector.tidy(most=10_000, middle=10**6)) == [0]  # young
+    assert collections_during(lambda: collector.tidy(most=10_000)) == [0]  # the young alone
     assert gc.get_count()[0] < 10_000 and len(kept) == 20_050
-
-
-def test_tidy_passes_what_it_moved_up_through_the_middle_generation_a_part_at_a_time(
-    restored, monkeypatch
-):
-    """A long load's survivors do not wait for the clock's middle pass all together: once
-    tidy's young passes have moved ``middle`` objects up, its next pass is a middle one."""
-    collector.tune(collector.Policy(young_threshold=10**6))
-    monkeypatch.setattr(collector, "_moved", 0)
-    gc.collect(0)
-    kept, seen = [], []
-    for _ in range(3):
-        kept += [[i] for i in range(12_000)]
-        collections_during(lambda: collector.tidy(most=10_000, middle=30_000), seen)
-    assert seen == [0, 0, 1]  # 12,000 and 24,000 moved up, then 36,000: past 30,000
-    assert collector._moved == 0 and len(kept) == 36_000
 
 
 def test_a_load_tidies_between_its_turns_so_no_threshold_pass_lands_inside_one(restored):

@@ -33,9 +33,6 @@ class Policy:
 
 DEFAULT = Policy()
 TIDY = 5_000  # new objects that work done in turns collects before its next turn (tidy)
-# ... and those its young passes move up before it runs a middle pass of its own (tidy)
-TIDY_MIDDLE = 20_000
-_moved = 0  # objects tidy's young passes moved up since its last middle pass
 
 
 def tune(policy: Policy | None = None) -> None:
@@ -46,25 +43,13 @@ def tune(policy: Policy | None = None) -> None:
     gc.set_threshold(policy.young_threshold, NEVER, full)
 
 
-def tidy(most: int = TIDY, middle: int = TIDY_MIDDLE) -> None:
+def tidy(most: int = TIDY) -> None:
     """Between two turns of long work that makes many objects that live on (a room's load: a
     game's log), a young pass once ``most`` new objects wait for one: a fraction of a
     millisecond, where the pass that the allocation threshold would start inside a turn scans
-    ``young_threshold`` of them (5-10 ms, measured: benchmarks/bounded_room.py). Once the
-    young passes have moved ``middle`` up, the pass is a middle one: the clock's, every
-    ``middle_every``, met a 50-deal game's whole log at once (88,000 objects: its steps, their
-    lists of events, the events) and took 45-46 ms in a server of 1,000 rooms, against 21-24
-    ms in windows with no load (docs/server.md, heavy_room)."""
-    global _moved
-    waiting = gc.get_count()[0]
-    if waiting <= most:
-        return
-    if _moved + waiting > middle:
-        gc.collect(1)
-        _moved = 0
-    else:
+    ``young_threshold`` of them (5-10 ms, measured: benchmarks/bounded_room.py)."""
+    if gc.get_count()[0] > most:
         gc.collect(0)
-        _moved += waiting
 
 
 async def clock(policy: Policy | None = None) -> None:
