@@ -275,6 +275,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args.abused = args.abuse or bool(args.abuse_each)
     if args.baseline is None:
         args.baseline = args.pace == "bot" and not args.abused
+    if args.spread is None:
+        args.spread = args.pace == "human"
     if args.timeout is None:  # the schedule (twice with a baseline) and time to set up
         count = 1 + args.abuse + len(args.abuse_each)
         warmups = 1 + (count - 1) * (args.runs if args.interleave else 1)

@@ -279,8 +279,8 @@ class Generator:
         rooms = await asyncio.gather(
             *(self.set_up(first + i, gate) for i in range(self.spec["rooms"]))
         )
-        skips = self.spec["skips"] or [0] * len(rooms)
-        await asyncio.gather(*(r.forward(k) for r, k in zip(rooms, skips, strict=True) if k))
+        skips = zip(rooms, self.spec["skips"], strict=True)
+        await asyncio.gather(*(room.forward(skip) for room, skip in skips if skip))
         self.pauses.quiet()
         self.pauses.watch_gc()
         outbox.put(("ready", self.spec["worker"], None))

@@ -83,8 +83,7 @@ def starts(args: argparse.Namespace, kind: str) -> list[int]:
     """How many actions of its first game each room plays before the windows: a random
     moment of a site that has been playing (loadkit/spread.py; ``--spread``, at human pace by
     default), or none."""
-    spread = args.pace == "human" if args.spread is None else args.spread
-    if kind != "yamen" or not spread:
+    if kind != "yamen" or not args.spread:
         return [0] * args.rooms
     lengths = game_lengths(args.game, args.options, args.seed)
     return starting_points(lengths, args.rooms, random.Random(args.seed))
