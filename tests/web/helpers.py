@@ -85,11 +85,15 @@ def start_game(page, game, options=None, lang="en", wait=None, **room):
     return link
 
 
-def act_once(page) -> bool:
-    """Click the first offered action, as a person would; False when none is offered."""
+def act_once(page, unless: str | None = None) -> bool:
+    """Click the first offered action, as a person would; False when none is offered, or when
+    ``unless`` (a selector) is on the page: looked for in the same step as the click, so a table
+    that has just reached what a test waits for is not moved on past it."""
     return page.evaluate(
-        "() => { const b = document.querySelector('.actions button[data-action]');"
-        " if (!b) return false; b.click(); return true; }"
+        "unless => { if (unless && document.querySelector(unless)) return false;"
+        " const b = document.querySelector('.actions button[data-action]');"
+        " if (!b) return false; b.click(); return true; }",
+        unless,
     )
 
 

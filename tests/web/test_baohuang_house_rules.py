@@ -6,7 +6,7 @@ panel says the rule and a set of 6s that would not empty the hand is refused in 
 from __future__ import annotations
 
 from tests.web.baohuang_table import BH, seated_room
-from tests.web.helpers import needs_chromium, play_until
+from tests.web.helpers import act_once, needs_chromium, play_until
 from tests.web.test_baohuang_role import CRAFTED, view
 from yamen.engine import get_game
 
@@ -48,7 +48,12 @@ def test_bie_liu_a_set_of_sixes_that_would_not_empty_the_hand_is_refused_in_word
     assert seat == 0
     ja = BH["ja"]
 
-    play_until(page, lambda p: p.locator(".legal-sets").count() > 0)
+    # (the first lead's sets can appear between play_until's look and its click: not played)
+    play_until(
+        page,
+        lambda p: p.locator(".legal-sets").count() > 0,
+        act=lambda p: act_once(p, unless=".legal-sets"),
+    )
     assert page.locator("#bh-house").text_content() == ja["baohuang.house.held.japanese"]
     sets = page.locator(".legal-sets button[data-set]").evaluate_all(
         "bs => bs.map(b => b.dataset.set)"
