@@ -27,8 +27,8 @@ class Pauses:
     """Collections and loop lags as (monotonic time, seconds[, generation]) events."""
 
     def __init__(self) -> None:
-        # (ended at, seconds, generation, CPU seconds of the collecting thread)
-        self.collections: list[tuple[float, float, int, float]] = []
+        # (ended at, seconds, generation, CPU seconds of the collecting thread, objects freed)
+        self.collections: list[tuple[float, float, int, float, int]] = []
         self.lags: list[tuple[float, float]] = []  # (seen at, seconds late)
         self._began = self._began_cpu = 0.0
         self.deferred: list[tuple[int, float]] = []  # each settle(): (objects freed, seconds)
@@ -44,7 +44,8 @@ class Pauses:
         else:
             seconds = time.perf_counter() - self._began
             cpu = time.thread_time() - self._began_cpu
-            self.collections.append((time.monotonic(), seconds, info["generation"], cpu))
+            freed = info["collected"]
+            self.collections.append((time.monotonic(), seconds, info["generation"], cpu, freed))
 
     # ----- event-loop lag ------------------------------------------------------------------
 
@@ -84,7 +85,7 @@ class Pauses:
     def summary(self, start: float, end: float) -> dict[str, Any]:
         """This process's pauses from ``start`` to ``end`` (monotonic seconds)."""
         inside = [c for c in self.collections if start <= c[0] < end]
-        passes = [(s, g) for _, s, g, _ in inside]
+        passes = [(s, g) for _, s, g, _, _ in inside]
         lags = [lag for at, lag in self.lags if start <= at < end]
         by_generation = {
             str(g): [
@@ -101,5 +102,8 @@ class Pauses:
             "gc_passes": len(passes),
             "gc_full": sum(g == 2 for _, g in passes),
             "gc_total_ms": round(sum(s for s, _ in passes) * 1000, 1),
+            # cyclic garbage the passes found, and what is frozen at the end (out of their reach)
+            "gc_freed": sum(c[4] for c in inside),
+            "gc_frozen": gc.get_freeze_count(),
             "loop_lag_max_ms": round(max(lags) * 1000, 1) if lags else None,
         }

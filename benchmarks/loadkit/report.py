@@ -25,6 +25,8 @@ def pauses_line(pauses: dict[str, Any]) -> str:
         if p.get("gc_by_generation"):
             gens = ", ".join(f"gen{g} {n}x<={ms}" for g, (n, ms) in p["gc_by_generation"].items())
             gc += f" [{gens}]"
+        if "gc_freed" in p:
+            gc += f", {p['gc_freed']} freed, {p['gc_frozen']} frozen"
         after = ""
         if "garbage_after" in p:
             after = f", {p['garbage_after']} freed in {p['collect_after_ms']} ms after"

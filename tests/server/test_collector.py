@@ -4,6 +4,7 @@ older generations, and the clock collects each generation on its own schedule.""
 import asyncio
 import gc
 import random
+import weakref
 
 import pytest
 
@@ -106,3 +107,61 @@ def test_a_load_tidies_between_its_turns_so_no_threshold_pass_lands_inside_one(r
         gc.callbacks.remove(note)
     assert state.over and len(log) == len(recorder.record.actions) + 1
     assert waiting and max(waiting) <= collector.TIDY + 500  # every pass a tidy's
+
+
+def unscanned(objects) -> list:
+    """Those of ``objects`` in no generation a collection scans: frozen."""
+    scanned = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
+    return [o for o in objects if id(o) not in scanned]
+
+
+def long_game() -> StoredGame:
+    recorder = Recorder("baohuang", {"deals": 12}, seed=5)
+    play_random(recorder, random.Random(5))
+    return StoredGame(1, "r", 1, recorder.record, True)
+
+
+def test_a_load_freezes_its_log_between_turns_while_a_clock_will_unfreeze_it(restored):
+    """A long game's log (here some 6,000 steps) is frozen as the replay makes it, so no middle
+    pass meets it; the clock's full pass is what unfreezes it."""
+    collector.tune(collector.Policy(young_every=3600, full_every=3600))
+    game = long_game()
+
+    async def load_beside_a_clock():
+        clock = asyncio.create_task(collector.clock(collector.Policy(young_every=3600)))
+        await asyncio.sleep(0)
+        try:
+            return await match.replay(game, turn=0.0)
+        finally:
+            clock.cancel()
+
+    _, log = asyncio.run(load_beside_a_clock())
+    frozen = unscanned(log.steps)
+    # all but the last turn's (fewer than TIDY new objects, some 4 to a step)
+    assert len(frozen) >= len(log) - collector.TIDY // 4
+    assert collector._clocks_with_full_passes == 0  # the cancelled clock no longer counts
+
+    collector.full_pass()
+    assert unscanned(log.steps) == []
+
+
+def test_without_a_clock_to_unfreeze_them_a_loads_objects_are_collected_not_frozen(restored):
+    collector.tune(collector.Policy(young_threshold=10**6))
+    before = gc.get_freeze_count()
+    _, log = asyncio.run(match.replay(long_game(), turn=0.0))
+    assert gc.get_freeze_count() == before and unscanned(log.steps) == []
+
+
+def test_the_full_pass_collects_cycles_among_frozen_objects(restored):
+    class Node:
+        pass
+
+    node = Node()
+    node.itself = node
+    alive = weakref.ref(node)
+    gc.freeze()
+    del node
+    gc.collect()
+    assert alive() is not None  # a frozen cycle: no pass of CPython's own frees it
+    assert collector.full_pass() >= 1
+    assert alive() is None
