@@ -218,9 +218,10 @@ def measure(
             sleep_until(window["end"])
             server.window_ends()
             cpu1, machine1 = server.cpu(), machine_cpu()
-            busy = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])
+            busy, stolen, total = (b - a for a, b in zip(machine0, machine1, strict=True))
             window["server_cpu_s"] = cpu1 - cpu0
-            window["machine_busy"] = round(busy * os.cpu_count(), 2)
+            window["machine_busy"] = round(busy / max(1, total) * os.cpu_count(), 2)
+            window["machine_stolen"] = round(stolen / max(1, total) * os.cpu_count(), 2)
         rss_end = server.rss()
         answers = collect(outbox, procs, "result", args.deadline)
     finally:
@@ -321,6 +322,7 @@ def window_figures(
         "actions_per_server_cpu_s": round(len(latencies) / cpu) if cpu > 0 else None,
         "generators_cpu": round(sum(m["cpu"] for m in mine) / seconds, 2),
         "machine_busy": window["machine_busy"],
+        "machine_stolen": window["machine_stolen"],
         "pauses": pauses,
         "_latencies": latencies,
     }

@@ -64,6 +64,7 @@ def report(figures: dict[str, Any]) -> None:
             f"{shown(w['p50_ms'])}, p99 {shown(w['p99_ms'])}, max {shown(w['max_ms'])}, "
             f"unfinished {w['unfinished']}; CPU server {w['server_cpu']}, generators "
             f"{w['generators_cpu']}, machine {w['machine_busy']} of {os.cpu_count()}"
+            f" ({w['machine_stolen']} stolen by its host)"
         )
         print(f"    pauses: {pauses_line(w['pauses'])}")
         if "abuse" in w:

@@ -145,12 +145,15 @@ class Server:
                 self.proc.wait(30)
 
 
-def machine_cpu() -> tuple[float, float]:
-    """(busy, total) jiffies of the whole machine so far."""
+def machine_cpu() -> tuple[float, float, float]:
+    """(busy, stolen, total) jiffies of the whole machine so far. Stolen: time a virtual
+    machine's cores were ready to run and its host ran something else (counted as busy too);
+    a window with much of it measured a slower machine than the others."""
     with open("/proc/stat") as f:
         values = [int(v) for v in f.readline().split()[1:]]
     idle = values[3] + values[4]
-    return sum(values) - idle, sum(values)
+    stolen = values[7] if len(values) > 7 else 0
+    return sum(values) - idle, stolen, sum(values)
 
 
 def profile_path(args: argparse.Namespace, tmp: Path) -> Path:
