@@ -4,6 +4,7 @@ older generations, and the clock collects each generation on its own schedule.""
 import asyncio
 import gc
 import random
+import time
 import weakref
 
 import pytest
@@ -54,11 +55,22 @@ def test_allocations_never_start_an_old_collection(restored):
     assert seen and set(seen) == {0}  # only the young generation, and only by allocations
 
 
-def test_the_clock_collects_each_generation_on_its_schedule(restored):
+@pytest.mark.parametrize("full_pass_takes", [0.0, 0.5])
+def test_the_clock_collects_each_generation_on_its_schedule(restored, monkeypatch, full_pass_takes):
+    """Also when a full pass takes longer than the time between two (a big heap: the whole of
+    it is scanned, the frozen part too): the next one is counted from its end."""
     policy = collector.Policy(
         young_every=0.01, middle_every=0.1, full_every=0.35, young_threshold=10**9
     )
     collector.tune(policy)
+    full_pass = collector.full_pass
+
+    def slow_full_pass():
+        found = full_pass()
+        time.sleep(full_pass_takes)
+        return found
+
+    monkeypatch.setattr(collector, "full_pass", slow_full_pass)
 
     async def until_two_full_passes(seen):
         clock = asyncio.create_task(collector.clock(policy))

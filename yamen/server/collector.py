@@ -90,6 +90,7 @@ async def clock(policy: Policy | None = None) -> None:
             now = loop.time()
             if now >= full_at:
                 full_pass()
+                now = loop.time()  # the next ones counted from its end: it may take seconds
                 full_at, middle_at = now + full_every, now + policy.middle_every
             elif now >= middle_at:
                 gc.collect(1)
