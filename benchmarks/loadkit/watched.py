@@ -118,9 +118,11 @@ def run(serve: Callable[[], Any], kind: str | None = None, out: str | None = Non
             import collections
             import gc
 
+            from yamen.server import collector
+
             began = time.perf_counter()
             gc.set_debug(gc.DEBUG_SAVEALL)  # what was unreachable, kept to be named
-            found = gc.collect()
+            found = collector.full_pass()  # the server's own: what a load froze too
             took = (time.perf_counter() - began) * 1000
             kinds = collections.Counter(type(o).__qualname__ for o in gc.garbage).most_common(25)
             print(
