@@ -10,10 +10,13 @@ is one decision of one seat:
   ``last()`` (the seat's encoded observation and its mask), then ``step``; the action is drawn
   from the legal actions the info lists (the mask's ones, without scanning the mask);
 - ``raw``: the same loop on ``raw_env`` (no wrappers);
+- ``vector``: ``yamen.rl.vector_env(..., num_envs=VECTOR_GAMES)`` (observations, ragged legal
+  ids and their action features), a random legal id per game drawn with numpy from the ragged
+  array; "games" counts calls of ``VECTOR_STEPS`` steps of every game;
 - ``rlcard doudizhu``: RLCard's env, ``step`` returning the next player's encoded state;
 - ``pettingzoo leduc_holdem``: PettingZoo's classic AEC env (on RLCard), the loop above.
 
-    python benchmarks/rl.py [--seconds 10] [--rounds 5] [--seed 0] [--json]
+    python benchmarks/rl.py [--seconds 10] [--rounds 5] [--seed 0] [--only TEXT] [--json]
 
 The comparisons need ``pip install rlcard pygame`` (PettingZoo's classic games import both);
 a row that cannot run is skipped with a note. The script prints figures only; it never
@@ -38,6 +41,7 @@ from yamen.selfplay import play_random  # noqa: E402
 
 PlayGame = Callable[[int], int]
 TARGET_RATIO = 2.0  # the env may cost at most this many times the engine's time per step
+VECTOR_GAMES, VECTOR_STEPS = 64, 16  # the vector row: games side by side, steps per call
 
 
 def cases() -> list[tuple[str, dict[str, Any]]]:
@@ -93,6 +97,28 @@ def env_loop(name: str, options: dict[str, Any], seed: int, wrapped: bool) -> Pl
     return aec_loop((env if wrapped else raw_env)(name, **options), seed)
 
 
+def vector_loop(name: str, options: dict[str, Any], seed: int) -> PlayGame:
+    try:
+        from yamen.rl import vector_env
+    except ImportError as exc:
+        raise Skipped(f"the rl extra is not installed ({exc}; pip install -e '.[rl]')") from exc
+    import numpy as np
+
+    made = vector_env(name, VECTOR_GAMES, **options)
+    rng = np.random.default_rng(seed)
+    step = made.reset(seed=seed)
+
+    def play(_seed: int) -> int:
+        nonlocal step
+        for _ in range(VECTOR_STEPS):
+            starts, ends = step.legal_offsets[:-1], step.legal_offsets[1:]
+            picks = starts + (rng.random(VECTOR_GAMES) * (ends - starts)).astype(np.int64)
+            step = made.step(step.legal_ids[picks])
+        return VECTOR_STEPS * VECTOR_GAMES
+
+    return play
+
+
 def rlcard_doudizhu(seed: int) -> PlayGame:
     try:
         import rlcard
@@ -128,6 +154,7 @@ def rows(seed: int) -> Iterator[tuple[str, Callable[[], PlayGame]]]:
         yield f"{tag} engine", lambda n=name, o=options: engine_loop(n, o, seed)
         yield f"{tag} env", lambda n=name, o=options: env_loop(n, o, seed, True)
         yield f"{tag} raw", lambda n=name, o=options: env_loop(n, o, seed, False)
+        yield f"{tag} vector", lambda n=name, o=options: vector_loop(n, o, seed)
     yield "rlcard doudizhu", lambda: rlcard_doudizhu(seed)
     yield "pettingzoo leduc_holdem", lambda: pettingzoo_leduc(seed)
 
@@ -153,11 +180,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per row")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per row")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", help="the rows whose name holds this text (e.g. baohuang)")
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     args = parser.parse_args(argv)
     cpu = pin_to_one_core()
     players = {}
     for name, factory in rows(args.seed):
+        if args.only is not None and args.only not in name:
+            continue
         try:
             players[name] = factory()
         except Skipped as exc:

@@ -11,7 +11,7 @@ import pytest
 from tests.rl.cases import CASES, IDS
 from yamen.bots.encoding import Encoder, encoder_class, encoder_for
 from yamen.engine import get_game
-from yamen.rl.encoding import full_information, full_information_size, observe
+from yamen.rl.encoding import action_features, full_information, full_information_size, observe
 
 
 def random_states(game, seed: int, games: int = 2, states: int = 0):
@@ -60,6 +60,7 @@ def test_action_features_one_row_per_action(name, options):
             assert rows.shape == (len(legal), encoder.action_feature_size)
             assert rows.dtype == np.float32
             assert len({row.tobytes() for row in rows}) == len(legal), "actions told apart"
+            assert np.array_equal(action_features(encoder, state, seat, legal), rows)
 
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)

@@ -21,6 +21,9 @@ The contract (docs/rl.md says each game's layout):
 - ``action_features(view, actions)``: a ``(len(actions), action_feature_size)`` float32
   matrix, one row per action id (what the action plays, which word it says), for learners
   that score each legal action, Q(s, a), as DouZero does.
+- ``action_features_seat(state, seat, actions)`` (optional): the same rows read from the state,
+  for speed, as ``encode_seat`` is to ``encode``; it must equal ``action_features`` on the
+  seat's view.
 - ``encode_state(state)`` with ``state_size`` (optional): a float32 vector holding the full
   information (every hand, every hidden role), for centralized critics only, never for a
   policy that is to play. Without them, :func:`yamen.rl.encoding.full_information`

@@ -1,6 +1,7 @@
 """Reinforcement learning: every game that declares an observation encoder as a PettingZoo
 environment (:func:`env`, :func:`raw_env`) and a Gymnasium single-seat environment
-(:class:`SingleAgentEnv`, the other seats played by Yamen's bots). docs/rl.md says how.
+(:class:`SingleAgentEnv`, the other seats played by Yamen's bots), and N games stepped per call
+into arrays (:func:`vector_env`). docs/rl.md says how.
 
 Needs the ``rl`` extra (``pip install -e '.[rl]'``: pettingzoo, gymnasium, numpy). Importing
 this package registers each such game with PettingZoo's registry, where the installed
@@ -14,16 +15,20 @@ from yamen.bots.encoding import Encoder, encoder_class, encoder_for
 from yamen.engine import game_names, game_type
 from yamen.rl.env import env, raw_env
 from yamen.rl.single import SingleAgentEnv
+from yamen.rl.vector import VectorEnv, VectorStep, vector_env
 
 __all__ = [
     "Encoder",
     "SingleAgentEnv",
+    "VectorEnv",
+    "VectorStep",
     "encoder_class",
     "encoder_for",
     "env",
     "learnable_games",
     "raw_env",
     "registered_ids",
+    "vector_env",
 ]
 
 

@@ -17,6 +17,15 @@ def observe(encoder: Encoder, state: State, seat: int) -> FloatVector:
     return encoder.encode(state.view(seat), seat)
 
 
+def action_features(encoder: Encoder, state: State, seat: int, actions: list[int]) -> np.ndarray:
+    """The rows of a seat's actions: the encoder's fast path where it has one, else from the
+    view."""
+    fast = getattr(encoder, "action_features_seat", None)
+    if fast is not None:
+        return fast(state, seat, actions)
+    return encoder.action_features(state.view(seat), actions)
+
+
 def full_information(encoder: Encoder, state: State) -> FloatVector:
     """The full information a centralized critic may be given: the encoder's ``encode_state``
     where it has one, else every seat's observation, seat 0 first, end to end (each seat's

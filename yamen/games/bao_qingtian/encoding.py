@@ -281,8 +281,15 @@ class BaoQingtianEncoder:
         one-hot (a discard, a criminal named), its seat relative to the viewer one-hot (an
         appointment, a guess), its punishment one-hot and its number one-hot (0 to 10: the
         judge's count, an officer's number)."""
+        return self._action_rows(view["seat"], actions)
+
+    def action_features_seat(self, state: State, seat: int, actions: list[int]) -> np.ndarray:
+        """The same rows without a view (they depend on the seat alone)."""
+        return self._action_rows(seat, actions)
+
+    def _action_rows(self, me: int, actions: list[int]) -> np.ndarray:
         rows = np.zeros((len(actions), self.action_feature_size), dtype=np.float32)
-        rel = self.rel[view["seat"]]
+        rel = self.rel[me]
         for row, action in enumerate(actions):
             kind, card, seat, slot, number = _parts(action)
             rows[row, kind] = 1.0

@@ -331,6 +331,13 @@ class BaohuangEncoder:
         """One row per action: the cards it plays (a block's first 16 columns, scaled as a
         block), its word one-hot, whether it calls (and the called card's slot and suit) or
         plays. Nothing in a row depends on the deal, so rows are kept per action id."""
+        return self._action_rows(actions)
+
+    def action_features_seat(self, state: State, seat: int, actions: list[int]) -> np.ndarray:
+        """The same rows without a view (they depend on the action alone)."""
+        return self._action_rows(actions)
+
+    def _action_rows(self, actions: list[int]) -> np.ndarray:
         rows = self._actions
         for action in actions:
             if action not in rows:

@@ -155,8 +155,14 @@ class CriminalPokerEncoder:
     def action_features(self, view: Mapping[str, Any], actions: list[int]) -> np.ndarray:
         """One row per action: its kind one-hot, its target seat (relative to the viewer)
         one-hot, and a revealed card one-hot with its type one-hot and innocence / scale."""
+        return self._action_rows(view["seat"], actions)
+
+    def action_features_seat(self, state: State, seat: int, actions: list[int]) -> np.ndarray:
+        """The same rows without a view (they depend on the seat alone)."""
+        return self._action_rows(seat, actions)
+
+    def _action_rows(self, me: int, actions: list[int]) -> np.ndarray:
         rows = np.zeros((len(actions), self.action_feature_size), dtype=np.float32)
-        me = view["seat"]
         seat_at, card_at = len(KINDS), len(KINDS) + SEATS
         type_at = card_at + len(self.cards)
         for row, action in enumerate(actions):

@@ -1,0 +1,107 @@
+"""The vectorized environment (yamen/rl/vector.py) of every learnable game (tests/rl/cases.py):
+slot by slot, step by step, what the AEC environment shows for the same seeds and actions."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from tests.rl.cases import CASES, IDS
+from yamen.errors import IllegalAction
+from yamen.rl import raw_env, vector_env
+
+GAMES = 2  # slots side by side
+MAX_STEPS = 4000  # more than any case needs for a game to end in every slot
+
+
+def legal_of(step, i: int) -> list[int]:
+    return step.legal_ids[step.legal_offsets[i] : step.legal_offsets[i + 1]].tolist()
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
+def test_each_slot_plays_the_aec_environments_games(game, options):
+    """Every array of every step equals the AEC environment's for the same seeds and actions:
+    the seat to act, its observation, its legal ids and their features, the mask, the full
+    information, the rewards when a game ends; and the next game follows in the same step,
+    dealt with the seed the AEC environment draws after it."""
+    vec = vector_env(game, GAMES, dense_mask=True, full_information=True, **options)
+    aecs = [raw_env(game, **options) for _ in range(GAMES)]
+    step = vec.reset(seed=11)
+    for i, aec in enumerate(aecs):
+        aec.reset(seed=11 + i)
+    rng = random.Random(5)
+    chains = [random.Random(11 + i) for i in range(GAMES)]  # the AEC's seeds after the first
+    ended = [0] * GAMES
+    for _ in range(MAX_STEPS):
+        actions = []
+        for i, aec in enumerate(aecs):
+            agent = aec.agent_selection
+            seat = aec.seat_of[agent]
+            legal = aec.infos[agent]["legal_actions"]
+            assert step.to_act[i] == seat
+            assert legal_of(step, i) == legal
+            observed = aec.observe(agent)
+            assert np.array_equal(step.observations[i], observed["observation"])
+            assert np.array_equal(step.mask[i], observed["action_mask"])
+            assert np.array_equal(step.states[i], aec.state())
+            view = aec.game_state.view(seat)
+            rows = step.legal_features[step.legal_offsets[i] : step.legal_offsets[i + 1]]
+            assert np.array_equal(rows, aec.encoder.action_features(view, legal))
+            actions.append(rng.choice(legal))
+        step = vec.step(np.array(actions))
+        for i, (aec, action) in enumerate(zip(aecs, actions, strict=True)):
+            aec.step(action)
+            over = all(aec.terminations.values())
+            assert step.terminations[i] == over
+            if over:
+                scores = [aec.rewards[agent] for agent in aec.possible_agents]
+                assert step.rewards[i].tolist() == pytest.approx(scores)
+                ended[i] += 1
+                aec.reset()  # no seed: the next one drawn from the first
+                assert step.seeds[i] == chains[i].getrandbits(63)
+            else:
+                assert not step.rewards[i].any()
+        if min(ended):
+            break
+    assert min(ended) >= 1, "every slot played a game to its end"
+    assert vec.games_finished == sum(ended)
+
+
+def test_an_illegal_action_in_one_game_moves_none():
+    """Game 1's action refused: the error names the game, the seat and the rule; nothing
+    moved, so the same legal step afterwards answers what a fresh environment answers."""
+    vec = vector_env("baohuang", 3)
+    twin = vector_env("baohuang", 3)
+    first, _ = vec.reset(seed=4), twin.reset(seed=4)
+    before = first.observations.copy(), first.legal_ids.copy()
+    legal = [legal_of(first, i)[0] for i in range(3)]
+    illegal = list(legal)
+    illegal[1] = next(a for a in range(vec.num_actions) if a not in legal_of(first, 1))
+    with pytest.raises(IllegalAction, match=f"game 1, seat {first.to_act[1]}: "):
+        vec.step(illegal)
+    assert np.array_equal(before[0], vec.observations)
+    assert np.array_equal(before[1], first.legal_ids)  # views of the arrays: none written
+    after, expected = vec.step(legal), twin.step(legal)
+    assert np.array_equal(after.observations, expected.observations)
+    assert after.legal_ids.tolist() == expected.legal_ids.tolist()
+    with pytest.raises(IllegalAction, match="game 0"):
+        vec.step([1.5, *legal_of(after, 1)[:1], *legal_of(after, 2)[:1]])
+
+
+def test_seeds_and_shapes_are_checked():
+    vec = vector_env("baohuang", 2, features=False)
+    with pytest.raises(RuntimeError, match="reset"):
+        vec.step([0, 0])
+    assert vec.reset(seed=[7, 9]).seeds.tolist() == [7, 9]
+    assert vec.reset(seed=7).seeds.tolist() == [7, 8]
+    assert vec.reset().legal_features is None
+    with pytest.raises(ValueError, match="3 seeds for 2 games"):
+        vec.reset(seed=[1, 2, 3])
+    with pytest.raises(ValueError, match="seed -1"):
+        vec.reset(seed=[-1, 2])
+    with pytest.raises(ValueError, match="1 actions for 2 games"):
+        vec.step([0])
+    with pytest.raises(ValueError, match="num_envs 0"):
+        vector_env("baohuang", 0)

@@ -1,0 +1,223 @@
+"""N games stepped per call, into arrays allocated once: the vectorized environment.
+
+``vector_env(game, num_envs, **options)`` plays ``num_envs`` games of one configured game side
+by side. Each call of ``step`` takes one action id per game, for the seat that game has to act
+(the lowest pending seat, as the AEC environment selects), and answers with arrays, one row per
+game (:class:`VectorStep`):
+
+- the acting seat's observation, the seat, each seat's reward (its final score on the step that
+  ended the game, else 0) and whether the game ended;
+- the legal action ids as a ragged (CSR) array, ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``
+  for game i, with one action-feature row each, and a dense ``(num_envs, num_actions)`` mask
+  only on request: Baohuang has 29,814 action ids and a few to a few hundred legal at a time,
+  so a dense mask a step would cost more than the game;
+- with ``full_information=True``, the full information of every game (every hand), for
+  centralized critics only.
+
+A game that ends is replaced in the same step (autoreset, Gymnasium's "same step" mode): its
+``terminations`` entry is true, its ``rewards`` row holds the final scores, and the other rows
+already describe the next game. Seeds as in the AEC environment: ``reset(seed=s)`` deals game i
+with ``s + i`` (or ``seed[i]`` given a list), and each later game of slot i with the seed an AEC
+environment reset without a seed would draw after ``reset(seed=seed_i)``; so slot i plays
+exactly the games of an AEC environment reset once with its seed (tests/rl/test_vector.py
+checks it step by step).
+
+The arrays are the environment's own and are overwritten by the next call: copy what you keep.
+An illegal action in any game raises :class:`~yamen.errors.IllegalAction` naming the game and
+the rule, before any game has moved. This module runs the games as Python states (the
+reference engine; ``engine`` says so); it names no game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from yamen.bots.encoding import encoder_for
+from yamen.engine import State, get_game, new_seed
+from yamen.errors import IllegalAction
+from yamen.rl.encoding import action_features, full_information, full_information_size, observe
+
+MAX_SEED = 2**63  # seeds are kept as int64
+
+
+@dataclass(frozen=True)
+class VectorStep:
+    """What a reset or a step answers: views of the environment's arrays (see the module)."""
+
+    observations: np.ndarray  # (num_envs, observation_size) float32: the acting seat's
+    to_act: np.ndarray  # (num_envs,) int64: the seat that acts next in each game
+    rewards: np.ndarray  # (num_envs, num_seats) float32: final scores where a game just ended
+    terminations: np.ndarray  # (num_envs,) bool: the game in this slot ended with this step
+    legal_ids: np.ndarray  # (total,) int64: every game's legal action ids, end to end
+    legal_offsets: np.ndarray  # (num_envs + 1,) int64: game i's are [offsets[i], offsets[i+1])
+    legal_features: np.ndarray | None  # (total, action_feature_size) float32
+    mask: np.ndarray | None  # (num_envs, num_actions) int8, on request
+    states: np.ndarray | None  # (num_envs, state_size) float32, on request
+    seeds: np.ndarray  # (num_envs,) int64: the seed of the game each slot now plays
+
+
+class VectorEnv:
+    """``num_envs`` games of one configured game (see the module)."""
+
+    engine = "python"
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        *,
+        features: bool = True,
+        dense_mask: bool = False,
+        full_information: bool = False,
+        **options: Any,
+    ):
+        if num_envs < 1:
+            raise ValueError(f"num_envs {num_envs}: at least 1")
+        self.game = get_game(game, options)
+        self.encoder = encoder_for(self.game)  # the action features' (they keep no game)
+        self.num_envs = n = num_envs
+        # An encoder may keep what it read of the last game it saw (Baohuang's: the sets played
+        # so far) to read only what is new next time, so each slot observes with its own.
+        self._observers = [encoder_for(self.game) for _ in range(n)]
+        self.num_seats = self.game.num_seats
+        self.num_actions = self.game.num_actions
+        self.observation_size = self.encoder.observation_size
+        self.action_feature_size = self.encoder.action_feature_size
+        self.observations = np.zeros((n, self.observation_size), np.float32)
+        self.to_act = np.zeros(n, np.int64)
+        self.rewards = np.zeros((n, self.num_seats), np.float32)
+        self.terminations = np.zeros(n, bool)
+        self.legal_offsets = np.zeros(n + 1, np.int64)
+        self.seeds = np.zeros(n, np.int64)
+        self._ids = np.zeros(0, np.int64)
+        self._features = np.zeros((0, self.action_feature_size), np.float32) if features else None
+        self.mask = np.zeros((n, self.num_actions), np.int8) if dense_mask else None
+        size = full_information_size(self.encoder, self.game)
+        self.states = np.zeros((n, size), np.float32) if full_information else None
+        self._games: list[State] = []
+        self._chains: list[random.Random] = []
+        self._legal: list[list[int]] = []
+        self.games_finished = 0
+
+    def reset(self, seed: int | Sequence[int] | None = None) -> VectorStep:
+        """Deal a new game in every slot: game i with ``seed + i``, or ``seed[i]`` (a fresh
+        random seed each without one)."""
+        n = self.num_envs
+        if seed is None:
+            seeds = [new_seed() for _ in range(n)]
+        elif isinstance(seed, int | np.integer):
+            seeds = [int(seed) + i for i in range(n)]
+        else:
+            seeds = [int(s) for s in seed]
+            if len(seeds) != n:
+                raise ValueError(f"{len(seeds)} seeds for {n} games")
+        for s in seeds:
+            if not 0 <= s < MAX_SEED:
+                raise ValueError(f"seed {s}: from 0 to 2**63 - 1")
+        self._chains = [random.Random(s) for s in seeds]
+        self._games = [self._deal(i, s) for i, s in enumerate(seeds)]
+        self.rewards[:] = 0.0
+        self.terminations[:] = False
+        if self.mask is not None:
+            self.mask[:] = 0
+        self._legal = [[] for _ in range(n)]
+        for i in range(n):
+            self._read(i)
+        return self._answer()
+
+    def step(self, actions: Sequence[int] | np.ndarray) -> VectorStep:
+        """Apply one action id per game, for its seat to act; then the next step's arrays."""
+        chosen = np.asarray(actions).tolist()
+        if not self._games:
+            raise RuntimeError("reset() before step()")
+        if len(chosen) != self.num_envs:
+            raise ValueError(f"{len(chosen)} actions for {self.num_envs} games")
+        for i, (action, legal) in enumerate(zip(chosen, self._legal, strict=True)):
+            if type(action) is not int or action not in legal:  # every one before any moves
+                seat = int(self.to_act[i])
+                try:
+                    self._games[i].check(seat, action)
+                except IllegalAction as refused:
+                    raise IllegalAction(f"game {i}, seat {seat}: {refused}") from None
+        self.rewards[:] = 0.0
+        self.terminations[:] = False
+        for i, action in enumerate(chosen):
+            state = self._games[i]
+            state.apply(int(self.to_act[i]), action)
+            if state.over:
+                result = state.result()
+                assert result is not None, "a game over has its result"
+                self.rewards[i] = [float(score) for score in result.scores]
+                self.terminations[i] = True
+                self.games_finished += 1
+                self._games[i] = self._deal(i, self._chains[i].getrandbits(63))
+            self._read(i)
+        return self._answer()
+
+    def _deal(self, i: int, seed: int) -> State:
+        self.seeds[i] = seed
+        return self.game.new_state(seed)
+
+    def _read(self, i: int) -> None:
+        """Game i's seat to act, its observation, its legal actions (and the mask's row)."""
+        state = self._games[i]
+        seat = state.pending()[0]
+        self.to_act[i] = seat
+        self.observations[i] = observe(self._observers[i], state, seat)
+        legal = state.legal(seat)
+        if self.mask is not None:
+            row = self.mask[i]
+            row[self._legal[i]] = 0  # only the last step's ones, not the whole row
+            row[legal] = 1
+        self._legal[i] = legal
+        if self.states is not None:
+            self.states[i] = full_information(self._observers[i], state)
+
+    def _answer(self) -> VectorStep:
+        """Gather the legal ids (and their features) end to end, growing the buffers when a
+        step needs more room than any before it."""
+        lengths = [len(legal) for legal in self._legal]
+        offsets = self.legal_offsets
+        offsets[0] = 0
+        np.cumsum(lengths, out=offsets[1:])
+        total = int(offsets[-1])
+        if total > len(self._ids):
+            room = max(total, 2 * len(self._ids))
+            self._ids = np.zeros(room, np.int64)
+            if self._features is not None:
+                self._features = np.zeros((room, self.action_feature_size), np.float32)
+        ids = self._ids[:total]
+        ids[:] = [action for legal in self._legal for action in legal]
+        features = None
+        if self._features is not None:
+            features = self._features[:total]
+            for i, legal in enumerate(self._legal):
+                features[offsets[i] : offsets[i + 1]] = action_features(
+                    self.encoder, self._games[i], int(self.to_act[i]), legal
+                )
+        return VectorStep(
+            self.observations,
+            self.to_act,
+            self.rewards,
+            self.terminations,
+            ids,
+            offsets,
+            features,
+            self.mask,
+            self.states,
+            self.seeds,
+        )
+
+    def close(self) -> None:
+        """Nothing to release: the games are plain Python."""
+
+
+def vector_env(game: str, num_envs: int, **options: Any) -> VectorEnv:
+    """``num_envs`` games of ``game`` with its options (keyword arguments), stepped together;
+    ``features``, ``dense_mask`` and ``full_information`` choose the arrays (the module)."""
+    return VectorEnv(game, num_envs, **options)
