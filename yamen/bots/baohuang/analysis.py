@@ -33,8 +33,8 @@ from typing import Any, cast
 
 from yamen.bots.baohuang.bidding import declared_view
 from yamen.bots.baohuang.determinize import build_state, determinize, sample_deal
+from yamen.bots.baohuang.playout import Playouts
 from yamen.bots.baohuang.playout import choose as playout_choice
-from yamen.bots.baohuang.playout import deal_scores, play_out
 from yamen.bots.baohuang.search import candidates
 from yamen.games.baohuang.actions import DECLARE, PASS, REBEL
 from yamen.games.baohuang.phases import Phase
@@ -84,11 +84,9 @@ def evaluate(
     for round_ in range(rounds):
         if round_:
             state = determinize(seen, rng, fresh=True)
+        playout = Playouts(state)
         for action in options:
-            game = state.clone()
-            game.apply_unchecked(me, action)
-            play_out(game)
-            totals[action] += float(deal_scores(game)[me])
+            totals[action] += float(playout.scores(action)[me])
     values = {a: total / rounds for a, total in totals.items()}
     return {"values": values, "playouts": rounds * len(options)}
 
@@ -109,8 +107,7 @@ def declaration(
         deal = sample_deal(starts[PASS], rng)
         for action, start in starts.items():
             state = build_state(start, deal, fresh=True)
-            play_out(state)
-            totals[action] += float(deal_scores(state)[me])
+            totals[action] += float(Playouts(state).scores()[me])
     return {
         "values": {a: total / rounds for a, total in totals.items()},
         "playouts": rounds * len(starts),

@@ -20,7 +20,7 @@ import random
 import time
 
 from yamen.bots.baohuang.determinize import build_state, sample_deal
-from yamen.bots.baohuang.playout import deal_scores, play_out
+from yamen.bots.baohuang.playout import Playouts
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.view import SeatView
 
@@ -141,8 +141,7 @@ def value(
         if bar is not None and estimate.settled(bar):
             break
         state = build_state(view, sample_deal(view, rng), fresh=True)
-        play_out(state)
-        estimate.add(float(deal_scores(state)[me]))
+        estimate.add(float(Playouts(state).scores()[me]))
     return estimate
 
 
@@ -164,8 +163,7 @@ def paired_gain(
         scores = []
         for view in (base, other):
             state = build_state(view, deal, fresh=True)
-            play_out(state)
-            scores.append(float(deal_scores(state)[me]))
+            scores.append(float(Playouts(state).scores()[me]))
         gain.add(scores[1] - scores[0])
         done += 2
     return gain

@@ -7,6 +7,10 @@ straight from the sampled state instead of a view (building a view per decision 
 the decision), and actions are applied with ``apply_unchecked``. The policy only ever builds
 legal actions (the tests check that against ``legal``).
 
+Where Baohuang's compiled core is built (yamen/games/baohuang/core.py), :class:`Playouts` runs
+the same policy and rules in C, the state packed once for every playout from it; the core is
+the same play, checked decision by decision against this module (lockstep.py).
+
 Every seat judges friends from what it can know: its own role and the public roles. What the
 rules decide is asked of the state, never copied here: a seat's role (``own_role``), whether
 it may yield or claim (``answer_words``) and the deal's scores (``deal_scores``).
@@ -21,6 +25,7 @@ from yamen.bots.baohuang.hand import JOKER_SLOT, Perspective, known_friends, par
 from yamen.bots.baohuang.play import ToAnswer, answer_beatable, cannot_beat, lead
 from yamen.bots.baohuang.rules import BaohuangRulesBot
 from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
+from yamen.games.baohuang.core import CORE, pack
 from yamen.games.baohuang.kinds import SLOT_OF
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
@@ -45,6 +50,33 @@ def play_out(state: BaohuangState) -> None:
             outs = len(state.out)
             if settled(state):
                 return
+
+
+class Playouts:
+    """Policy playouts from one sampled state (not changed), each after an optional first
+    action of the seat to act: in the compiled core where it is built, else on a clone in
+    Python; the same scores either way. A deal's scores depend only on its places (the sides
+    and stakes are fixed before play), so they are kept by places."""
+
+    def __init__(self, state: BaohuangState):
+        self.state = state
+        self.packed = pack(state) if CORE is not None else None
+        self._scores: dict[tuple[int, ...], list[Fraction]] = {}
+
+    def scores(self, first: int | None = None) -> list[Fraction]:
+        """The deal's scores once ``first`` (if any) and the policy's play have settled them."""
+        if CORE is not None and self.packed is not None:
+            places, _ = CORE.play_out(self.packed, -1 if first is None else first)
+        else:
+            game = self.state.clone()
+            if first is not None:
+                game.apply_unchecked(game._pending[0], first)
+            play_out(game)
+            places = tuple(game.places_now())
+        found = self._scores.get(places)
+        if found is None:
+            found = self._scores[places] = self.state.deal_scores(list(places))
+        return found
 
 
 def rules_scores(state: BaohuangState) -> list[Fraction]:

@@ -40,8 +40,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from yamen.bots.baohuang import bidding
 from yamen.bots.baohuang.determinize import counts_of, determinize
+from yamen.bots.baohuang.playout import Playouts
 from yamen.bots.baohuang.playout import choose as playout_choice
-from yamen.bots.baohuang.playout import deal_scores, play_out
 from yamen.games.baohuang.actions import (
     CALL_BASE,
     CLAIM,
@@ -119,13 +119,11 @@ class BaohuangSearchBot:
             if rounds:
                 state = determinize(view, rng, fresh=True)
             rewards = []
+            playouts = Playouts(state)
             for action in alive:
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
-                game = state.clone()
-                game.apply_unchecked(me, action)
-                play_out(game)
-                rewards.append(float(deal_scores(game)[me]))
+                rewards.append(float(playouts.scores(action)[me]))
             if len(rewards) < len(alive):
                 break  # out of time: an unfinished round is not paired, so it is dropped
             done += len(rewards)

@@ -1,0 +1,138 @@
+"""Baohuang's compiled core against the Python engine and policy, decision by decision.
+
+At every decision of a deal's play phase, the core (yamen/games/baohuang/core.py) and the
+Python reference must agree on everything the core computes: the pending seat's legal ids
+(in order), the rules bot's playout choice (playout.py ``choose``), and the whole packed state
+after the action (hands, table, who is asked, yielders, claimant, passes, public roles, seats
+out and sunk); and, from any decision, on the places a policy playout reaches. The first
+difference raises :class:`Disagreement` with what differed. tests/games/baohuang/test_core.py
+runs it on a bounded sample, benchmarks/core_agreement.py on a million decisions.
+"""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+from typing import Any
+
+from yamen.bots.baohuang.playout import choose, play_out
+from yamen.engine import get_game
+from yamen.games.baohuang.core import pack
+from yamen.games.baohuang.phases import Phase
+from yamen.games.baohuang.rules import BaohuangState
+from yamen.records import Record
+
+
+class Disagreement(AssertionError):
+    """The core and the Python reference differ."""
+
+
+def at_play(options: dict[str, Any], seed: int, rng: random.Random) -> BaohuangState | None:
+    """The match's last deal at the start of its play phase, reached with random choices
+    before it (``None`` if the match ended before: a void deal's redeal never does)."""
+    state = get_game("baohuang", options).new_state(seed)
+    assert isinstance(state, BaohuangState)
+    last = state.options["deals"]
+    while not state.over and not (state.phase is Phase.PLAY and state.deal_no == last):
+        seat = state.pending()[0]
+        state.apply(seat, rng.choice(state.legal(seat)))
+    return None if state.over else state
+
+
+def places_of(state: BaohuangState) -> tuple[int, ...]:
+    return tuple(state.places_now())
+
+
+def check_deal(core: ModuleType, state: BaohuangState, rng: random.Random, playouts: int) -> int:
+    """Step ``state`` to the end of its deal with random legal actions, comparing the core at
+    every decision, and ``playouts`` policy playouts from random decisions on the way; the
+    decisions checked."""
+    decisions = 0
+    playout_at = set(rng.sample(range(400), playouts))
+    while state.phase is Phase.PLAY:
+        seat = state.pending()[0]
+        packed = pack(state)
+        legal = state.legal(seat)
+        found = core.legal(packed)
+        if found != legal:
+            raise Disagreement(f"legal ids of seat {seat}: core {found}, python {legal}")
+        mine, theirs = choose(state, seat), core.choose(packed)
+        if mine != theirs:
+            raise Disagreement(f"the policy for seat {seat}: core {theirs}, python {mine}")
+        if decisions in playout_at:
+            compare_playout(core, state, packed, rng.choice(legal))
+        action = rng.choice(legal)
+        stepped = core.step(packed, action)
+        state.apply(seat, action)
+        if stepped != pack(state):
+            raise Disagreement(f"after seat {seat} played {action}: {diff(stepped, pack(state))}")
+        decisions += 1
+    return decisions
+
+
+def compare_playout(core: ModuleType, state: BaohuangState, packed: bytes, first: int) -> None:
+    """The policy played out after ``first``: the same places (and so the same scores)."""
+    game = state.clone()
+    game.apply_unchecked(game.pending()[0], first)
+    play_out(game)
+    found, _ = core.play_out(packed, first)
+    if found != places_of(game):
+        raise Disagreement(f"playout after {first}: core places {found}, python {places_of(game)}")
+
+
+def check_record(core: ModuleType, record: Record) -> int:
+    """A recorded game replayed, the core compared at every decision of its play phases (the
+    recorded actions, not random ones); the decisions compared."""
+    state = record.start()
+    assert isinstance(state, BaohuangState)
+    decisions = 0
+    for seat, text in record.actions:
+        if state.phase is not Phase.PLAY:
+            state.apply_text(seat, text)
+            continue
+        packed, deal = pack(state), state.deal_no
+        if core.legal(packed) != state.legal(seat):
+            raise Disagreement(f"legal ids of seat {seat} before {text!r}")
+        if core.choose(packed) != choose(state, seat):
+            raise Disagreement(f"the policy for seat {seat} before {text!r}")
+        stepped = core.step(packed, state.parse_action(seat, text))
+        state.apply_text(seat, text)
+        if state.deal_no == deal and stepped != pack(state):
+            raise Disagreement(f"after {text!r} by seat {seat}: {diff(stepped, pack(state))}")
+        if state.deal_no != deal and stepped[-1] != 0xFF:  # the deal ended: nobody is pending
+            raise Disagreement(f"the deal ended with {text!r}; the core plays on")
+        decisions += 1
+    return decisions
+
+
+def diff(core_bytes: bytes, python_bytes: bytes) -> str:
+    """Where two packed deals differ (byte offsets, as _core.c's layout numbers them)."""
+    at = [i for i, (a, b) in enumerate(zip(core_bytes, python_bytes, strict=True)) if a != b]
+    return f"packed bytes differ at {at[:10]}"
+
+
+def run(core: ModuleType, cases: list[dict[str, Any]], deals: int, seed: int = 0) -> int:
+    """``deals`` deals of each case (options) checked; the decisions compared."""
+    rng = random.Random(seed)
+    decisions = 0
+    for options in cases:
+        for index in range(deals):
+            state = at_play(options, seed + index, rng)
+            if state is not None:
+                decisions += check_deal(core, state, rng, playouts=2)
+    return decisions
+
+
+CASES: list[dict[str, Any]] = [
+    # the play-phase rules the core ports: both variants, the guard by the fourth copy, every
+    # house rule that changes play (hard pass, the held and the sunk lowest rank), rules
+    # edition 1's claim, grabs, and the hands tribute leaves (a match's second deal)
+    {"variant": "shandong"},
+    {"variant": "japanese"},
+    {"variant": "shandong", "grabbing": False, "hard_pass": True},
+    {"variant": "shandong", "lowest_held": True, "royalist_declares": "hidden"},
+    {"variant": "shandong", "lowest_last": True, "edition": 1},
+    {"variant": "japanese", "deals": 2, "hard_pass": True, "lowest_held": True},
+    {"variant": "japanese", "guard_by_fourth": True, "solo_declares": False},
+    {"variant": "japanese", "deals": 2, "lowest_last": True, "edition": 1},
+]

@@ -1,0 +1,827 @@
+/* Baohuang's compiled core: the play phase of a deal and the rules bot's play policy, in C.
+ *
+ * The Python engine (rules.py, sets.py, hands.py, house.py) and the policy (yamen/bots/
+ * baohuang/play.py, hand.py, playout.py) are the reference; this file ports them line by
+ * line, so that whole search playouts run without the interpreter. Every function names the
+ * Python it ports; tests/games/baohuang/test_core.py steps both in lockstep (legal ids, the
+ * state after every action, the policy's choice, the places) and fails on any difference.
+ * A rule changed in Python must be changed here too (docs/architecture.md says how).
+ *
+ * A deal crosses the boundary packed (core.py's pack(): one signed byte per field, the layout
+ * below); the module keeps nothing between calls. Built as yamen.games.baohuang._core by
+ * setup.py where a C compiler is found; without it the Python engine runs alone.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { NK = 56, NS = 15, SMALL = 13, BIG = 14, NO_RANK = 13, PLAY_BASE = 64, MAXSET = 24 };
+enum { PASS = 0, YIELD = 1, CLAIM = 2, SJ = 52, BJ = 53, SJM = 54, BJM = 55 };
+enum { MAXLEGAL = 8192, ENDGAME = 10, CONTROL = 11 };
+/* public roles, as codes (core.py ROLE_CODES) */
+enum { R_NONE = 0, R_EMPEROR = 1, R_PARTNER = 2, R_SOLO = 3, R_COMMONER = 4, R_REBEL = 5 };
+
+/* The packed layout: offsets into the byte string (core.py builds it from these names). */
+enum {
+    P_HANDS = 0,                 /* 5 x 56 kind counts */
+    P_FLAGS = P_HANDS + 5 * NK,  /* single_with_jokers, yield_and_claim, reveal_by_call, other role */
+    P_TELL = P_FLAGS + 4,        /* tell_kind, called (-1: none) */
+    P_SIDES = P_TELL + 2,        /* emperor, partner (-1), grabbed */
+    P_HOUSE = P_SIDES + 3,       /* edition, hard_pass, sink_rank, held_rank */
+    P_ROLES = P_HOUSE + 4,       /* 5 public role codes */
+    P_OUT = P_ROLES + 5,         /* count, then 5 seats */
+    P_SUNK = P_OUT + 6,          /* count, then 5 seats */
+    P_TABLE = P_SUNK + 6,        /* has_table, r, n, x, y, owner, stage, claimant */
+    P_ASK = P_TABLE + 8,         /* count, then 5 seats */
+    P_YIELD = P_ASK + 6,         /* count, then 5 seats */
+    P_PASSED = P_YIELD + 6,      /* 5 flags */
+    P_PENDING = P_PASSED + 5,    /* the seat to act, -1 when the deal is over */
+    P_SIZE = P_PENDING + 1
+};
+
+typedef struct {
+    int8_t hand[5][NK], slots[5][NS], size[5], active[5], passed[5], roles[5];
+    uint32_t masks[5][MAXSET + 1];
+    int8_t out[5], n_out, sunk[5], n_sunk, after[5][4], n_after[5];
+    int8_t has_table, table[4], owner, stage, claimant, pending;
+    int8_t to_ask[5], n_ask, yielders[5], n_yield;
+    int8_t single, yield_claim, by_call, other_role, tell_kind, called, emperor, partner, grabbed;
+    int8_t edition, hard_pass, sink_rank, held_rank, over;
+} Deal;
+
+static const double RANK_COST[13] = {0.0, 0.0, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.4, 2.0, 3.0, 4.5};
+
+static inline int enc(int r, int n, int x, int y, int t) {
+    return PLAY_BASE + (((r * 17 + n) * 5 + x) * 5 + y) * 5 + t;
+}
+static inline void dec(int a, int *r, int *n, int *x, int *y, int *t) {
+    a -= PLAY_BASE;
+    *t = a % 5; a /= 5;
+    *y = a % 5; a /= 5;
+    *x = a % 5; a /= 5;
+    *n = a % 17;
+    *r = a / 17;
+}
+static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int slot_of(int k) { return k < 52 ? k / 4 : (k == SJ || k == SJM) ? SMALL : BIG; }
+
+/* fields.py: still_in_after, the play order from each seat, seats out skipped */
+static void still_in_after(Deal *d) {
+    for (int i = 0; i < 5; i++) {
+        d->n_after[i] = 0;
+        for (int j = 1; j < 5; j++) {
+            int s = (i + j) % 5;
+            if (d->active[s]) d->after[i][d->n_after[i]++] = (int8_t)s;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ packing */
+
+static int unpack(Deal *d, const int8_t *p, Py_ssize_t len) {
+    if (len != P_SIZE) {
+        PyErr_Format(PyExc_ValueError, "a packed deal is %d bytes, not %zd", P_SIZE, len);
+        return -1;
+    }
+    memset(d, 0, sizeof *d);
+    memcpy(d->hand, p + P_HANDS, 5 * NK);
+    d->single = p[P_FLAGS]; d->yield_claim = p[P_FLAGS + 1];
+    d->by_call = p[P_FLAGS + 2]; d->other_role = p[P_FLAGS + 3];
+    d->tell_kind = p[P_TELL]; d->called = p[P_TELL + 1];
+    d->emperor = p[P_SIDES]; d->partner = p[P_SIDES + 1]; d->grabbed = p[P_SIDES + 2];
+    d->edition = p[P_HOUSE]; d->hard_pass = p[P_HOUSE + 1];
+    d->sink_rank = p[P_HOUSE + 2]; d->held_rank = p[P_HOUSE + 3];
+    memcpy(d->roles, p + P_ROLES, 5);
+    d->n_out = p[P_OUT]; memcpy(d->out, p + P_OUT + 1, 5);
+    d->n_sunk = p[P_SUNK]; memcpy(d->sunk, p + P_SUNK + 1, 5);
+    d->has_table = p[P_TABLE];
+    memcpy(d->table, p + P_TABLE + 1, 4);
+    d->owner = p[P_TABLE + 5]; d->stage = p[P_TABLE + 6]; d->claimant = p[P_TABLE + 7];
+    d->n_ask = p[P_ASK]; memcpy(d->to_ask, p + P_ASK + 1, 5);
+    d->n_yield = p[P_YIELD]; memcpy(d->yielders, p + P_YIELD + 1, 5);
+    memcpy(d->passed, p + P_PASSED, 5);
+    d->pending = p[P_PENDING];
+    d->over = d->pending < 0;
+    for (int s = 0; s < 5; s++) {
+        d->active[s] = 1;
+        for (int k = 0; k < NK; k++) {
+            d->slots[s][slot_of(k)] += d->hand[s][k];
+            d->size[s] += d->hand[s][k];
+        }
+        for (int r = 0; r < 13; r++)
+            for (int n = 0; n <= d->slots[s][r]; n++) d->masks[s][n] |= 1u << r;
+    }
+    for (int i = 0; i < d->n_out; i++) d->active[d->out[i]] = 0;
+    still_in_after(d);
+    return 0;
+}
+
+static void pack(const Deal *d, int8_t *p) {
+    memset(p, 0, P_SIZE);
+    memcpy(p + P_HANDS, d->hand, 5 * NK);
+    p[P_FLAGS] = d->single; p[P_FLAGS + 1] = d->yield_claim;
+    p[P_FLAGS + 2] = d->by_call; p[P_FLAGS + 3] = d->other_role;
+    p[P_TELL] = d->tell_kind; p[P_TELL + 1] = d->called;
+    p[P_SIDES] = d->emperor; p[P_SIDES + 1] = d->partner; p[P_SIDES + 2] = d->grabbed;
+    p[P_HOUSE] = d->edition; p[P_HOUSE + 1] = d->hard_pass;
+    p[P_HOUSE + 2] = d->sink_rank; p[P_HOUSE + 3] = d->held_rank;
+    memcpy(p + P_ROLES, d->roles, 5);
+    p[P_OUT] = d->n_out; memcpy(p + P_OUT + 1, d->out, (size_t)d->n_out);
+    p[P_SUNK] = d->n_sunk; memcpy(p + P_SUNK + 1, d->sunk, (size_t)d->n_sunk);
+    p[P_TABLE] = d->has_table;
+    if (d->has_table) memcpy(p + P_TABLE + 1, d->table, 4);
+    p[P_TABLE + 5] = d->owner; p[P_TABLE + 6] = d->stage; p[P_TABLE + 7] = d->claimant;
+    p[P_ASK] = d->n_ask; memcpy(p + P_ASK + 1, d->to_ask, (size_t)d->n_ask);
+    p[P_YIELD] = d->n_yield; memcpy(p + P_YIELD + 1, d->yielders, (size_t)d->n_yield);
+    memcpy(p + P_PASSED, d->passed, 5);
+    p[P_PENDING] = d->over ? -1 : d->pending;
+}
+
+/* ------------------------------------------------------------------ legal sets (sets.py) */
+
+static int telling_of(const Deal *d, int seat, int *tell_slot) {
+    int tk = d->tell_kind, telling = tk >= 0 ? d->hand[seat][tk] : 0;
+    *tell_slot = telling ? slot_of(tk) : -1;
+    return telling;
+}
+
+/* leads(), then house.leads_allowed() where lowest_held narrows them */
+static int leads(const Deal *d, int seat, int *out) {
+    const int8_t *c = d->slots[seat];
+    int tell_slot, telling = telling_of(d, seat, &tell_slot);
+    int small = c[SMALL], big = c[BIG], st = tell_slot == SMALL ? telling : 0;
+    int offsets[200], no = 0, m = 0;
+    for (int x = 0; x <= small; x++)
+        for (int y = 0; y <= big; y++)
+            for (int t = imax(0, x - (small - st)); t <= imin(x, st); t++)
+                offsets[no++] = (x * 5 + y) * 5 + t;
+    int ns = d->single ? no : 1;
+    for (int r = 0; r < 13; r++) {
+        int held = c[r];
+        if (!held) continue;
+        if (r == tell_slot) {
+            for (int n = 1; n <= held; n++) {
+                int k = n > 1 ? no : ns;
+                for (int t = imax(0, n - (held - telling)); t <= imin(n, telling); t++)
+                    for (int i = 0; i < k; i++) out[m++] = enc(r, n, 0, 0, 0) + t + offsets[i];
+            }
+            continue;
+        }
+        for (int i = 0; i < ns; i++) out[m++] = enc(r, 1, 0, 0, 0) + offsets[i];
+        for (int n = 2; n <= held; n++)
+            for (int i = 0; i < no; i++) out[m++] = enc(r, n, 0, 0, 0) + offsets[i];
+    }
+    for (int i = 1; i < no; i++) out[m++] = enc(NO_RANK, 0, 0, 0, 0) + offsets[i];
+    int held = d->held_rank;
+    if (held >= 0 && c[held]) {
+        int kept = 0;
+        for (int i = 0; i < m; i++) {
+            int r, n, x, y, t;
+            dec(out[i], &r, &n, &x, &y, &t);
+            if (!(n > 0 && r == held && n + x + y < d->size[seat])) out[kept++] = out[i];
+        }
+        m = kept;
+    }
+    return m;
+}
+
+/* follows() and _follows_telling(): the sets that beat the table */
+static int follows(const Deal *d, int seat, int *out, int m) {
+    const int8_t *c = d->slots[seat];
+    int rb = d->table[0], nb = d->table[1], xb = d->table[2], yb = d->table[3];
+    int small = c[SMALL], big = c[BIG];
+    if (yb || big < xb) return m;
+    int tell_slot, telling = telling_of(d, seat, &tell_slot);
+    int st = tell_slot == SMALL ? telling : 0;
+    int k = nb + xb;
+    uint32_t above = nb ? (uint32_t)(~0u << (rb + 1)) : 0u;
+    for (int y = xb; y <= imin(k, big); y++)
+        for (int x = 0; x <= imin(k - y, small); x++) {
+            int n = k - y - x, o = (x * 5 + y) * 5, t0 = 0, t1 = 0;
+            if (tell_slot >= 0) { t0 = imax(0, x - (small - st)); t1 = imin(x, st); }
+            if (n == 0) {
+                for (int t = t0; t <= t1; t++) out[m++] = enc(NO_RANK, 0, 0, 0, 0) + o + t;
+                continue;
+            }
+            if (n == 1 && (x || y) && !d->single) continue;
+            uint32_t mask = d->masks[seat][n] & above & 0x1fffu;
+            if (tell_slot >= 0 && tell_slot < 13 && (mask >> tell_slot & 1)) {
+                mask &= ~(1u << tell_slot);
+                int held = c[tell_slot], base = enc(tell_slot, n, 0, 0, 0) + o + t0;
+                for (int t = imax(0, n - (held - telling)); t <= imin(n, telling); t++)
+                    out[m++] = base + t;
+            }
+            for (int r = 0; mask; r++, mask >>= 1)
+                if (mask & 1)
+                    for (int t = t0; t <= t1; t++) out[m++] = enc(r, n, 0, 0, 0) + o + t;
+        }
+    return m;
+}
+
+/* rules.py answer_words(): pass; yield in the first circle; claim (接風) there after a set
+ * that put its owner out, until someone claims (edition 2: the owner's next seat only) */
+static int answer_words(const Deal *d, int *out) {
+    int m = 0;
+    out[m++] = PASS;
+    if (d->yield_claim && d->stage == 1) {
+        out[m++] = YIELD;
+        int owner = d->owner;
+        if (d->claimant < 0 && !d->active[owner] &&
+            (d->edition < 2 || d->to_ask[0] == d->after[owner][0]))
+            out[m++] = CLAIM;
+    }
+    return m;
+}
+
+/* rules.py _legal_actions() in play */
+static int legal(const Deal *d, int *out) {
+    if (d->over) return 0;
+    if (!d->has_table) return leads(d, d->pending, out);
+    return follows(d, d->pending, out, answer_words(d, out));
+}
+
+/* ------------------------------------------------------------------ apply (rules.py) */
+
+static void take_from(int8_t *h, int k, int tk, int *left) {
+    if (*left > 0 && k != tk && h[k]) {
+        int q = imin(*left, h[k]);
+        h[k] -= (int8_t)q;
+        *left -= q;
+    }
+}
+
+/* hands.py take(): which kinds leave the hand (telling cards as chosen, the rest in order) */
+static void take(Deal *d, int seat, int r, int n, int x, int y, int t) {
+    int8_t *h = d->hand[seat], *s = d->slots[seat];
+    int tk = d->tell_kind;
+    if (n) {
+        int held = s[r];
+        s[r] = (int8_t)(held - n);
+        for (int m = held - n + 1; m <= held; m++) d->masks[seat][m] &= ~(1u << r);
+    }
+    s[SMALL] -= (int8_t)x;
+    s[BIG] -= (int8_t)y;
+    int left = y;
+    take_from(h, BJ, tk, &left);
+    take_from(h, BJM, tk, &left);
+    if (tk == SJM && t) {
+        h[SJM] -= (int8_t)t;
+        left = x - t;
+        take_from(h, SJ, tk, &left);
+    } else if (x) {
+        left = x;
+        take_from(h, SJ, tk, &left);
+        take_from(h, SJM, tk, &left);
+    }
+    if (n) {
+        if (tk >= 0 && tk < 52 && t) { h[tk] -= (int8_t)t; n -= t; }
+        left = n;
+        for (int k = r * 4; k < r * 4 + 4; k++) take_from(h, k, tk, &left);
+    }
+}
+
+/* variants.py unmasked() through rules.py _reveal_by_play() */
+static void reveal_by_play(Deal *d, int seat, int x, int y, int t) {
+    int emperor = d->emperor;
+    if (d->grabbed || (d->roles[seat] && seat != emperor)) return;
+    int role = R_NONE;
+    if (d->by_call) { /* unmasked_by_call */
+        int called = d->called;
+        if (seat != emperor && called >= 0 &&
+            ((t && called < 52) || (x && called == SJ) || (y && called == BJ)))
+            role = R_PARTNER;
+    } else if (t) { /* the guard card */
+        role = seat == emperor ? R_SOLO : R_PARTNER;
+    }
+    if (role) d->roles[seat] = (int8_t)role;
+}
+
+static void set_turn(Deal *d, int seat) { d->pending = (int8_t)seat; }
+
+static void lead_from(Deal *d, int seat) {
+    d->has_table = 0;
+    d->owner = -1;
+    memset(d->passed, 0, 5);
+    set_turn(d, seat);
+}
+
+static void close_trick(Deal *d) {
+    int owner = d->owner, leader;
+    if (d->claimant >= 0) leader = d->claimant;       /* 接風 */
+    else if (d->active[owner]) leader = owner;        /* 扣牌 */
+    else leader = d->after[owner][0];
+    lead_from(d, leader);
+}
+
+static void play_set(Deal *d, int seat, int action) {
+    int r, n, x, y, t;
+    dec(action, &r, &n, &x, &y, &t);
+    take(d, seat, r, n, x, y, t);
+    d->size[seat] -= (int8_t)(n + x + y);
+    d->has_table = 1;
+    d->table[0] = (int8_t)r; d->table[1] = (int8_t)n; d->table[2] = (int8_t)x; d->table[3] = (int8_t)y;
+    d->owner = (int8_t)seat;
+    if (t || x || y) reveal_by_play(d, seat, x, y, t);
+    if (d->size[seat] == 0) {
+        d->out[d->n_out++] = (int8_t)seat;
+        d->active[seat] = 0;
+        if (n > 0 && r == d->sink_rank) d->sunk[d->n_sunk++] = (int8_t)seat;
+        if (d->n_out == 4) { d->over = 1; return; }
+        still_in_after(d);
+    }
+    d->n_ask = 0; /* house.to_ask() */
+    for (int i = 0; i < d->n_after[seat]; i++) {
+        int s = d->after[seat][i];
+        if (!d->hard_pass || !d->passed[s]) d->to_ask[d->n_ask++] = (int8_t)s;
+    }
+    d->n_yield = 0;
+    d->stage = 1;
+    d->claimant = -1;
+    if (d->n_ask) set_turn(d, d->to_ask[0]);
+    else close_trick(d);
+}
+
+/* rules.py _act() in play; the caller has checked the action */
+static void apply(Deal *d, int action) {
+    int seat = d->pending;
+    if (action >= PLAY_BASE) { play_set(d, seat, action); return; }
+    memmove(d->to_ask, d->to_ask + 1, (size_t)--d->n_ask);
+    if (action == YIELD) d->yielders[d->n_yield++] = (int8_t)seat;
+    else if (action == CLAIM) d->claimant = (int8_t)seat;
+    else d->passed[seat] = 1;
+    if (d->n_ask) set_turn(d, d->to_ask[0]);
+    else if (d->stage == 1 && d->n_yield) { /* 讓牌: the yielders go again */
+        d->stage = 2;
+        memcpy(d->to_ask, d->yielders, (size_t)d->n_yield);
+        d->n_ask = d->n_yield;
+        d->n_yield = 0;
+        set_turn(d, d->to_ask[0]);
+    } else close_trick(d);
+}
+
+/* house.places(): the seats out but the sunk ones, the seats still in, then the sunk */
+static void places(const Deal *d, int8_t *order) {
+    int m = 0;
+    for (int i = 0; i < d->n_out; i++) {
+        int s = d->out[i], sunk = 0;
+        for (int j = 0; j < d->n_sunk; j++) sunk |= d->sunk[j] == s;
+        if (!sunk) order[m++] = (int8_t)s;
+    }
+    for (int s = 0; s < 5; s++)
+        if (d->active[s]) order[m++] = (int8_t)s;
+    for (int j = 0; j < d->n_sunk; j++) order[m++] = d->sunk[j];
+}
+
+/* ------------------------------------------------------------------ the policy (play.py) */
+
+typedef struct {      /* hand.py Perspective, read from the state as playout.py does */
+    const Deal *d;
+    int me, telling, tell_slot, hidden_partner, joker_slot, partner, have_unseen;
+    int8_t *counts;   /* the seat's slots: finishing_answer changes and restores them */
+    int friend[5];
+    int unseen[NS];
+} Seen;
+
+static int own_role(const Deal *d, int seat) { /* variants.py role() */
+    if (seat == d->emperor) return d->partner < 0 ? R_SOLO : R_EMPEROR;
+    return seat == d->partner ? R_PARTNER : d->other_role;
+}
+
+/* hand.py known_friends() and partner_of() */
+static void sides(const Deal *d, int me, int *friend, int *partner_out) {
+    int role = own_role(d, me), emperor = d->emperor;
+    const int8_t *roles = d->roles;
+    for (int s = 0; s < 5; s++) friend[s] = s == me;
+    *partner_out = -1;
+    if (role == R_SOLO) return;
+    if (role == R_PARTNER) { friend[emperor] = 1; *partner_out = emperor; return; }
+    int partner = -1;
+    for (int s = 0; s < 5; s++)
+        if (roles[s] == R_PARTNER) { partner = s; break; }
+    if (role == R_EMPEROR) {
+        int hidden = -1, n_hidden = 0;
+        for (int s = 0; s < 5; s++)
+            if (s != me && roles[s] != R_COMMONER) { hidden = s; n_hidden++; }
+        if (partner < 0 && n_hidden == 1) partner = hidden;
+        if (partner >= 0) friend[partner] = 1;
+        for (int s = 0; s < 5; s++)
+            if (friend[s] && s != me) { *partner_out = s; break; }
+        return;
+    }
+    int alone = d->grabbed || roles[emperor] == R_SOLO;
+    for (int s = 0; s < 5; s++)
+        if (s != me && s != emperor)
+            friend[s] = roles[s] == R_COMMONER || alone || (partner >= 0 && partner != s);
+}
+
+static void perspective(Seen *k, Deal *d, int seat) {
+    k->d = d;
+    k->me = seat;
+    k->counts = d->slots[seat];
+    k->telling = telling_of(d, seat, &k->tell_slot);
+    k->hidden_partner = seat == d->partner && !d->roles[seat];
+    k->joker_slot = -1;
+    if (k->hidden_partner && d->called >= 0)
+        k->joker_slot = d->called == SJ ? SMALL : d->called == BJ ? BIG : -1;
+    sides(d, seat, k->friend, &k->partner);
+    k->have_unseen = 0;
+}
+
+static const int *unseen(Seen *k) { /* what the other seats hold, all together */
+    if (!k->have_unseen) {
+        memset(k->unseen, 0, sizeof k->unseen);
+        for (int s = 0; s < 5; s++)
+            if (s != k->me)
+                for (int i = 0; i < NS; i++) k->unseen[i] += k->d->slots[s][i];
+        k->have_unseen = 1;
+    }
+    return k->unseen;
+}
+
+static int size_of(const Seen *k) { return k->d->size[k->me]; }
+
+static int min_telling(const Seen *k, int r, int n, int x) {
+    if (k->tell_slot == SMALL) return imax(0, x - (k->counts[SMALL] - k->telling));
+    return (k->tell_slot == r && n) ? imax(0, n - (k->counts[r] - k->telling)) : 0;
+}
+
+static int action_of(const Seen *k, int r, int n, int x, int y) {
+    return enc(n ? r : NO_RANK, n, x, y, min_telling(k, r, n, x));
+}
+
+static int reveals(const Seen *k, int r, int n, int x, int y) {
+    if (!k->hidden_partner) return 0;
+    return min_telling(k, r, n, x) > 0 || (k->joker_slot == SMALL && x > 0) ||
+           (k->joker_slot == BIG && y > 0);
+}
+
+static int can_carry(const Seen *k, int n) { return n != 1 || k->d->single; }
+
+static int safe(Seen *k, int r, int n, int x, int y) {
+    if (y) return 1;
+    const int *u = unseen(k);
+    int big = u[BIG], small = u[SMALL];
+    if (big < x) return 1;
+    if (n == 0) return big < x;
+    int most = 0;
+    for (int i = r + 1; i < 13; i++) most = imax(most, u[i]);
+    return most + small + big < n + x;
+}
+
+typedef struct { int r, n, x, y; } Shape;
+
+/* finishing_plan(): 1 and the first set of a sure way out, 2 for an empty plan (an empty hand:
+ * Python's [], falsy to lead() but a plan to finishing_answer()), 0 when there is none */
+static int finishing_plan(Seen *k, Shape *first) {
+    int8_t *c = k->counts;
+    int groups[13], ng = 0, unsafe[13], nu = 0;
+    for (int r = 0; r < 13; r++) if (c[r]) groups[ng++] = r;
+    for (int i = 0; i < ng; i++)
+        if (!safe(k, groups[i], c[groups[i]], 0, 0)) unsafe[nu++] = groups[i];
+    int sink = k->d->sink_rank, held = k->d->held_rank, last = -1;
+    if (held >= 0 && c[held]) last = held;
+    else
+        for (int i = 0; i < nu; i++) { /* min by (r == sink, can carry jokers, r) */
+            int r = unsafe[i];
+            if (last < 0) { last = r; continue; }
+            int a0 = r == sink, a1 = can_carry(k, c[r]);
+            int b0 = last == sink, b1 = can_carry(k, c[last]);
+            if (a0 < b0 || (a0 == b0 && (a1 < b1 || (a1 == b1 && r < last)))) last = r;
+        }
+    int needing[13], nn = 0;
+    for (int i = 0; i < nu; i++) if (unsafe[i] != last) needing[nn++] = unsafe[i];
+    int big = c[BIG], small = c[SMALL];
+    if (nn > big) return 0;
+    for (int i = 0; i < nn; i++) if (!can_carry(k, c[needing[i]])) return 0;
+    big -= nn;
+    Shape sets[16];
+    int m = 0;
+    for (int i = 0; i < ng; i++) {
+        int r = groups[i], is_unsafe = 0;
+        for (int j = 0; j < nu; j++) is_unsafe |= unsafe[j] == r;
+        if (!is_unsafe && r != last) sets[m++] = (Shape){r, c[r], 0, 0};
+    }
+    for (int i = 0; i < nn; i++) sets[m++] = (Shape){needing[i], c[needing[i]], 0, 1};
+    if (last >= 0 && can_carry(k, c[last])) {
+        sets[m++] = (Shape){last, c[last], small, big};
+        *first = sets[0];
+        return 1;
+    }
+    if (big || small) {
+        int carrier = -1;
+        for (int i = 0; i < m; i++) if (can_carry(k, sets[i].n)) { carrier = i; break; }
+        if (carrier >= 0) { sets[carrier].x += small; sets[carrier].y += big; }
+        else if (big || safe(k, NO_RANK, 0, small, 0)) sets[m++] = (Shape){NO_RANK, 0, small, big};
+        else return 0;
+    }
+    if (last >= 0) sets[m++] = (Shape){last, c[last], 0, 0};
+    if (!m) return 2;
+    *first = sets[0];
+    return 1;
+}
+
+static int whole_hand(Seen *k, Shape *s) {
+    int8_t *c = k->counts;
+    int small = c[SMALL], big = c[BIG], r = -1, ng = 0;
+    for (int i = 0; i < 13; i++) if (c[i]) { if (r < 0) r = i; ng++; }
+    if (!ng) { *s = (Shape){NO_RANK, 0, small, big}; return 1; }
+    if (ng > 1) return 0;
+    if (!can_carry(k, c[r]) && small + big) return 0;
+    *s = (Shape){r, c[r], small, big};
+    return 1;
+}
+
+static int lead_policy(Seen *k) { /* lead() */
+    Shape s;
+    int8_t *c = k->counts;
+    if (whole_hand(k, &s)) return action_of(k, s.r, s.n, s.x, s.y);
+    if (size_of(k) <= ENDGAME && finishing_plan(k, &s) == 1) return action_of(k, s.r, s.n, s.x, s.y);
+    const int8_t *sizes = k->d->size;
+    int held = k->d->held_rank;
+    for (int p = 0; p < 5; p++) { /* helping_lead(): the first such partner */
+        if (p == k->me || !k->friend[p] || !(sizes[p] > 0 && sizes[p] <= 2)) continue;
+        int want = sizes[p];
+        for (int r = 0; r < 13; r++)
+            if (c[r] && r != held && c[r] >= want && r < CONTROL) return action_of(k, r, want, 0, 0);
+        break;
+    }
+    int best = -1;
+    double best_penalty = 0;
+    for (int r = 0; r < 13; r++) {
+        if (!c[r] || r == held) continue;
+        double penalty = (double)r; /* lead_penalty() */
+        if (r >= CONTROL) penalty += 10;
+        if (k->hidden_partner && reveals(k, r, c[r], 0, 0)) penalty += 4;
+        int danger = 0; /* danger_sizes() */
+        for (int s2 = 0; s2 < 5; s2++)
+            danger |= !k->friend[s2] && sizes[s2] > 0 && sizes[s2] <= 5 && sizes[s2] == c[r];
+        if (danger && !safe(k, r, c[r], 0, 0)) penalty += 20;
+        if (best < 0 || penalty < best_penalty) { best = r; best_penalty = penalty; }
+    }
+    if (best < 0) return action_of(k, NO_RANK, 0, c[SMALL], c[BIG]);
+    return action_of(k, best, c[best], 0, 0);
+}
+
+static double set_cost(Seen *k, int r, int n, int x, int y) {
+    double cost = x * 4.0 + y * 6.0;
+    if (n) {
+        int held = k->counts[r];
+        if (n == held) cost += RANK_COST[r] - 2.5;
+        else cost += RANK_COST[r] * n / held + (r < CONTROL ? 1.0 : 0.3);
+    }
+    if (k->hidden_partner && reveals(k, r, n, x, y)) cost += 1.5;
+    return cost;
+}
+
+static int cannot_beat(const int8_t *c, const int8_t *table) {
+    int r = table[0], n = table[1], x = table[2], y = table[3], big = c[BIG], most = 0;
+    for (int i = r + 1; i < 13; i++) most = imax(most, c[i]);
+    return y || big < x || big + c[SMALL] + most < n + x;
+}
+
+static int beating(Seen *k, int rb, int nb, int xb, Shape *out) { /* beating() */
+    int8_t *c = k->counts;
+    int size = nb + xb, small = c[SMALL], big = c[BIG], m = 0, tell = k->tell_slot;
+    for (int y = xb; y <= imin(size, big); y++)
+        for (int x = 0; x <= imin(size - y, small); x++) {
+            int n = size - x - y;
+            if (n == 0) { out[m++] = (Shape){NO_RANK, 0, x, y}; continue; }
+            if (!(nb && (x + y == 0 || can_carry(k, n)))) continue;
+            if (tell > rb && tell < 13 && c[tell] >= n) out[m++] = (Shape){tell, n, x, y};
+            for (int r = rb + 1; r < 13; r++)
+                if (c[r] >= n && r != tell) out[m++] = (Shape){r, n, x, y};
+        }
+    return m;
+}
+
+static int finishing_answer(Seen *k, const Shape *shapes, int m, Shape *found) {
+    int8_t *c = k->counts;
+    unseen(k);
+    for (int i = 0; i < m; i++) {
+        Shape s = shapes[i];
+        if (!safe(k, s.r, s.n, s.x, s.y)) continue;
+        c[SMALL] -= (int8_t)s.x; c[BIG] -= (int8_t)s.y;
+        if (s.n) c[s.r] -= (int8_t)s.n;
+        Shape first;
+        int ok = finishing_plan(k, &first);
+        c[SMALL] += (int8_t)s.x; c[BIG] += (int8_t)s.y;
+        if (s.n) c[s.r] += (int8_t)s.n;
+        if (ok) { *found = s; return 1; }
+    }
+    return 0;
+}
+
+static int answer_policy(Seen *k, int may_yield, int may_claim) { /* answer_beatable() */
+    const Deal *d = k->d;
+    int rb = d->table[0], nb = d->table[1], xb = d->table[2], owner = d->owner;
+    int no_play = may_claim ? CLAIM : PASS;
+    Shape shapes[512], s;
+    int m = beating(k, rb, nb, xb, shapes);
+    if (!m) return no_play;
+    if (size_of(k) == nb + xb) return action_of(k, shapes[0].r, shapes[0].n, shapes[0].x, shapes[0].y);
+    if (size_of(k) <= ENDGAME && finishing_answer(k, shapes, m, &s))
+        return action_of(k, s.r, s.n, s.x, s.y);
+    if (owner == k->partner) { /* stopping_answer() */
+        int wanted = nb + xb, threat = 0;
+        for (int p = 0; p < 5; p++) threat |= !k->friend[p] && d->size[p] == wanted;
+        if (!threat) return no_play;
+        int best = -1;
+        double cost = 0;
+        for (int i = 0; i < m; i++) {
+            if (!safe(k, shapes[i].r, shapes[i].n, shapes[i].x, shapes[i].y)) continue;
+            double c = set_cost(k, shapes[i].r, shapes[i].n, shapes[i].x, shapes[i].y);
+            if (best < 0 || c < cost) { best = i; cost = c; }
+        }
+        if (best < 0) return no_play;
+        return action_of(k, shapes[best].r, shapes[best].n, shapes[best].x, shapes[best].y);
+    }
+    int best = 0;
+    double cost = set_cost(k, shapes[0].r, shapes[0].n, shapes[0].x, shapes[0].y);
+    for (int i = 1; i < m; i++) {
+        double c = set_cost(k, shapes[i].r, shapes[i].n, shapes[i].x, shapes[i].y);
+        if (c < cost) { best = i; cost = c; }
+    }
+    if (may_claim && cost > 0) return CLAIM;
+    double limit;
+    if (k->friend[owner]) limit = 1.0;
+    else { /* beat_limit() */
+        limit = 2.0;
+        int owner_size = d->size[owner];
+        if (owner_size > 0 && owner_size <= 3) limit += 5.0;
+        else if (owner_size > 0 && owner_size <= 8) limit += 2.0;
+        if (size_of(k) <= 8) limit += 1.0;
+        if (d->stage == 2) limit += 1.0;
+    }
+    if (cost <= limit) return action_of(k, shapes[best].r, shapes[best].n, shapes[best].x, shapes[best].y);
+    if (may_yield && cost <= limit + 1.0) return YIELD;
+    return PASS;
+}
+
+/* playout.py choose(): the policy's action for the pending seat */
+static int choose(Deal *d) {
+    Seen k;
+    int seat = d->pending;
+    if (!d->has_table) {
+        perspective(&k, d, seat);
+        return lead_policy(&k);
+    }
+    int words[3], nw = answer_words(d, words), may_claim = nw == 3, may_yield = nw >= 2;
+    if (cannot_beat(d->slots[seat], d->table)) return may_claim ? CLAIM : PASS;
+    perspective(&k, d, seat);
+    return answer_policy(&k, may_yield, may_claim);
+}
+
+/* playout.py settled(): the seats still in are all on one side */
+static int settled(const Deal *d) {
+    if (d->n_sunk) return 0;
+    if (d->grabbed) return d->n_out > 0;
+    int side[2] = {0, 0};
+    for (int s = 0; s < 5; s++)
+        if (d->active[s]) side[s == d->emperor || s == d->partner] = 1;
+    return !(side[0] && side[1]);
+}
+
+/* playout.py play_out(): the policy for every seat until the scores are settled */
+static long play_out(Deal *d) {
+    long decisions = 0;
+    int outs = d->n_out;
+    while (!d->over) {
+        apply(d, choose(d));
+        decisions++;
+        if (d->n_out != outs) {
+            outs = d->n_out;
+            if (!d->over && settled(d)) break;
+        }
+    }
+    return decisions;
+}
+
+/* ------------------------------------------------------------------ the Python functions */
+
+static int read_deal(PyObject *packed, Deal *d) {
+    char *buffer;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(packed, &buffer, &len) < 0) return -1;
+    return unpack(d, (const int8_t *)buffer, len);
+}
+
+static int is_legal(const Deal *d, int action) {
+    int ids[MAXLEGAL], m = legal(d, ids);
+    for (int i = 0; i < m; i++) if (ids[i] == action) return 1;
+    return 0;
+}
+
+static PyObject *py_legal(PyObject *self, PyObject *args) {
+    PyObject *packed;
+    Deal d;
+    int ids[MAXLEGAL];
+    if (!PyArg_ParseTuple(args, "S", &packed) || read_deal(packed, &d) < 0) return NULL;
+    int m = legal(&d, ids);
+    PyObject *out = PyList_New(m);
+    if (!out) return NULL;
+    for (int i = 0; i < m; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(ids[i]));
+    return out;
+}
+
+static PyObject *py_step(PyObject *self, PyObject *args) {
+    PyObject *packed;
+    int action;
+    Deal d;
+    int8_t out[P_SIZE];
+    if (!PyArg_ParseTuple(args, "Si", &packed, &action) || read_deal(packed, &d) < 0) return NULL;
+    if (!is_legal(&d, action)) {
+        PyErr_Format(PyExc_ValueError, "action %d is not legal in this deal", action);
+        return NULL;
+    }
+    apply(&d, action);
+    pack(&d, out);
+    return PyBytes_FromStringAndSize((const char *)out, P_SIZE);
+}
+
+static PyObject *py_choose(PyObject *self, PyObject *args) {
+    PyObject *packed;
+    Deal d;
+    if (!PyArg_ParseTuple(args, "S", &packed) || read_deal(packed, &d) < 0) return NULL;
+    if (d.over) return PyErr_Format(PyExc_ValueError, "the deal is over");
+    return PyLong_FromLong(choose(&d));
+}
+
+static PyObject *places_tuple(const Deal *d) {
+    int8_t order[5];
+    places(d, order);
+    return Py_BuildValue("(iiiii)", order[0], order[1], order[2], order[3], order[4]);
+}
+
+static PyObject *py_play_out(PyObject *self, PyObject *args) {
+    PyObject *packed;
+    int first = -1;
+    Deal d;
+    if (!PyArg_ParseTuple(args, "S|i", &packed, &first) || read_deal(packed, &d) < 0) return NULL;
+    if (first >= 0) {
+        if (!is_legal(&d, first)) {
+            PyErr_Format(PyExc_ValueError, "action %d is not legal in this deal", first);
+            return NULL;
+        }
+        apply(&d, first);
+    }
+    long decisions = play_out(&d);
+    PyObject *order = places_tuple(&d);
+    if (!order) return NULL;
+    return Py_BuildValue("(Nl)", order, decisions);
+}
+
+static inline uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static PyObject *py_random_playouts(PyObject *self, PyObject *args) {
+    PyObject *packed;
+    unsigned long long seed;
+    long times;
+    Deal start, d;
+    int ids[MAXLEGAL];
+    if (!PyArg_ParseTuple(args, "SKl", &packed, &seed, &times) || read_deal(packed, &start) < 0)
+        return NULL;
+    long decisions = 0;
+    uint64_t rng = seed;
+    for (long i = 0; i < times; i++) {
+        d = start;
+        while (!d.over) {
+            int m = legal(&d, ids);
+            apply(&d, ids[splitmix(&rng) % (uint64_t)m]);
+            decisions++;
+        }
+    }
+    return PyLong_FromLong(decisions);
+}
+
+static PyMethodDef methods[] = {
+    {"legal", py_legal, METH_VARARGS, "legal(packed) -> the pending seat's legal action ids"},
+    {"step", py_step, METH_VARARGS, "step(packed, action) -> the deal after a legal action"},
+    {"choose", py_choose, METH_VARARGS, "choose(packed) -> the policy's action for the pending seat"},
+    {"play_out", py_play_out, METH_VARARGS,
+     "play_out(packed, first=-1) -> (places, decisions): first applied, then the policy for "
+     "every seat until the deal's scores are settled"},
+    {"random_playouts", py_random_playouts, METH_VARARGS,
+     "random_playouts(packed, seed, times) -> decisions: random legal play to the deal's end"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "Baohuang's compiled core (see _core.c).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "PACKED_SIZE", P_SIZE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,70 @@
+"""Baohuang's compiled core, where it was built: the play phase and the rules bot's play policy
+in C (_core.c), so that a search playout runs without the interpreter.
+
+The Python engine stays the reference and the default: ``pip install -e .`` compiles the core
+where a C compiler is found (setup.py; the build is optional, and without it nothing else
+changes), and :data:`CORE` is the compiled module or ``None``. ``YAMEN_CORE=python`` in the
+environment leaves it unused even where it was built (to compare the two, or to rule it out).
+tests/games/baohuang/test_core.py steps both in lockstep and fails on any difference.
+
+A deal crosses to the core packed by :func:`pack`: one signed byte per field, in the order
+_core.c's ``P_*`` offsets give, read from a state in its play phase. The core keeps nothing
+between calls; each call unpacks the bytes it is given.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from types import ModuleType
+
+from yamen.games.baohuang.phases import Phase
+from yamen.games.baohuang.rules import BaohuangState
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("YAMEN_CORE", "").lower() == "python":
+        return None
+    try:
+        from yamen.games.baohuang import _core  # type: ignore[attr-defined]
+    except ImportError:  # not built: no compiler where it was installed
+        return None
+    return _core
+
+
+CORE = _load()
+ENGINE = "compiled" if CORE is not None else "python"
+"""Which engine plays search playouts: ``compiled`` (the core) or ``python``."""
+
+# Public roles as the core's codes (_core.c R_*); 0 is no public role.
+ROLE_CODES = {"emperor": 1, "royalist": 2, "guard": 2, "solo emperor": 3, "commoner": 4, "rebel": 5}
+
+
+def _seats(seats: list[int]) -> list[int]:
+    """A count, then up to five seats, padded."""
+    return [len(seats), *seats, *[0] * (5 - len(seats))]
+
+
+def pack(state: BaohuangState) -> bytes:
+    """A deal in its play phase as the core reads it (``_core.c``'s layout)."""
+    if state.phase not in (Phase.PLAY, Phase.OVER):
+        raise ValueError(f"only a deal in play is packed, not one in {state.phase}")
+    v, house = state.variant, state.house
+    emperor = state.emperor
+    assert emperor is not None, "a deal in play has an emperor"
+    values = [count for hand in state.hands for count in hand]
+    # a variant with a fixed guard card unmasks by it (variants.py); the others by the call
+    values += [state.single_with_jokers, state.yield_and_claim, v.guard_card is None]
+    values += [ROLE_CODES[v.other_role], state.tell_kind]
+    values += [-1 if state.called is None else state.called]
+    values += [emperor, -1 if state.partner is None else state.partner, state.grabbed]
+    values += [house.edition, house.hard_pass, house.sink_rank, house.held_rank]
+    values += [ROLE_CODES.get(state.public_roles.get(s, ""), 0) for s in range(5)]
+    values += _seats(state.out) + _seats(state.sunk)
+    table = state.table
+    values += [0, 0, 0, 0, 0] if table is None else [1, *table]
+    values += [state.owner, state.stage, -1 if state.claimant is None else state.claimant]
+    values += _seats(state.to_ask) + _seats(state.yielders) + [int(p) for p in state.passed]
+    pending = state.pending()
+    values.append(pending[0] if pending else -1)
+    return struct.pack(f"{len(values)}b", *values)
