@@ -172,7 +172,8 @@ def game_options(
 def describe(game: str) -> list[str]:
     """A game's options and presets, one line each, for ``yamen games GAME``."""
     kind = game_type(game)
-    lines = [f"{game}\t{kind.title}", "options (--NAME VALUE, or --option NAME=VALUE):"]
+    lines = [f"{game}\t{kind.title}", f"engine: {kind.engine()}"]
+    lines.append("options (--NAME VALUE, or --option NAME=VALUE):")
     lines += [f"  {option_line(option)}" for option in kind.declaration]
     if kind.presets:
         lines.append("presets (--preset NAME):")

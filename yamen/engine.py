@@ -344,6 +344,13 @@ class Game(ABC):
         }
 
     @classmethod
+    def engine(cls) -> str:
+        """What runs the game here: ``python`` (its rules as written, the reference), or what
+        a compiled core beside them adds where one was built (Baohuang's: its search
+        playouts). Shown by ``yamen games GAME`` and ``GET /api/games``."""
+        return "python"
+
+    @classmethod
     def contests(cls, result: Mapping[str, Any]) -> list[Contest]:
         """What a finished game's result (as JSON) says about who beat whom, for ratings: one
         or more contests, each of teams (lists of seats) and their ranks (0 best, equal ranks

@@ -81,6 +81,7 @@ def test_a_finished_game_has_a_page_with_every_seat_and_its_part(game, tmp_path)
     assert page["seat"] == 0 and page["game"] == game and page["finished"] > 0
     assert page["analysis"] == (kind.analyst is not None) == listed[game]["analysis"]
     assert listed[game]["figures"] == list(kind.figures)
+    assert listed[game]["engine"] == kind.engine()
     # the player's own list: this game, their part in it, the other seats by kind
     (only,) = mine["games"]
     assert mine["next"] is None and only["game_id"] == page["game_id"]

@@ -183,8 +183,9 @@ async def me(player: Me, request: Request) -> dict[str, str | None]:
 @router.get("/games")
 async def list_games() -> list[dict[str, Any]]:
     """Every game: its type (title, seats, the options declared, for a lobby's form), its
-    default options, its bots, whether it has a post-game analysis, and which of a player
-    page's figures mean something in it (``figures``: "places", "points")."""
+    default options, its bots, whether it has a post-game analysis, which of a player
+    page's figures mean something in it (``figures``: "places", "points"), and what runs it
+    here (``engine``: "python", or what a compiled core adds where one was built)."""
     return [
         {
             "game": name,
@@ -193,6 +194,7 @@ async def list_games() -> list[dict[str, Any]]:
             "bots": bot_names(name),
             "analysis": game_type(name).analyst is not None,
             "figures": list(game_type(name).figures),
+            "engine": game_type(name).engine(),
         }
         for name in game_names()
     ]

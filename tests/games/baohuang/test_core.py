@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from yamen.bots.baohuang import lockstep
+from yamen.bots.baohuang import lockstep, playout
+from yamen.engine import game_type
 from yamen.games.baohuang import core
 from yamen.games.baohuang.core import CORE, pack
 from yamen.records import Record
@@ -54,6 +55,34 @@ def test_a_refused_action_and_a_bad_deal_are_errors():
         CORE.legal(packed[:-1])
     with pytest.raises(ValueError, match="only a deal in play"):
         pack(lockstep.get_game("baohuang", {"variant": "shandong"}).new_state(1))
+
+
+@needs_core
+def test_search_playouts_score_the_same_with_and_without_the_core(monkeypatch):
+    """Playouts (what search, bidding and analysis play) through the core and through Python:
+    the same scores from the same sampled deals, for every first action."""
+    rng = random.Random(2)
+    compared = 0
+    for seed in range(12):
+        for options in ({"variant": "shandong"}, {"variant": "japanese", "lowest_held": True}):
+            state = lockstep.at_play(options, seed, rng)
+            legal = state.legal(state.pending()[0])
+            with_core = [playout.Playouts(state).scores(a) for a in legal[:6]]
+            monkeypatch.setattr(playout, "CORE", None)
+            in_python = [playout.Playouts(state).scores(a) for a in legal[:6]]
+            monkeypatch.undo()
+            assert with_core == in_python
+            compared += len(legal[:6])
+    assert compared > 100
+
+
+def test_the_game_says_which_engine_runs_it(monkeypatch):
+    kind = game_type("baohuang")
+    assert kind.engine() == (
+        "python" if CORE is None else "python, compiled core for search playouts"
+    )
+    monkeypatch.setattr(core, "CORE", None)  # YAMEN_CORE=python, or nothing built
+    assert kind.engine() == "python"
 
 
 # One-line differences planted in the core, each in a rule or in the policy: (what, line, planted)

@@ -132,6 +132,12 @@ class Baohuang(Game):
         return BaohuangState(options, seed, kinds)
 
     @classmethod
+    def engine(cls) -> str:
+        from yamen.games.baohuang.core import CORE  # imports the rules: read on demand
+
+        return "python" if CORE is None else "python, compiled core for search playouts"
+
+    @classmethod
     def contests(cls, result: Mapping[str, Any]) -> list[Contest]:
         """Ratings: each deal is a contest of the emperor's side (with the guard or royalist;
         alone when solo) against the rebels, won by the side the emperor's score says."""

@@ -14,6 +14,7 @@ between calls; each call unpacks the bytes it is given.
 
 from __future__ import annotations
 
+import importlib
 import os
 import struct
 from types import ModuleType
@@ -25,11 +26,10 @@ from yamen.games.baohuang.rules import BaohuangState
 def _load() -> ModuleType | None:
     if os.environ.get("YAMEN_CORE", "").lower() == "python":
         return None
-    try:
-        from yamen.games.baohuang import _core  # type: ignore[attr-defined]
+    try:  # by name: an extension module that may not have been built
+        return importlib.import_module("yamen.games.baohuang._core")
     except ImportError:  # not built: no compiler where it was installed
         return None
-    return _core
 
 
 CORE = _load()
