@@ -1,0 +1,43 @@
+"""Baohuang's compiled core against the Python engine and policy over many random decisions:
+yamen/bots/baohuang/lockstep.py's comparison (legal ids, the policy's choice, the whole deal
+after every action, and policy playouts from random decisions), over every case of its CASES
+in turn until ``--decisions`` decisions were compared. The first difference stops it with what
+differed; the test suite runs a bounded sample of the same (tests/games/baohuang/test_core.py).
+
+    python benchmarks/core_agreement.py [--decisions 1000000] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from yamen.bots.baohuang import lockstep
+from yamen.games.baohuang.core import CORE
+
+DEALS_PER_ROUND = 20  # of each case, before moving on to the next
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--decisions", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if CORE is None:
+        sys.exit("the compiled core is not built (pip install -e . with a C compiler)")
+    began = time.perf_counter()
+    per_case = dict.fromkeys(map(str, lockstep.CASES), 0)
+    seed = args.seed
+    while sum(per_case.values()) < args.decisions:
+        for options in lockstep.CASES:
+            per_case[str(options)] += lockstep.run(CORE, [options], DEALS_PER_ROUND, seed)
+        seed += DEALS_PER_ROUND
+    for case, decisions in per_case.items():
+        print(f"{decisions:>10,}  {case}")
+    total = sum(per_case.values())
+    print(f"{total:>10,}  decisions compared, all equal, in {time.perf_counter() - began:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
