@@ -2,9 +2,9 @@
 
 Every engine plays whole games with uniformly random legal moves, computing the full legal
 action set at each decision, for a fixed wall-clock budget; the rows of Baohuang's compiled
-core play a deal's play phase only (all the core has), from deals dealt and bid beforehand. One decision is one move chosen by a
-player (chance events such as OpenSpiel's deal are played but not counted). The script prints
-figures only; it never asserts a time.
+core play a deal's play phase only (all the core has), from deals dealt and bid beforehand.
+One decision is one move chosen by a player (chance events such as OpenSpiel's deal are played
+but not counted). The script prints figures only; it never asserts a time.
 
     python benchmarks/selfplay.py [--seconds 10] [--rounds 5] [--games N] [--seed 0]
                                   [--only yamen|openspiel|rlcard] [--json]

@@ -53,6 +53,11 @@ def test_a_refused_action_and_a_bad_deal_are_errors():
         CORE.play_out(packed, illegal)
     with pytest.raises(ValueError, match=f"a packed deal is {CORE.PACKED_SIZE} bytes"):
         CORE.legal(packed[:-1])
+    for at, value in ((0, 9), (CORE.PACKED_SIZE - 1, 7), (300, -3)):  # a hand, the seat to act
+        forged = bytearray(packed)
+        forged[at] = value & 0xFF
+        with pytest.raises(ValueError, match=f"byte {at} is {value}, not in"):
+            CORE.play_out(bytes(forged))
     with pytest.raises(ValueError, match="only a deal in play"):
         pack(lockstep.get_game("baohuang", {"variant": "shandong"}).new_state(1))
 

@@ -80,11 +80,41 @@ static void still_in_after(Deal *d) {
 
 /* ------------------------------------------------------------------ packing */
 
+/* Each byte's range (inclusive), so that no packed deal can index out of the arrays. */
+static int in_range(const int8_t *p, int at, int count, int low, int high) {
+    for (int i = at; i < at + count; i++)
+        if (p[i] < low || p[i] > high) {
+            PyErr_Format(PyExc_ValueError, "packed deal: byte %d is %d, not in %d..%d", i, p[i],
+                         low, high);
+            return 0;
+        }
+    return 1;
+}
+
+static int valid(const int8_t *p) {
+    return in_range(p, P_HANDS, 5 * NK, 0, 4) && in_range(p, P_FLAGS, 3, 0, 1) &&
+           in_range(p, P_FLAGS + 3, 1, R_COMMONER, R_REBEL) && in_range(p, P_TELL, 2, -1, NK - 1) &&
+           in_range(p, P_SIDES, 1, 0, 4) && in_range(p, P_SIDES + 1, 1, -1, 4) &&
+           in_range(p, P_SIDES + 2, 1, 0, 1) && in_range(p, P_HOUSE, 2, 0, 2) &&
+           in_range(p, P_HOUSE + 2, 2, -1, 12) && in_range(p, P_ROLES, 5, R_NONE, R_REBEL) &&
+           in_range(p, P_OUT, 1, 0, 4) && in_range(p, P_OUT + 1, 5, 0, 4) &&
+           in_range(p, P_SUNK, 1, 0, 4) && in_range(p, P_SUNK + 1, 5, 0, 4) &&
+           in_range(p, P_TABLE, 1, 0, 1) && in_range(p, P_TABLE + 1, 1, 0, NO_RANK) &&
+           in_range(p, P_TABLE + 2, 1, 0, 16) && in_range(p, P_TABLE + 3, 2, 0, 4) &&
+           in_range(p, P_TABLE + 5, 1, p[P_TABLE] ? 0 : -1, 4) &&
+           in_range(p, P_TABLE + 6, 1, 1, 2) && in_range(p, P_TABLE + 7, 1, -1, 4) &&
+           in_range(p, P_ASK, 1, p[P_TABLE] && p[P_PENDING] >= 0 ? 1 : 0, 4) &&
+           in_range(p, P_ASK + 1, 5, 0, 4) && in_range(p, P_YIELD, 1, 0, 4) &&
+           in_range(p, P_YIELD + 1, 5, 0, 4) && in_range(p, P_PASSED, 5, 0, 1) &&
+           in_range(p, P_PENDING, 1, -1, 4);
+}
+
 static int unpack(Deal *d, const int8_t *p, Py_ssize_t len) {
     if (len != P_SIZE) {
         PyErr_Format(PyExc_ValueError, "a packed deal is %d bytes, not %zd", P_SIZE, len);
         return -1;
     }
+    if (!valid(p)) return -1;
     memset(d, 0, sizeof *d);
     memcpy(d->hand, p + P_HANDS, 5 * NK);
     d->single = p[P_FLAGS]; d->yield_claim = p[P_FLAGS + 1];

@@ -33,8 +33,6 @@ def _load() -> ModuleType | None:
 
 
 CORE = _load()
-ENGINE = "compiled" if CORE is not None else "python"
-"""Which engine plays search playouts: ``compiled`` (the core) or ``python``."""
 
 # Public roles as the core's codes (_core.c R_*); 0 is no public role.
 ROLE_CODES = {"emperor": 1, "royalist": 2, "guard": 2, "solo emperor": 3, "commoner": 4, "rebel": 5}
