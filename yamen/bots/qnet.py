@@ -57,7 +57,22 @@ class QNet:
 
 def q_values(arrays: Arrays, observation: np.ndarray, features: np.ndarray) -> np.ndarray:
     """The forward pass: one observation, many actions (``features``: one row each)."""
-    hidden = observation @ arrays["w0_obs"] + features @ arrays["w0_act"] + arrays["b0"]
+    return _layers(arrays, observation @ arrays["w0_obs"] + features @ arrays["w0_act"])
+
+
+def q_values_ragged(
+    arrays: Arrays, observations: np.ndarray, features: np.ndarray, rows: np.ndarray
+) -> np.ndarray:
+    """The forward pass of many decisions at once: action ``j`` (``features[j]``) is one of
+    decision ``rows[j]``'s, whose observation is ``observations[rows[j]]`` (a vector
+    environment's ragged legal actions); each observation is multiplied once."""
+    first = (observations @ arrays["w0_obs"])[rows] + features @ arrays["w0_act"]
+    return _layers(arrays, first)
+
+
+def _layers(arrays: Arrays, first: np.ndarray) -> np.ndarray:
+    """The rest of the pass from the first layer's products (its bias not yet added)."""
+    hidden = first + arrays["b0"]
     layer = 1
     while f"w{layer}" in arrays:
         np.maximum(hidden, 0.0, out=hidden)

@@ -6,7 +6,12 @@ Two kinds of game:
 
 - **self-play**: every seat is played by the learning policy (the numpy network of
   yamen/bots/qnet.py), epsilon-greedy: a uniformly random legal action with probability
-  ``epsilon``, else the action of highest Q. Only the taken action's features are kept.
+  ``epsilon``, else the action of highest Q. Only the taken action's features are kept. The
+  games run side by side on the vector environment (yamen/rl/vector.py, ``SELFPLAY_GAMES`` of
+  them), one forward pass a step for every game's legal actions; the environment lives as long
+  as the actor, so a job returns the games that ended while it ran and the games still being
+  played carry on into the next job (their first decisions made with the weights of the job
+  before, as an asynchronous actor's are).
 - **imitation**: every seat is played by a teacher bot (``"rules"``: ``yamen.bots.make_bot``),
   each handed its own view as always; every legal action's features are kept with the index of
   the one the teacher took, so the learner can make that action score highest.
@@ -25,10 +30,13 @@ import numpy as np
 
 from yamen.bots import make_bot
 from yamen.bots.encoding import encoder_for
-from yamen.bots.qnet import Arrays, q_values
+from yamen.bots.qnet import Arrays, q_values_ragged
 from yamen.engine import get_game
 from yamen.rl.encoding import observe
+from yamen.rl.vector import VectorEnv
 from yamen.table import Table
+
+SELFPLAY_GAMES = 16  # games an actor plays side by side in self-play
 
 
 @dataclass(frozen=True)
@@ -58,51 +66,20 @@ class Roller:
         self.game = get_game(game, options)
         self.encoder = encoder_for(self.game)
         self.rng = random.Random(seed)
+        self._selfplay: SelfPlay | None = None  # made by the first self-play job
 
     def play(
         self, kind: str, arrays: Arrays | None, epsilon: float, games: int, seed: int
     ) -> Batch:
         """``games`` games of ``kind`` (``"selfplay"``, or ``"imitate:<teacher spec>"``)."""
         self.rng.seed(seed)
-        parts = []
-        for _ in range(games):
-            if kind == "selfplay":
-                assert arrays is not None, "self-play needs the network's weights"
-                parts.append(self.selfplay(arrays, epsilon))
-            else:
-                parts.append(self.imitate(kind.partition(":")[2] or "rules"))
-        return merged(parts)
-
-    def selfplay(self, arrays: Arrays, epsilon: float) -> Batch:
-        state = self.game.new_state(self.rng.getrandbits(63))
-        encoder, rng = self.encoder, self.rng
-        kept: list[tuple[int, np.ndarray, np.ndarray]] = []
-
-        def decide(seat: int) -> int:
-            legal = state.legal(seat)
-            if len(legal) == 1:
-                return legal[0]
-            features = encoder.action_features(state.view(seat), legal)
-            observation = observe(encoder, state, seat)
-            if rng.random() < epsilon:
-                pick = rng.randrange(len(legal))
-            else:
-                pick = int(np.argmax(q_values(arrays, observation, features)))
-            kept.append((seat, observation, features[pick]))
-            return legal[pick]
-
-        decisions = Table(state).play(decide)
-        scores = final_scores(state)
-        n = len(kept)
-        return Batch(
-            stacked([o for _, o, _ in kept], self.encoder.observation_size),
-            stacked([f for _, _, f in kept], self.encoder.action_feature_size),
-            np.arange(n, dtype=np.int64),
-            np.arange(n, dtype=np.int64),
-            np.array([scores[s] for s, _, _ in kept], dtype=np.float32),
-            1,
-            decisions,
-        )
+        if kind == "selfplay":
+            assert arrays is not None, "self-play needs the network's weights"
+            if self._selfplay is None:
+                self._selfplay = SelfPlay(self.game.name, self.game.options, seed)
+            return self._selfplay.play(arrays, epsilon, games, self.rng)
+        teacher = kind.partition(":")[2] or "rules"
+        return merged([self.imitate(teacher) for _ in range(games)])
 
     def imitate(self, teacher: str) -> Batch:
         state = self.game.new_state(self.rng.getrandbits(63))
@@ -143,6 +120,68 @@ class Roller:
             decisions,
             teacher=True,
         )
+
+
+class SelfPlay:
+    """Epsilon-greedy self-play of games side by side (see the module)."""
+
+    def __init__(self, game: str, options: dict[str, Any], seed: int):
+        self.env = VectorEnv(game, SELFPLAY_GAMES, **options)
+        self.step = self.env.reset(seed=seed)
+        # per slot, the game being played: its kept decisions (seat, observation, feature row)
+        # and every decision made in it, forced ones included
+        self.kept: list[list[tuple[int, np.ndarray, np.ndarray]]] = [
+            [] for _ in range(SELFPLAY_GAMES)
+        ]
+        self.decisions = [0] * SELFPLAY_GAMES
+
+    def play(self, arrays: Arrays, epsilon: float, games: int, rng: random.Random) -> Batch:
+        """Step every game until ``games`` of them have ended; their decisions."""
+        ended: list[tuple[list[tuple[int, np.ndarray, np.ndarray]], int, np.ndarray]] = []
+        while len(ended) < games:
+            step = self.step
+            rows = step.legal_features
+            assert rows is not None, "the environment gives action features"
+            starts, ends = step.legal_offsets[:-1], step.legal_offsets[1:]
+            picks = greedy(arrays, step.observations, rows, step.legal_offsets)
+            for i, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+                self.decisions[i] += 1
+                if end - start == 1:
+                    continue  # forced: nothing to learn
+                if rng.random() < epsilon:
+                    picks[i] = start + rng.randrange(end - start)
+                seat = int(step.to_act[i])
+                self.kept[i].append((seat, step.observations[i].copy(), rows[picks[i]].copy()))
+            self.step = step = self.env.step(step.legal_ids[picks])
+            for i in np.flatnonzero(step.terminations).tolist():
+                ended.append((self.kept[i], self.decisions[i], step.rewards[i].copy()))
+                self.kept[i], self.decisions[i] = [], 0
+        kept = [(scores[seat], o, f) for decisions, _, scores in ended for seat, o, f in decisions]
+        n = len(kept)
+        return Batch(
+            stacked([o for _, o, _ in kept], self.env.observation_size),
+            stacked([f for _, _, f in kept], self.env.action_feature_size),
+            np.arange(n, dtype=np.int64),
+            np.arange(n, dtype=np.int64),
+            np.array([r for r, _, _ in kept], dtype=np.float32),
+            len(ended),
+            sum(decisions for _, decisions, _ in ended),
+        )
+
+
+def greedy(
+    arrays: Arrays, observations: np.ndarray, features: np.ndarray, offsets: np.ndarray
+) -> np.ndarray:
+    """Per game, the index into the ragged ``features`` (game i's rows are
+    ``offsets[i]:offsets[i+1]``, none empty) of its action of highest Q, the first of equals,
+    as ``np.argmax`` would pick it."""
+    lengths = np.diff(offsets)
+    rows = np.repeat(np.arange(len(lengths)), lengths)
+    q = q_values_ragged(arrays, observations, features, rows)
+    best = np.maximum.reduceat(q, offsets[:-1])
+    at_best = np.flatnonzero(q == best[rows])
+    _, first = np.unique(rows[at_best], return_index=True)
+    return at_best[first]
 
 
 def stacked(vectors: list[np.ndarray], size: int) -> np.ndarray:
