@@ -225,7 +225,7 @@ def print_table(rows: list[dict], cpu: int | None) -> None:
         for row in cells:
             table.add_row(*row)
         console = Console()
-        console.width = max(console.width, 120)  # a pipe counts as 80 columns; the table needs ~110
+        console.width = max(console.width, 150)  # a pipe counts as 80 columns; the table needs ~140
         console.print(table)
     for r in rows:
         if "vs_openspiel" in r:

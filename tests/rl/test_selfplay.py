@@ -55,11 +55,13 @@ def test_one_pass_for_every_game_picks_what_each_decision_would(game, options):
 
 def greedy_game(game, options, seed, arrays):
     """One game in the AEC environment, every seat greedy on the network, decision by
-    decision: the kept decisions (seat, observation, feature row) and the final scores."""
+    decision: the kept decisions (seat, observation, feature row), the final scores and the
+    number of decisions, forced ones included."""
     env = raw_env(game, **options)
     env.reset(seed=seed)
-    kept = []
+    kept, decisions = [], 0
     while not all(env.terminations.values()):
+        decisions += 1
         agent = env.agent_selection
         legal = env.infos[agent]["legal_actions"]
         seat = env.seat_of[agent]
@@ -69,7 +71,7 @@ def greedy_game(game, options, seed, arrays):
         if len(legal) > 1:
             kept.append((seat, observation, features[pick]))
         env.step(legal[pick])
-    return kept, [env.rewards[a] for a in env.possible_agents]
+    return kept, [env.rewards[a] for a in env.possible_agents], decisions
 
 
 @pytest.mark.parametrize(
@@ -91,7 +93,7 @@ def test_a_job_returns_the_ended_games_decisions_with_their_scores(monkeypatch, 
     assert np.array_equal(batch.features, np.array([f for _, _, f in kept]))
     returns = [games[slot][1][seat] for slot in ended for seat, _, _ in games[slot][0]]
     assert batch.returns.tolist() == pytest.approx(returns)
-    assert batch.decisions >= batch.frames
+    assert batch.decisions == sum(games[slot][2] for slot in ended)
     # the game still on carries over: the next job goes on with it
     after = roller.play("selfplay", arrays, 0.0, 1, 9)
     assert after.games >= 1 and after.frames > 0

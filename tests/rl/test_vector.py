@@ -20,26 +20,50 @@ def legal_of(step, i: int) -> list[int]:
     return step.legal_ids[step.legal_offsets[i] : step.legal_offsets[i + 1]].tolist()
 
 
+def legal_now(aec) -> list[int]:
+    return aec.infos[aec.agent_selection]["legal_actions"]
+
+
+def ended(aec, chain: random.Random) -> tuple[list[float], int] | None:
+    """If the AEC game is over: its scores and the seed of the next game, then dealt as the
+    vector environment deals it (a reset without a seed)."""
+    if not all(aec.terminations.values()):
+        return None
+    scores = [aec.rewards[agent] for agent in aec.possible_agents]
+    aec.reset()
+    return scores, chain.getrandbits(63)
+
+
+@pytest.mark.parametrize("skip_forced", [False, True], ids=["every", "skip_forced"])
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
-def test_each_slot_plays_the_aec_environments_games(game, options):
+def test_each_slot_plays_the_aec_environments_games(game, options, skip_forced):
     """Every array of every step equals the AEC environment's for the same seeds and actions:
     the seat to act, its observation, its legal ids and their features, the mask, the full
     information, the rewards when a game ends; and the next game follows in the same step,
-    dealt with the seed the AEC environment draws after it."""
-    vec = vector_env(game, GAMES, dense_mask=True, full_information=True, **options)
+    dealt with the seed the AEC environment draws after it. With ``skip_forced``, the AEC
+    environment plays the single legal actions that the vector environment plays itself."""
+    vec = vector_env(
+        game, GAMES, dense_mask=True, full_information=True, skip_forced=skip_forced, **options
+    )
     aecs = [raw_env(game, **options) for _ in range(GAMES)]
+    chains = [random.Random(11 + i) for i in range(GAMES)]  # the AEC's seeds after the first
     step = vec.reset(seed=11)
     for i, aec in enumerate(aecs):
         aec.reset(seed=11 + i)
+        forced = 0
+        while skip_forced and len(legal_now(aec)) == 1:
+            aec.step(legal_now(aec)[0])
+            forced += 1
+            assert ended(aec, chains[i]) is None, "no game here ends by forced actions alone"
+        assert step.forced[i] == forced
     rng = random.Random(5)
-    chains = [random.Random(11 + i) for i in range(GAMES)]  # the AEC's seeds after the first
-    ended = [0] * GAMES
+    games_ended = [0] * GAMES
     for _ in range(MAX_STEPS):
         actions = []
         for i, aec in enumerate(aecs):
             agent = aec.agent_selection
             seat = aec.seat_of[agent]
-            legal = aec.infos[agent]["legal_actions"]
+            legal = legal_now(aec)
             assert step.to_act[i] == seat
             assert legal_of(step, i) == legal
             observed = aec.observe(agent)
@@ -53,20 +77,23 @@ def test_each_slot_plays_the_aec_environments_games(game, options):
         step = vec.step(np.array(actions))
         for i, (aec, action) in enumerate(zip(aecs, actions, strict=True)):
             aec.step(action)
-            over = all(aec.terminations.values())
-            assert step.terminations[i] == over
-            if over:
-                scores = [aec.rewards[agent] for agent in aec.possible_agents]
+            end, forced = ended(aec, chains[i]), 0
+            while skip_forced and end is None and len(legal_now(aec)) == 1:
+                aec.step(legal_now(aec)[0])
+                end, forced = ended(aec, chains[i]), forced + 1
+            assert step.forced[i] == forced
+            assert step.terminations[i] == (end is not None)
+            if end is not None:
+                scores, seed = end
                 assert step.rewards[i].tolist() == pytest.approx(scores)
-                ended[i] += 1
-                aec.reset()  # no seed: the next one drawn from the first
-                assert step.seeds[i] == chains[i].getrandbits(63)
+                assert step.seeds[i] == seed
+                games_ended[i] += 1
             else:
                 assert not step.rewards[i].any()
-        if min(ended):
+        if min(games_ended):
             break
-    assert min(ended) >= 1, "every slot played a game to its end"
-    assert vec.games_finished == sum(ended)
+    assert min(games_ended) >= 1, "every slot played a game to its end"
+    assert vec.games_finished == sum(games_ended)
 
 
 def test_an_illegal_action_in_one_game_moves_none():

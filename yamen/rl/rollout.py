@@ -8,7 +8,8 @@ Two kinds of game:
   yamen/bots/qnet.py), epsilon-greedy: a uniformly random legal action with probability
   ``epsilon``, else the action of highest Q. Only the taken action's features are kept. The
   games run side by side on the vector environment (yamen/rl/vector.py, ``SELFPLAY_GAMES`` of
-  them), one forward pass a step for every game's legal actions; the environment lives as long
+  them), one forward pass a step for every game's legal actions (the environment plays the
+  forced ones itself, unobserved); the environment lives as long
   as the actor, so a job returns the games that ended while it ran and the games still being
   played carry on into the next job (their first decisions made with the weights of the job
   before, as an asynchronous actor's are).
@@ -126,14 +127,14 @@ class SelfPlay:
     """Epsilon-greedy self-play of games side by side (see the module)."""
 
     def __init__(self, game: str, options: dict[str, Any], seed: int):
-        self.env = VectorEnv(game, SELFPLAY_GAMES, **options)
+        self.env = VectorEnv(game, SELFPLAY_GAMES, skip_forced=True, **options)
         self.step = self.env.reset(seed=seed)
         # per slot, the game being played: its kept decisions (seat, observation, feature row)
         # and every decision made in it, forced ones included
         self.kept: list[list[tuple[int, np.ndarray, np.ndarray]]] = [
             [] for _ in range(SELFPLAY_GAMES)
         ]
-        self.decisions = [0] * SELFPLAY_GAMES
+        self.decisions = self.step.forced.tolist()
 
     def play(self, arrays: Arrays, epsilon: float, games: int, rng: random.Random) -> Batch:
         """Step every game until ``games`` of them have ended; their decisions."""
@@ -147,12 +148,14 @@ class SelfPlay:
             for i, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
                 self.decisions[i] += 1
                 if end - start == 1:
-                    continue  # forced: nothing to learn
+                    continue  # forced (the first of a game dealt in the last step): no lesson
                 if rng.random() < epsilon:
                     picks[i] = start + rng.randrange(end - start)
                 seat = int(step.to_act[i])
                 self.kept[i].append((seat, step.observations[i].copy(), rows[picks[i]].copy()))
             self.step = step = self.env.step(step.legal_ids[picks])
+            for i, forced in enumerate(step.forced.tolist()):
+                self.decisions[i] += forced  # before the game's end, if it ended: its own
             for i in np.flatnonzero(step.terminations).tolist():
                 ended.append((self.kept[i], self.decisions[i], step.rewards[i].copy()))
                 self.kept[i], self.decisions[i] = [], 0

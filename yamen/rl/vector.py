@@ -12,7 +12,10 @@ game (:class:`VectorStep`):
   only on request: Baohuang has 29,814 action ids and a few to a few hundred legal at a time,
   so a dense mask a step would cost more than the game;
 - with ``full_information=True``, the full information of every game (every hand), for
-  centralized critics only.
+  centralized critics only;
+- with ``skip_forced=True``, a decision with one legal action is played by the environment
+  (``forced`` counts them per game and step), so every row asks for a choice; but never in a
+  game that ended in this step's action, whose next game is answered from its first decision.
 
 A game that ends is replaced in the same step (autoreset, Gymnasium's "same step" mode): its
 ``terminations`` entry is true, its ``rewards`` row holds the final scores, and the other rows
@@ -59,6 +62,7 @@ class VectorStep:
     mask: np.ndarray | None  # (num_envs, num_actions) int8, on request
     states: np.ndarray | None  # (num_envs, state_size) float32, on request
     seeds: np.ndarray  # (num_envs,) int64: the seed of the game each slot now plays
+    forced: np.ndarray  # (num_envs,) int64: forced actions played for each game (skip_forced)
 
 
 class VectorEnv:
@@ -74,6 +78,7 @@ class VectorEnv:
         features: bool = True,
         dense_mask: bool = False,
         full_information: bool = False,
+        skip_forced: bool = False,
         **options: Any,
     ):
         if num_envs < 1:
@@ -94,6 +99,8 @@ class VectorEnv:
         self.terminations = np.zeros(n, bool)
         self.legal_offsets = np.zeros(n + 1, np.int64)
         self.seeds = np.zeros(n, np.int64)
+        self.skip_forced = skip_forced
+        self.forced = np.zeros(n, np.int64)
         self._ids = np.zeros(0, np.int64)
         self._features = np.zeros((0, self.action_feature_size), np.float32) if features else None
         self.mask = np.zeros((n, self.num_actions), np.int8) if dense_mask else None
@@ -121,8 +128,7 @@ class VectorEnv:
                 raise ValueError(f"seed {s}: from 0 to 2**63 - 1")
         self._chains = [random.Random(s) for s in seeds]
         self._games = [self._deal(i, s) for i, s in enumerate(seeds)]
-        self.rewards[:] = 0.0
-        self.terminations[:] = False
+        self._start_step()
         if self.mask is not None:
             self.mask[:] = 0
         self._legal = [[] for _ in range(n)]
@@ -144,32 +150,47 @@ class VectorEnv:
                     self._games[i].check(seat, action)
                 except IllegalAction as refused:
                     raise IllegalAction(f"game {i}, seat {seat}: {refused}") from None
-        self.rewards[:] = 0.0
-        self.terminations[:] = False
+        self._start_step()
         for i, action in enumerate(chosen):
-            state = self._games[i]
-            state.apply(int(self.to_act[i]), action)
-            if state.over:
-                result = state.result()
-                assert result is not None, "a game over has its result"
-                self.rewards[i] = [float(score) for score in result.scores]
-                self.terminations[i] = True
-                self.games_finished += 1
-                self._games[i] = self._deal(i, self._chains[i].getrandbits(63))
+            self._apply(i, int(self.to_act[i]), action)
             self._read(i)
         return self._answer()
+
+    def _start_step(self) -> None:
+        self.rewards[:] = 0.0
+        self.terminations[:] = False
+        self.forced[:] = 0
+
+    def _apply(self, i: int, seat: int, action: int) -> None:
+        """An action in game i; a game it ends leaves its scores and a new game in its slot."""
+        state = self._games[i]
+        state.apply(seat, action)
+        if state.over:
+            result = state.result()
+            assert result is not None, "a game over has its result"
+            self.rewards[i] = [float(score) for score in result.scores]
+            self.terminations[i] = True
+            self.games_finished += 1
+            self._games[i] = self._deal(i, self._chains[i].getrandbits(63))
 
     def _deal(self, i: int, seed: int) -> State:
         self.seeds[i] = seed
         return self.game.new_state(seed)
 
     def _read(self, i: int) -> None:
-        """Game i's seat to act, its observation, its legal actions (and the mask's row)."""
+        """Game i's seat to act, its observation, its legal actions (and the mask's row),
+        forced actions first played where they are skipped."""
         state = self._games[i]
         seat = state.pending()[0]
+        legal = state.legal(seat)
+        while self.skip_forced and len(legal) == 1 and not self.terminations[i]:
+            self.forced[i] += 1
+            self._apply(i, seat, legal[0])
+            state = self._games[i]
+            seat = state.pending()[0]
+            legal = state.legal(seat)
         self.to_act[i] = seat
         self.observations[i] = observe(self._observers[i], state, seat)
-        legal = state.legal(seat)
         if self.mask is not None:
             row = self.mask[i]
             row[self._legal[i]] = 0  # only the last step's ones, not the whole row
@@ -211,6 +232,7 @@ class VectorEnv:
             self.mask,
             self.states,
             self.seeds,
+            self.forced,
         )
 
     def close(self) -> None:
@@ -219,5 +241,6 @@ class VectorEnv:
 
 def vector_env(game: str, num_envs: int, **options: Any) -> VectorEnv:
     """``num_envs`` games of ``game`` with its options (keyword arguments), stepped together;
-    ``features``, ``dense_mask`` and ``full_information`` choose the arrays (the module)."""
+    ``features``, ``dense_mask``, ``full_information`` and ``skip_forced`` choose the arrays
+    (the module)."""
     return VectorEnv(game, num_envs, **options)
