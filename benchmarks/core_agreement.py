@@ -28,15 +28,19 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit("the compiled core is not built (pip install -e . with a C compiler)")
     began = time.perf_counter()
     per_case = dict.fromkeys(map(str, lockstep.CASES), 0)
-    seed = args.seed
+    seed, playouts = args.seed, 0
     while sum(per_case.values()) < args.decisions:
         for options in lockstep.CASES:
-            per_case[str(options)] += lockstep.run(CORE, [options], DEALS_PER_ROUND, seed)
+            decisions, compared = lockstep.run(CORE, [options], DEALS_PER_ROUND, seed)
+            per_case[str(options)] += decisions
+            playouts += compared
         seed += DEALS_PER_ROUND
     for case, decisions in per_case.items():
         print(f"{decisions:>10,}  {case}")
-    total = sum(per_case.values())
-    print(f"{total:>10,}  decisions compared, all equal, in {time.perf_counter() - began:.0f} s")
+    total, spent = sum(per_case.values()), time.perf_counter() - began
+    print(
+        f"{total:>10,}  decisions compared, and {playouts:,} playouts, all equal, in {spent:.0f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from yamen.bots.baohuang import lockstep, playout
-from yamen.engine import game_type
+from yamen.engine import game_type, get_game
 from yamen.games.baohuang import core
 from yamen.games.baohuang.core import CORE, pack
 from yamen.records import Record
@@ -29,8 +29,8 @@ needs_core = pytest.mark.skipif(
 @needs_core
 @pytest.mark.parametrize("options", lockstep.CASES, ids=lambda o: "-".join(map(str, o.values())))
 def test_core_and_python_agree_at_every_decision(options):
-    decisions = lockstep.run(CORE, [options], deals=6, seed=3)
-    assert decisions > 500
+    decisions, playouts = lockstep.run(CORE, [options], deals=6, seed=3)
+    assert decisions > 500 and playouts == 12
 
 
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
@@ -59,7 +59,7 @@ def test_a_refused_action_and_a_bad_deal_are_errors():
         with pytest.raises(ValueError, match=f"byte {at} is {value}, not in"):
             CORE.play_out(bytes(forged))
     with pytest.raises(ValueError, match="only a deal in play"):
-        pack(lockstep.get_game("baohuang", {"variant": "shandong"}).new_state(1))
+        pack(get_game("baohuang", {"variant": "shandong"}).new_state(1))
 
 
 @needs_core

@@ -43,12 +43,14 @@ def places_of(state: BaohuangState) -> tuple[int, ...]:
     return tuple(state.places_now())
 
 
-def check_deal(core: ModuleType, state: BaohuangState, rng: random.Random, playouts: int) -> int:
+def check_deal(
+    core: ModuleType, state: BaohuangState, rng: random.Random, playouts: int
+) -> tuple[int, int]:
     """Step ``state`` to the end of its deal with random legal actions, comparing the core at
     every decision, and ``playouts`` policy playouts from random decisions on the way; the
-    decisions checked."""
-    decisions = 0
-    playout_at = set(rng.sample(range(400), playouts))
+    decisions and the playouts compared."""
+    decisions = compared = 0
+    playout_at = set(rng.sample(range(60), playouts))  # early: nearly every deal gets there
     while state.phase is Phase.PLAY:
         seat = state.pending()[0]
         packed = pack(state)
@@ -61,13 +63,14 @@ def check_deal(core: ModuleType, state: BaohuangState, rng: random.Random, playo
             raise Disagreement(f"the policy for seat {seat}: core {theirs}, python {mine}")
         if decisions in playout_at:
             compare_playout(core, state, packed, rng.choice(legal))
+            compared += 1
         action = rng.choice(legal)
         stepped = core.step(packed, action)
         state.apply(seat, action)
         if stepped != pack(state):
             raise Disagreement(f"after seat {seat} played {action}: {diff(stepped, pack(state))}")
         decisions += 1
-    return decisions
+    return decisions, compared
 
 
 def compare_playout(core: ModuleType, state: BaohuangState, packed: bytes, first: int) -> None:
@@ -111,16 +114,20 @@ def diff(core_bytes: bytes, python_bytes: bytes) -> str:
     return f"packed bytes differ at {at[:10]}"
 
 
-def run(core: ModuleType, cases: list[dict[str, Any]], deals: int, seed: int = 0) -> int:
-    """``deals`` deals of each case (options) checked; the decisions compared."""
+def run(
+    core: ModuleType, cases: list[dict[str, Any]], deals: int, seed: int = 0
+) -> tuple[int, int]:
+    """``deals`` deals of each case (options) checked, two policy playouts in each; the
+    decisions and the playouts compared."""
     rng = random.Random(seed)
-    decisions = 0
+    decisions = playouts = 0
     for options in cases:
         for index in range(deals):
             state = at_play(options, seed + index, rng)
             if state is not None:
-                decisions += check_deal(core, state, rng, playouts=2)
-    return decisions
+                found = check_deal(core, state, rng, playouts=2)
+                decisions, playouts = decisions + found[0], playouts + found[1]
+    return decisions, playouts
 
 
 CASES: list[dict[str, Any]] = [
