@@ -81,16 +81,16 @@ class Playouts:
 
 def rules_scores(state: BaohuangState) -> list[Fraction]:
     """The final scores of the game in ``state`` played on to its end by the rules bot in
-    every seat, in place: the game's fast playout for learners (``Game.playouts``,
-    yamen/rl/improve.py). The bot decides through views until the match's last deal is in
-    play, then :func:`play_out` plays as it would (tests/rl check that both agree)."""
+    every seat: the game's fast playout for learners (``Game.playouts``, yamen/rl/improve.py).
+    The bot decides through views (in place) until the match's last deal is in play, then
+    :class:`Playouts` plays it as the bot would (tests/rl check that both agree)."""
     bot, rng = BaohuangRulesBot(), random.Random(0)  # the rules bot draws nothing
     while not state.over:
         if state.phase is Phase.PLAY and state.deal_no >= state.options["deals"]:
-            play_out(state)
-            if not state.over:  # settled: the places of the seats still in change nothing
-                return [a + b for a, b in zip(state.totals, deal_scores(state), strict=True)]
-            break
+            # the last deal's scores once settled (Playouts: in the core where it is built),
+            # on the match's totals: what the match's result would say
+            deal = Playouts(state).scores()
+            return [a + b for a, b in zip(state.totals, deal, strict=True)]
         seat = state.pending()[0]
         legal = state.legal(seat)
         state.apply(seat, legal[0] if len(legal) == 1 else bot.choose(state.view(seat), legal, rng))
