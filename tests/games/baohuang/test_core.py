@@ -4,6 +4,7 @@ comparison catches a one-line difference planted in the core's rules or policy."
 
 from __future__ import annotations
 
+import contextlib
 import importlib.machinery
 import importlib.util
 import random
@@ -13,6 +14,8 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yamen.bots.baohuang import lockstep, playout
 from yamen.engine import game_type, get_game
@@ -58,8 +61,26 @@ def test_a_refused_action_and_a_bad_deal_are_errors():
         forged[at] = value & 0xFF
         with pytest.raises(ValueError, match=f"byte {at} is {value}, not in"):
             CORE.play_out(bytes(forged))
+    seat = state.pending()[0]
+    emptied = bytearray(packed)
+    emptied[seat * 56 : seat * 56 + 56] = bytes(56)  # the seat to act holds nothing
+    with pytest.raises(ValueError, match="packed deal: a seat out holds cards, or one in holds"):
+        CORE.random_playouts(bytes(emptied), 1, 1)
     with pytest.raises(ValueError, match="only a deal in play"):
         pack(get_game("baohuang", {"variant": "shandong"}).new_state(1))
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 351), st.integers(-128, 127)), min_size=1, max_size=6))
+def test_no_forged_deal_takes_the_core_out_of_bounds(changes):
+    """A packed deal with bytes changed is refused (ValueError) or played: never a crash."""
+    packed = bytearray(pack(lockstep.at_play({"variant": "japanese"}, 2, random.Random(1))))
+    for at, value in changes:
+        packed[at % len(packed)] = value & 0xFF
+    for call in (CORE.legal, CORE.choose, CORE.play_out, lambda p: CORE.random_playouts(p, 1, 2)):
+        with contextlib.suppress(ValueError):
+            call(bytes(packed))
 
 
 @needs_core

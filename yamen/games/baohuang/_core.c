@@ -109,6 +109,30 @@ static int valid(const int8_t *p) {
            in_range(p, P_PENDING, 1, -1, 4);
 }
 
+/* What every deal the rules reach has, so that no packed deal can take the play past its
+ * arrays: the seats out are distinct and hold nothing, those still in hold cards, a deal not
+ * over has a seat still in to act and at most three seats out, and a circle asks at most the
+ * four other seats (those still to answer and those who yielded together). */
+static int consistent(const Deal *d) {
+    const char *wrong = NULL;
+    int seen = 0;
+    for (int i = 0; i < d->n_out; i++) {
+        if (seen >> d->out[i] & 1) wrong = "a seat is out twice";
+        seen |= 1 << d->out[i];
+    }
+    for (int s = 0; s < 5; s++)
+        if (d->active[s] != (d->size[s] > 0)) wrong = "a seat out holds cards, or one in holds none";
+    for (int i = 0; i < d->n_sunk; i++)
+        if (!(seen >> d->sunk[i] & 1)) wrong = "a sunk seat is not out";
+    if (!d->over && (d->n_out > 3 || !d->active[d->pending])) wrong = "no seat still in to act";
+    if (d->n_ask + d->n_yield > 4) wrong = "more than four seats asked";
+    if (wrong) {
+        PyErr_Format(PyExc_ValueError, "packed deal: %s", wrong);
+        return -1;
+    }
+    return 0;
+}
+
 static int unpack(Deal *d, const int8_t *p, Py_ssize_t len) {
     if (len != P_SIZE) {
         PyErr_Format(PyExc_ValueError, "a packed deal is %d bytes, not %zd", P_SIZE, len);
@@ -145,7 +169,7 @@ static int unpack(Deal *d, const int8_t *p, Py_ssize_t len) {
     }
     for (int i = 0; i < d->n_out; i++) d->active[d->out[i]] = 0;
     still_in_after(d);
-    return 0;
+    return consistent(d);
 }
 
 static void pack(const Deal *d, int8_t *p) {
@@ -822,7 +846,7 @@ static PyObject *py_random_playouts(PyObject *self, PyObject *args) {
     for (long i = 0; i < times; i++) {
         d = start;
         while (!d.over) {
-            int m = legal(&d, ids);
+            int m = legal(&d, ids); /* never 0: the seat to act holds cards (consistent) */
             apply(&d, ids[splitmix(&rng) % (uint64_t)m]);
             decisions++;
         }
