@@ -18,7 +18,7 @@
 
 enum { NK = 56, NS = 15, SMALL = 13, BIG = 14, NO_RANK = 13, PLAY_BASE = 64, MAXSET = 24 };
 enum { PASS = 0, YIELD = 1, CLAIM = 2, SJ = 52, BJ = 53, SJM = 54, BJM = 55 };
-enum { MAXLEGAL = 8192, ENDGAME = 10, CONTROL = 11 };
+enum { MAXLEGAL = 8192, ENDGAME = 10, CONTROL = 11, MAX_DECISIONS = 20000 };
 /* public roles, as codes (core.py ROLE_CODES) */
 enum { R_NONE = 0, R_EMPEROR = 1, R_PARTNER = 2, R_SOLO = 3, R_COMMONER = 4, R_REBEL = 5 };
 
@@ -110,9 +110,11 @@ static int valid(const int8_t *p) {
 }
 
 /* What every deal the rules reach has, so that no packed deal can take the play past its
- * arrays: the seats out are distinct and hold nothing, those still in hold cards, a deal not
- * over has a seat still in to act and at most three seats out, and a circle asks at most the
- * four other seats (those still to answer and those who yielded together). */
+ * arrays: the seats out are distinct and hold nothing, those still in hold cards (at most four
+ * jokers of a colour, as the action ids count them), a deal not over has a seat still in to
+ * act and at most three seats out, and a circle asks at most the four other seats (those still
+ * to answer and those who yielded together), all still in, as is a seat that claimed the next
+ * lead. */
 static int consistent(const Deal *d) {
     const char *wrong = NULL;
     int seen = 0;
@@ -120,12 +122,19 @@ static int consistent(const Deal *d) {
         if (seen >> d->out[i] & 1) wrong = "a seat is out twice";
         seen |= 1 << d->out[i];
     }
-    for (int s = 0; s < 5; s++)
+    for (int s = 0; s < 5; s++) {
         if (d->active[s] != (d->size[s] > 0)) wrong = "a seat out holds cards, or one in holds none";
+        if (d->slots[s][SMALL] > 4 || d->slots[s][BIG] > 4) wrong = "more than four jokers of a colour";
+    }
     for (int i = 0; i < d->n_sunk; i++)
         if (!(seen >> d->sunk[i] & 1)) wrong = "a sunk seat is not out";
     if (!d->over && (d->n_out > 3 || !d->active[d->pending])) wrong = "no seat still in to act";
     if (d->n_ask + d->n_yield > 4) wrong = "more than four seats asked";
+    for (int i = 0; i < d->n_ask; i++)
+        if (!d->active[d->to_ask[i]]) wrong = "a seat out is asked";
+    for (int i = 0; i < d->n_yield; i++)
+        if (!d->active[d->yielders[i]]) wrong = "a seat out yielded";
+    if (d->claimant >= 0 && !d->active[d->claimant]) wrong = "a seat out claimed the lead";
     if (wrong) {
         PyErr_Format(PyExc_ValueError, "packed deal: %s", wrong);
         return -1;
@@ -742,6 +751,7 @@ static long play_out(Deal *d) {
     long decisions = 0;
     int outs = d->n_out;
     while (!d->over) {
+        if (decisions == MAX_DECISIONS) return -1;
         apply(d, choose(d));
         decisions++;
         if (d->n_out != outs) {
@@ -753,6 +763,14 @@ static long play_out(Deal *d) {
 }
 
 /* ------------------------------------------------------------------ the Python functions */
+
+/* A guard for packed deals that pass the checks yet are no deal the rules reach: every real
+ * deal ends within a few thousand decisions (a set leaves each trick, 216 cards at most). */
+static PyObject *endless(void) {
+    return PyErr_Format(PyExc_ValueError,
+                        "packed deal: a seat without a legal action, or play past %d decisions",
+                        MAX_DECISIONS);
+}
 
 static int read_deal(PyObject *packed, Deal *d) {
     char *buffer;
@@ -821,6 +839,7 @@ static PyObject *py_play_out(PyObject *self, PyObject *args) {
         apply(&d, first);
     }
     long decisions = play_out(&d);
+    if (decisions < 0) return endless();
     PyObject *order = places_tuple(&d);
     if (!order) return NULL;
     return Py_BuildValue("(Nl)", order, decisions);
@@ -845,8 +864,9 @@ static PyObject *py_random_playouts(PyObject *self, PyObject *args) {
     uint64_t rng = seed;
     for (long i = 0; i < times; i++) {
         d = start;
-        while (!d.over) {
+        for (long made = 0; !d.over; made++) {
             int m = legal(&d, ids); /* never 0: the seat to act holds cards (consistent) */
+            if (made == MAX_DECISIONS || !m) return endless();
             apply(&d, ids[splitmix(&rng) % (uint64_t)m]);
             decisions++;
         }
