@@ -9,10 +9,10 @@ Two kinds of game:
   ``epsilon``, else the action of highest Q. Only the taken action's features are kept. The
   games run side by side on the vector environment (yamen/rl/vector.py, ``SELFPLAY_GAMES`` of
   them), one forward pass a step for every game's legal actions (the environment plays the
-  forced ones itself, unobserved); the environment lives as long
-  as the actor, so a job returns the games that ended while it ran and the games still being
-  played carry on into the next job (their first decisions made with the weights of the job
-  before, as an asynchronous actor's are).
+  forced ones itself, unobserved). The environment lives as long as the actor, so a job returns
+  the games that ended while it ran and the games still being played carry on into the next
+  job (their first decisions made with the weights of the job before, as an asynchronous
+  actor's are).
 - **imitation**: every seat is played by a teacher bot (``"rules"``: ``yamen.bots.make_bot``),
   each handed its own view as always; every legal action's features are kept with the index of
   the one the teacher took, so the learner can make that action score highest.

@@ -53,34 +53,13 @@ def check_deal(
     playout_at = set(rng.sample(range(60), playouts))  # early: nearly every deal gets there
     while state.phase is Phase.PLAY:
         seat = state.pending()[0]
-        packed = pack(state)
-        legal = state.legal(seat)
-        found = core.legal(packed)
-        if found != legal:
-            raise Disagreement(f"legal ids of seat {seat}: core {found}, python {legal}")
-        mine, theirs = choose(state, seat), core.choose(packed)
-        if mine != theirs:
-            raise Disagreement(f"the policy for seat {seat}: core {theirs}, python {mine}")
+        packed = compare_decision(core, state, seat)
         if decisions in playout_at:
-            compare_playout(core, state, packed, rng.choice(legal))
+            compare_playout(core, state, packed, rng.choice(state.legal(seat)))
             compared += 1
-        action = rng.choice(legal)
-        stepped = core.step(packed, action)
-        state.apply(seat, action)
-        if stepped != pack(state):
-            raise Disagreement(f"after seat {seat} played {action}: {diff(stepped, pack(state))}")
+        compare_step(core, state, seat, packed, rng.choice(state.legal(seat)))
         decisions += 1
     return decisions, compared
-
-
-def compare_playout(core: ModuleType, state: BaohuangState, packed: bytes, first: int) -> None:
-    """The policy played out after ``first``: the same places (and so the same scores)."""
-    game = state.clone()
-    game.apply_unchecked(game.pending()[0], first)
-    play_out(game)
-    found, _ = core.play_out(packed, first)
-    if found != places_of(game):
-        raise Disagreement(f"playout after {first}: core places {found}, python {places_of(game)}")
 
 
 def check_record(core: ModuleType, record: Record) -> int:
@@ -93,19 +72,46 @@ def check_record(core: ModuleType, record: Record) -> int:
         if state.phase is not Phase.PLAY:
             state.apply_text(seat, text)
             continue
-        packed, deal = pack(state), state.deal_no
-        if core.legal(packed) != state.legal(seat):
-            raise Disagreement(f"legal ids of seat {seat} before {text!r}")
-        if core.choose(packed) != choose(state, seat):
-            raise Disagreement(f"the policy for seat {seat} before {text!r}")
-        stepped = core.step(packed, state.parse_action(seat, text))
-        state.apply_text(seat, text)
-        if state.deal_no == deal and stepped != pack(state):
-            raise Disagreement(f"after {text!r} by seat {seat}: {diff(stepped, pack(state))}")
-        if state.deal_no != deal and stepped[-1] != 0xFF:  # the deal ended: nobody is pending
-            raise Disagreement(f"the deal ended with {text!r}; the core plays on")
+        packed = compare_decision(core, state, seat)
+        compare_step(core, state, seat, packed, state.parse_action(seat, text))
         decisions += 1
     return decisions
+
+
+def compare_decision(core: ModuleType, state: BaohuangState, seat: int) -> bytes:
+    """The legal ids (in order) and the policy's choice at this decision; the packed deal."""
+    packed = pack(state)
+    legal, found = state.legal(seat), core.legal(packed)
+    if found != legal:
+        raise Disagreement(f"legal ids of seat {seat}: core {found}, python {legal}")
+    mine, theirs = choose(state, seat), core.choose(packed)
+    if mine != theirs:
+        raise Disagreement(f"the policy for seat {seat}: core {theirs}, python {mine}")
+    return packed
+
+
+def compare_step(
+    core: ModuleType, state: BaohuangState, seat: int, packed: bytes, action: int
+) -> None:
+    """``action`` applied by both: the same deal after it (or, where it ended the deal and
+    the match goes on to the next, nobody pending in the core)."""
+    stepped, deal = core.step(packed, action), state.deal_no
+    state.apply(seat, action)
+    if state.deal_no != deal:
+        if stepped[-1] != 0xFF:  # the seat to act, -1 once the deal is over
+            raise Disagreement(f"the deal ended with {action} by seat {seat}; the core plays on")
+    elif stepped != pack(state):
+        raise Disagreement(f"after seat {seat} played {action}: {diff(stepped, pack(state))}")
+
+
+def compare_playout(core: ModuleType, state: BaohuangState, packed: bytes, first: int) -> None:
+    """The policy played out after ``first``: the same places (and so the same scores)."""
+    game = state.clone()
+    game.apply_unchecked(game.pending()[0], first)
+    play_out(game)
+    found, _ = core.play_out(packed, first)
+    if found != places_of(game):
+        raise Disagreement(f"playout after {first}: core places {found}, python {places_of(game)}")
 
 
 def diff(core_bytes: bytes, python_bytes: bytes) -> str:
