@@ -205,6 +205,8 @@ interface GameInfo {
   analysis?: boolean;
   /** the player page's figures that mean something in this game: "places", "points" */
   figures?: string[];
+  /** what runs the game on the server: "python", or what a compiled core adds */
+  engine?: string;
 }
 
 /** A word of a game's catalog telling a seat's part in a finished game (Game.part). */
