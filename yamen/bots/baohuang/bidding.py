@@ -19,7 +19,7 @@ import math
 import random
 import time
 
-from yamen.bots.baohuang.determinize import build_state, sample_deal
+from yamen.bots.baohuang.determinize import ViewSampler, build_state
 from yamen.bots.baohuang.playout import Playouts
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.view import SeatView
@@ -135,12 +135,13 @@ def value(
     stops as soon as the mean is clearly (``SURE`` standard errors) above or below it."""
     me = view["seat"]
     estimate = Estimate()
+    sampler = ViewSampler(view)
     while estimate.n < playouts:
         if deadline is not None and time.perf_counter() >= deadline:
             break
         if bar is not None and estimate.settled(bar):
             break
-        state = build_state(view, sample_deal(view, rng), fresh=True)
+        state = build_state(view, sampler.deal(rng), fresh=True)
         estimate.add(float(Playouts(state).scores()[me]))
     return estimate
 
@@ -156,10 +157,11 @@ def paired_gain(
     me = base["seat"]
     gain = Estimate()
     done = 0
+    sampler = ViewSampler(base)
     while done + 2 <= playouts and not gain.settled(0.0):
         if deadline is not None and time.perf_counter() >= deadline:
             break
-        deal = sample_deal(base, rng)
+        deal = sampler.deal(rng)
         scores = []
         for view in (base, other):
             state = build_state(view, deal, fresh=True)

@@ -74,20 +74,40 @@ def unseen_counts(view: SeatView) -> list[int]:
     return unseen
 
 
-class _Sampler:
-    """One sampling: places the constrained cards first, then deals the rest at random."""
+class ViewSampler:
+    """Deals sampled for one view, what the view fixes read once: a search samples many."""
 
-    def __init__(self, view: SeatView, rng: random.Random):
-        self.view, self.rng = view, rng
+    def __init__(self, view: SeatView):
+        self.view = view
         self.variant = variant_of_view(view)
         self.me = view["seat"]
         self.unseen = unseen_counts(view)
         self.played = played_by_seat(view)
-        self.hands = [[0] * NUM_KINDS for _ in range(5)]
-        self.hands[self.me] = counts_of(view["hand"])
+        self.own = counts_of(view["hand"])
         self.need = list(view["hand_sizes"])  # cards each seat still has to receive
         self.need[self.me] = 0
         self.roles = {int(s): r for s, r in view["roles"].items()}
+
+    def deal(self, rng: random.Random) -> Deal:
+        """Hands for every seat that agree with the view (see the module)."""
+        return _Sampler(self, rng).sample()
+
+    def state(self, rng: random.Random, fresh: bool = False) -> BaohuangState:
+        """A full state consistent with the view: :meth:`deal`, then :func:`build_state`."""
+        return build_state(self.view, self.deal(rng), fresh, seed=rng.getrandbits(32))
+
+
+class _Sampler:
+    """One sampling: places the constrained cards first, then deals the rest at random."""
+
+    def __init__(self, fixed: ViewSampler, rng: random.Random):
+        self.view, self.rng = fixed.view, rng
+        self.variant, self.me = fixed.variant, fixed.me
+        self.played, self.roles = fixed.played, fixed.roles  # only read
+        self.unseen = fixed.unseen[:]
+        self.hands = [[0] * NUM_KINDS for _ in range(5)]
+        self.hands[self.me] = fixed.own[:]
+        self.need = fixed.need[:]
 
     def pin(self, seat: int, kind: int, count: int = 1) -> None:
         """Give ``seat`` up to ``count`` unseen cards of ``kind`` (fewer if the view rules
@@ -185,7 +205,7 @@ class _Sampler:
 
 def sample_deal(view: SeatView, rng: random.Random) -> Deal:
     """Hands for every seat that agree with ``view`` (a seat's view in the play phase)."""
-    return _Sampler(view, rng).sample()
+    return ViewSampler(view).deal(rng)
 
 
 def build_state(view: SeatView, deal: Deal, fresh: bool = False, seed: int = 0) -> BaohuangState:
@@ -233,4 +253,4 @@ def build_state(view: SeatView, deal: Deal, fresh: bool = False, seed: int = 0) 
 
 def determinize(view: SeatView, rng: random.Random, fresh: bool = False) -> BaohuangState:
     """A full state consistent with ``view``: :func:`sample_deal` then :func:`build_state`."""
-    return build_state(view, sample_deal(view, rng), fresh, seed=rng.getrandbits(32))
+    return ViewSampler(view).state(rng, fresh)

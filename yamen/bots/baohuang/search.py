@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from yamen.bots.baohuang import bidding
-from yamen.bots.baohuang.determinize import counts_of, determinize
+from yamen.bots.baohuang.determinize import ViewSampler, counts_of
 from yamen.bots.baohuang.playout import Playouts
 from yamen.bots.baohuang.playout import choose as playout_choice
 from yamen.games.baohuang.actions import (
@@ -108,7 +108,8 @@ class BaohuangSearchBot:
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         me = view["seat"]
-        state = determinize(view, rng, fresh=True)
+        sampler = ViewSampler(view)
+        state = sampler.state(rng, fresh=True)
         default = playout_choice(state, me)
         if default not in options:
             options = [default, *options]
@@ -117,7 +118,7 @@ class BaohuangSearchBot:
         done = rounds = 0
         while done + len(alive) <= self.iterations:
             if rounds:
-                state = determinize(view, rng, fresh=True)
+                state = sampler.state(rng, fresh=True)
             rewards = []
             playouts = Playouts(state)
             for action in alive:
