@@ -119,9 +119,12 @@ def test_a_bot_seat_takes_a_plain_bot_name_only(tmp_path):
     assert codes == ["unknown_bot"] * 3 and seat == Seat()
 
 
-def test_a_bot_decides_in_a_worker_process_with_the_servers_budget():
+def test_a_bot_decides_in_a_worker_process_with_the_servers_budget(monkeypatch):
     """The pool answers like the bot itself, from the same seed, and a search bot's thinking
-    costs this process (its event loop) nothing."""
+    costs this process (its event loop) nothing. The worker plays its playouts in Python
+    (YAMEN_CORE=python, inherited when it starts), so that its search takes the budget: with
+    Baohuang's compiled core a search often ends sooner, by its own rules."""
+    monkeypatch.setenv("YAMEN_CORE", "python")
     import random
 
     from yamen.bots import make_bot
