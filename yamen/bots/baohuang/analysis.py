@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 from yamen.bots.baohuang.bidding import declared_view
-from yamen.bots.baohuang.determinize import build_state, determinize, sample_deal
+from yamen.bots.baohuang.determinize import ViewSampler, build_state
 from yamen.bots.baohuang.playout import Playouts
 from yamen.bots.baohuang.playout import choose as playout_choice
 from yamen.bots.baohuang.search import candidates
@@ -73,7 +73,8 @@ def evaluate(
     if seen["phase"] != Phase.PLAY:
         return NOT_VALUED
     me = seen["seat"]
-    state = determinize(seen, rng, fresh=True)
+    sampler = ViewSampler(seen)
+    state = sampler.state(rng, fresh=True)
     default = playout_choice(state, me)
     options = list(dict.fromkeys([played, default, *candidates(seen, legal)]))
     options = [a for a in options if a in legal][:playouts]  # at least one round
@@ -83,7 +84,7 @@ def evaluate(
     totals = dict.fromkeys(options, 0.0)
     for round_ in range(rounds):
         if round_:
-            state = determinize(seen, rng, fresh=True)
+            state = sampler.state(rng, fresh=True)
         playout = Playouts(state)
         for action in options:
             totals[action] += float(playout.scores(action)[me])
@@ -103,8 +104,9 @@ def declaration(
     starts = {PASS: declared_view(seen, "pass"), answer: declared_view(seen, DECLARATIONS[answer])}
     rounds = playouts // len(starts)
     totals = dict.fromkeys(starts, 0.0)
+    sampler = ViewSampler(starts[PASS])
     for _ in range(rounds):
-        deal = sample_deal(starts[PASS], rng)
+        deal = sampler.deal(rng)
         for action, start in starts.items():
             state = build_state(start, deal, fresh=True)
             totals[action] += float(Playouts(state).scores()[me])
