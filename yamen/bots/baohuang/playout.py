@@ -68,15 +68,21 @@ class Playouts:
         if CORE is not None and self.packed is not None:
             places, _ = CORE.play_out(self.packed, -1 if first is None else first)
         else:
-            game = self.state.clone()
-            if first is not None:
-                game.apply_unchecked(game._pending[0], first)
-            play_out(game)
-            places = tuple(game.places_now())
+            places = places_after(self.state, first)
         found = self._scores.get(places)
         if found is None:
             found = self._scores[places] = self.state.deal_scores(list(places))
         return found
+
+
+def places_after(state: BaohuangState, first: int | None = None) -> tuple[int, ...]:
+    """The places a policy playout in Python reaches from ``state`` (not changed) after
+    ``first`` (if any) by the seat to act."""
+    game = state.clone()
+    if first is not None:
+        game.apply_unchecked(game._pending[0], first)
+    play_out(game)
+    return tuple(game.places_now())
 
 
 def rules_scores(state: BaohuangState) -> list[Fraction]:
