@@ -38,8 +38,11 @@ def royalist_seed(seat: int) -> int:
     raise AssertionError("no seed found")
 
 
-def seated_room(browser, web_server, name, options, lang="en", viewport=None, grabbing=True):
-    """A room of ``name`` and four bots, started; returns the page and the person's seat."""
+def seated_room(
+    browser, web_server, name, options, lang="en", viewport=None, grabbing=True, before_start=""
+):
+    """A room of ``name`` and four bots, started; returns the page and the person's seat.
+    ``before_start``: a script run in the page just before Start (bots may act at once)."""
     kwargs = {"locale": LOCALES[lang]} | ({"viewport": viewport} if viewport else {})
     page = person(browser, web_server.url, name, **kwargs)
     if grabbing:
@@ -60,6 +63,8 @@ def seated_room(browser, web_server, name, options, lang="en", viewport=None, gr
         page.wait_for_selector(".seats")
     fill_with_bots(page, lang)
     seat = int(page.locator(".seats li.mine").get_attribute("data-seat"))
+    if before_start:
+        page.evaluate(before_start)
     page.click("#start")
     page.wait_for_selector(".baohuang")
     return page, seat
