@@ -1,6 +1,6 @@
 """Baohuang's compiled core (yamen/games/baohuang/_core.c) agrees with the Python engine and
 the rules bot's playout policy at every decision (yamen/bots/baohuang/lockstep.py), and the
-comparison catches a one-line difference planted in the core's rules or policy."""
+comparison catches a one-line difference planted in the core's rules, scoring or policy."""
 
 from __future__ import annotations
 
@@ -118,6 +118,9 @@ PLANTED = [
     ("hard pass", "if (!d->hard_pass || !d->passed[s])", "if (!d->hard_pass || d->passed[s])"),
     ("sunk rank", "if (n > 0 && r == d->sink_rank)", "if (n > 1 && r == d->sink_rank)"),
     ("policy: beat limit", "        limit = 2.0;", "        limit = 2.5;"),
+    ("scoring: place points", "{6, 3, 0, -3, -6}", "{6, 2, 0, -3, -6}"),
+    ("scoring: a lone emperor's quarters", "-points * TWELFTHS / 4", "-points * TWELFTHS / 3"),
+    ("scoring: the rebellion", "int factor = d->rebellion ? 2 : 1;", "int factor = 1;"),
 ]
 
 

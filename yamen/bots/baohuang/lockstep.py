@@ -4,7 +4,8 @@ At every decision of a deal's play phase, the core (yamen/games/baohuang/core.py
 Python reference must agree on everything the core computes: the pending seat's legal ids
 (in order), the rules bot's playout choice (playout.py ``choose``), and the whole packed state
 after the action (hands, table, who is asked, yielders, claimant, passes, public roles, seats
-out and sunk); and, from any decision, on the places a policy playout reaches. The first
+out and sunk); at the deal's end, on its places and scores; and, from any decision, on the
+places and scores a policy playout reaches. The first
 difference raises :class:`Disagreement` with what differed. tests/games/baohuang/test_core.py
 runs it on a bounded sample, benchmarks/core_agreement.py on a million decisions.
 """
@@ -12,12 +13,14 @@ runs it on a bounded sample, benchmarks/core_agreement.py on a million decisions
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
 from yamen.bots.baohuang.playout import choose, places_after
 from yamen.engine import get_game
-from yamen.games.baohuang.core import pack
+from yamen.games.baohuang.core import pack, points
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.records import Record
@@ -91,21 +94,37 @@ def compare_step(
 ) -> None:
     """``action`` applied by both: the same deal after it (or, where it ended the deal and
     the match goes on to the next, nobody pending in the core)."""
-    stepped, deal = core.step(packed, action), state.deal_no
+    stepped, deals = core.step(packed, action), len(state.history)
     state.apply(seat, action)
-    if state.deal_no != deal:
-        if stepped[-1] != 0xFF:  # the seat to act, -1 once the deal is over
+    ended = len(state.history) != deals
+    if ended:  # its places and scores
+        last = state.history[-1]
+        compare_outcome(core.outcome(stepped), last["places"], last["scores"], "the deal's end")
+    if ended and not state.over:  # the next deal began in Python; the core's must be over
+        if stepped[core.PENDING_AT] != 0xFF:  # the seat to act, -1 once the deal is over
             raise Disagreement(f"the deal ended with {action} by seat {seat}; the core plays on")
     elif stepped != pack(state):
         raise Disagreement(f"after seat {seat} played {action}: {diff(stepped, pack(state))}")
 
 
 def compare_playout(core: ModuleType, state: BaohuangState, packed: bytes, first: int) -> None:
-    """The policy played out after ``first``: the same places (and so the same scores)."""
-    found, _ = core.play_out(packed, first)
-    expected = places_after(state, first)
-    if found != expected:
-        raise Disagreement(f"playout after {first}: core places {found}, python {expected}")
+    """The policy played out after ``first``: the same places and scores."""
+    found, twelfths, _ = core.play_out(packed, first)
+    places = list(places_after(state, first))
+    compare_outcome((found, twelfths), places, state.deal_scores(places), f"playout after {first}")
+
+
+def compare_outcome(
+    found: tuple[tuple[int, ...], tuple[int, ...]],
+    places: list[int],
+    scores: Sequence[Fraction | int | str],
+    when: str,
+) -> None:
+    """The core's (places, scores in twelfths) against the Python's places and scores."""
+    if list(found[0]) != places:
+        raise Disagreement(f"{when}: core places {found[0]}, python {places}")
+    if points(found[1]) != [Fraction(s) for s in scores]:
+        raise Disagreement(f"{when}: core scores {points(found[1])}, python {scores}")
 
 
 def diff(core_bytes: bytes, python_bytes: bytes) -> str:

@@ -25,7 +25,7 @@ from yamen.bots.baohuang.hand import JOKER_SLOT, Perspective, known_friends, par
 from yamen.bots.baohuang.play import ToAnswer, answer_beatable, cannot_beat, lead
 from yamen.bots.baohuang.rules import BaohuangRulesBot
 from yamen.games.baohuang.actions import CLAIM, PASS, YIELD
-from yamen.games.baohuang.core import CORE, pack
+from yamen.games.baohuang.core import CORE, pack, points
 from yamen.games.baohuang.kinds import SLOT_OF
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
@@ -55,8 +55,9 @@ def play_out(state: BaohuangState) -> None:
 class Playouts:
     """Policy playouts from one sampled state (not changed), each after an optional first
     action of the seat to act: in the compiled core where it is built, else on a clone in
-    Python; the same scores either way. A deal's scores depend only on its places (the sides
-    and stakes are fixed before play), so they are kept by places."""
+    Python; the same scores either way (the core scores the deal itself). A deal's scores
+    depend only on its places (the sides and stakes are fixed before play), so they are kept by
+    places."""
 
     def __init__(self, state: BaohuangState):
         self.state = state
@@ -65,13 +66,15 @@ class Playouts:
 
     def scores(self, first: int | None = None) -> list[Fraction]:
         """The deal's scores once ``first`` (if any) and the policy's play have settled them."""
+        twelfths = None
         if CORE is not None and self.packed is not None:
-            places, _ = CORE.play_out(self.packed, -1 if first is None else first)
+            places, twelfths, _ = CORE.play_out(self.packed, -1 if first is None else first)
         else:
             places = places_after(self.state, first)
         found = self._scores.get(places)
         if found is None:
-            found = self._scores[places] = self.state.deal_scores(list(places))
+            score = self.state.deal_scores(list(places)) if twelfths is None else points(twelfths)
+            found = self._scores[places] = score
         return found
 
 

@@ -1,10 +1,12 @@
-/* Baohuang's compiled core: the play phase of a deal and the rules bot's play policy, in C.
+/* Baohuang's compiled core: the play phase of a deal, its scoring and the rules bot's play
+ * policy, in C.
  *
  * The Python engine (rules.py, sets.py, hands.py, house.py) and the policy (yamen/bots/
  * baohuang/play.py, hand.py, playout.py) are the reference; this file ports them line by
  * line, so that whole search playouts run without the interpreter. Every function names the
  * Python it ports; tests/games/baohuang/test_core.py steps both in lockstep (legal ids, the
- * state after every action, the policy's choice, the places) and fails on any difference.
+ * state after every action, the policy's choice, the places and scores) and fails on any
+ * difference.
  * A rule changed in Python must be changed here too (docs/architecture.md says how).
  *
  * A deal crosses the boundary packed (core.py's pack(): one signed byte per field, the layout
@@ -37,7 +39,8 @@ enum {
     P_YIELD = P_ASK + 6,         /* count, then 5 seats */
     P_PASSED = P_YIELD + 6,      /* 5 flags */
     P_PENDING = P_PASSED + 5,    /* the seat to act, -1 when the deal is over */
-    P_SIZE = P_PENDING + 1
+    P_STAKES = P_PENDING + 1,    /* scoring (0 shandong, 1 japanese), declared, solo declared, rebellion */
+    P_SIZE = P_STAKES + 4
 };
 
 typedef struct {
@@ -48,6 +51,7 @@ typedef struct {
     int8_t to_ask[5], n_ask, yielders[5], n_yield;
     int8_t single, yield_claim, by_call, other_role, tell_kind, called, emperor, partner, grabbed;
     int8_t edition, hard_pass, sink_rank, held_rank, over;
+    int8_t scoring, declared, solo_declared, rebellion;
 } Deal;
 
 static const double RANK_COST[13] = {0.0, 0.0, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.4, 2.0, 3.0, 4.5};
@@ -106,12 +110,13 @@ static int valid(const int8_t *p) {
            in_range(p, P_ASK, 1, p[P_TABLE] && p[P_PENDING] >= 0 ? 1 : 0, 4) &&
            in_range(p, P_ASK + 1, 5, 0, 4) && in_range(p, P_YIELD, 1, 0, 4) &&
            in_range(p, P_YIELD + 1, 5, 0, 4) && in_range(p, P_PASSED, 5, 0, 1) &&
-           in_range(p, P_PENDING, 1, -1, 4);
+           in_range(p, P_PENDING, 1, -1, 4) && in_range(p, P_STAKES, 4, 0, 1);
 }
 
-/* What every deal the rules reach has, so that no packed deal can take the play past its
- * arrays: the seats out are distinct and hold nothing, those still in hold cards (at most four
- * jokers of a colour, as the action ids count them), a deal not over has a seat still in to
+/* What every deal the rules reach has, so that no packed deal can take the play or the scoring
+ * past its arrays: each seat is out (once, holding nothing) or still in (holding cards: at most
+ * four jokers of a colour, as the action ids count them), the sunk seats are distinct seats
+ * out, the emperor is not its own partner, a deal not over has a seat still in to
  * act and at most three seats out, and a circle asks at most the four other seats (those still
  * to answer and those who yielded together), all still in, as is a seat that claimed the next
  * lead. */
@@ -124,17 +129,24 @@ static int consistent(const Deal *d) {
     }
     for (int s = 0; s < 5; s++) {
         if (d->active[s] != (d->size[s] > 0)) wrong = "a seat out holds cards, or one in holds none";
+        if (d->active[s] == (seen >> s & 1)) wrong = "a seat is both out and in, or neither";
         if (d->slots[s][SMALL] > 4 || d->slots[s][BIG] > 4) wrong = "more than four jokers of a colour";
     }
-    for (int i = 0; i < d->n_sunk; i++)
-        if (!(seen >> d->sunk[i] & 1)) wrong = "a sunk seat is not out";
-    if (!d->over && (d->n_out > 3 || !d->active[d->pending])) wrong = "no seat still in to act";
-    if (d->n_ask + d->n_yield > 4) wrong = "more than four seats asked";
-    for (int i = 0; i < d->n_ask; i++)
-        if (!d->active[d->to_ask[i]]) wrong = "a seat out is asked";
-    for (int i = 0; i < d->n_yield; i++)
-        if (!d->active[d->yielders[i]]) wrong = "a seat out yielded";
-    if (d->claimant >= 0 && !d->active[d->claimant]) wrong = "a seat out claimed the lead";
+    int sunk = 0;
+    for (int i = 0; i < d->n_sunk; i++) {
+        if (!(seen >> d->sunk[i] & 1) || sunk >> d->sunk[i] & 1) wrong = "a sunk seat is not out, or sunk twice";
+        sunk |= 1 << d->sunk[i];
+    }
+    if (d->partner == d->emperor) wrong = "the emperor is its own partner";
+    if (!d->over) { /* what play reads: an ended deal is only placed and scored */
+        if (d->n_out > 3 || !d->active[d->pending]) wrong = "no seat still in to act";
+        if (d->n_ask + d->n_yield > 4) wrong = "more than four seats asked";
+        for (int i = 0; i < d->n_ask; i++)
+            if (!d->active[d->to_ask[i]]) wrong = "a seat out is asked";
+        for (int i = 0; i < d->n_yield; i++)
+            if (!d->active[d->yielders[i]]) wrong = "a seat out yielded";
+        if (d->claimant >= 0 && !d->active[d->claimant]) wrong = "a seat out claimed the lead";
+    }
     if (wrong) {
         PyErr_Format(PyExc_ValueError, "packed deal: %s", wrong);
         return -1;
@@ -166,6 +178,8 @@ static int unpack(Deal *d, const int8_t *p, Py_ssize_t len) {
     d->n_yield = p[P_YIELD]; memcpy(d->yielders, p + P_YIELD + 1, 5);
     memcpy(d->passed, p + P_PASSED, 5);
     d->pending = p[P_PENDING];
+    d->scoring = p[P_STAKES]; d->declared = p[P_STAKES + 1];
+    d->solo_declared = p[P_STAKES + 2]; d->rebellion = p[P_STAKES + 3];
     d->over = d->pending < 0;
     for (int s = 0; s < 5; s++) {
         d->active[s] = 1;
@@ -200,6 +214,8 @@ static void pack(const Deal *d, int8_t *p) {
     p[P_YIELD] = d->n_yield; memcpy(p + P_YIELD + 1, d->yielders, (size_t)d->n_yield);
     memcpy(p + P_PASSED, d->passed, 5);
     p[P_PENDING] = d->over ? -1 : d->pending;
+    p[P_STAKES] = d->scoring; p[P_STAKES + 1] = d->declared;
+    p[P_STAKES + 2] = d->solo_declared; p[P_STAKES + 3] = d->rebellion;
 }
 
 /* ------------------------------------------------------------------ legal sets (sets.py) */
@@ -435,6 +451,36 @@ static void places(const Deal *d, int8_t *order) {
     for (int s = 0; s < 5; s++)
         if (d->active[s]) order[m++] = (int8_t)s;
     for (int j = 0; j < d->n_sunk; j++) order[m++] = d->sunk[j];
+}
+
+/* ------------------------------------------------------------------ scoring (scoring.py) */
+
+/* Scores are counted in twelfths of a point, where scoring.py's Fractions are exact: a side's
+ * points shared in thirds (shandong), a lone emperor's paid in quarters by the four others. */
+enum { TWELFTHS = 12, GRAB_POINTS = 40 };
+static const int SHANDONG_PLACES[5] = {6, 3, 0, -3, -6}, SHANDONG_SOLO[5] = {16, 4, 0, -4, -16};
+static const int JAPANESE_PLACES[5] = {2, 1, 0, -1, -2}, JAPANESE_SOLO[5] = {12, 0, -12, -12, -12};
+
+static void alone(int emperor, int points, int *out) { /* the emperor's points, the others' */
+    for (int s = 0; s < 5; s++) out[s] = s == emperor ? points * TWELFTHS : -points * TWELFTHS / 4;
+}
+
+/* scoring.py shandong() and japanese(), as the variant picks (variants.py score()) */
+static void score(const Deal *d, const int8_t *order, int *out) {
+    int place[5], e = d->emperor, p = d->partner;
+    for (int i = 0; i < 5; i++) place[order[i]] = i;
+    if (d->scoring == 0) {
+        if (d->grabbed) return alone(e, place[e] == 0 ? GRAB_POINTS : -GRAB_POINTS, out);
+        int factor = d->declared || d->solo_declared ? 2 : 1;
+        if (p < 0) return alone(e, SHANDONG_SOLO[place[e]] * factor, out);
+        int third = (SHANDONG_PLACES[place[e]] + SHANDONG_PLACES[place[p]]) * factor * TWELFTHS / 3;
+        for (int s = 0; s < 5; s++) out[s] = s == e ? 2 * third : s == p ? third : -third;
+        return;
+    }
+    int factor = d->rebellion ? 2 : 1;
+    if (p < 0) return alone(e, JAPANESE_SOLO[place[e]] * factor * (d->solo_declared ? 2 : 1), out);
+    int side = (JAPANESE_PLACES[place[e]] + JAPANESE_PLACES[place[p]]) * factor * TWELFTHS;
+    for (int s = 0; s < 5; s++) out[s] = s == e ? 2 * side : s == p ? side : -side;
 }
 
 /* ------------------------------------------------------------------ the policy (play.py) */
@@ -820,10 +866,21 @@ static PyObject *py_choose(PyObject *self, PyObject *args) {
     return PyLong_FromLong(choose(&d));
 }
 
-static PyObject *places_tuple(const Deal *d) {
+/* (places, scores in twelfths) were the deal to end now */
+static PyObject *outcome(const Deal *d) {
     int8_t order[5];
+    int twelfths[5];
     places(d, order);
-    return Py_BuildValue("(iiiii)", order[0], order[1], order[2], order[3], order[4]);
+    score(d, order, twelfths);
+    return Py_BuildValue("(iiiii)(iiiii)", order[0], order[1], order[2], order[3], order[4],
+                         twelfths[0], twelfths[1], twelfths[2], twelfths[3], twelfths[4]);
+}
+
+static PyObject *py_outcome(PyObject *self, PyObject *args) {
+    PyObject *packed;
+    Deal d;
+    if (!PyArg_ParseTuple(args, "S", &packed) || read_deal(packed, &d) < 0) return NULL;
+    return outcome(&d);
 }
 
 static PyObject *py_play_out(PyObject *self, PyObject *args) {
@@ -840,9 +897,12 @@ static PyObject *py_play_out(PyObject *self, PyObject *args) {
     }
     long decisions = play_out(&d);
     if (decisions < 0) return endless();
-    PyObject *order = places_tuple(&d);
-    if (!order) return NULL;
-    return Py_BuildValue("(Nl)", order, decisions);
+    PyObject *found = outcome(&d);
+    if (!found) return NULL;
+    PyObject *result =
+        Py_BuildValue("(OOl)", PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1), decisions);
+    Py_DECREF(found);
+    return result;
 }
 
 static inline uint64_t splitmix(uint64_t *s) {
@@ -879,8 +939,10 @@ static PyMethodDef methods[] = {
     {"step", py_step, METH_VARARGS, "step(packed, action) -> the deal after a legal action"},
     {"choose", py_choose, METH_VARARGS, "choose(packed) -> the policy's action for the pending seat"},
     {"play_out", py_play_out, METH_VARARGS,
-     "play_out(packed, first=-1) -> (places, decisions): first applied, then the policy for "
-     "every seat until the deal's scores are settled"},
+     "play_out(packed, first=-1) -> (places, twelfths, decisions): first applied, then the "
+     "policy for every seat until the deal's scores (in twelfths of a point) are settled"},
+    {"outcome", py_outcome, METH_VARARGS,
+     "outcome(packed) -> (places, twelfths): the places and scores were the deal to end now"},
     {"random_playouts", py_random_playouts, METH_VARARGS,
      "random_playouts(packed, seed, times) -> decisions: random legal play to the deal's end"},
     {NULL, NULL, 0, NULL},
@@ -893,7 +955,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "PACKED_SIZE", P_SIZE) < 0) {
+    if (m && (PyModule_AddIntConstant(m, "PACKED_SIZE", P_SIZE) < 0 ||
+              PyModule_AddIntConstant(m, "PENDING_AT", P_PENDING) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,5 +1,5 @@
-"""Baohuang's compiled core, where it was built: the play phase and the rules bot's play policy
-in C (_core.c), so that a search playout runs without the interpreter.
+"""Baohuang's compiled core, where it was built: the play phase, its scoring and the rules bot's
+play policy in C (_core.c), so that a search playout runs without the interpreter.
 
 The Python engine stays the reference and the default: ``pip install -e .`` compiles the core
 where a C compiler is found (setup.py; the build is optional, and without it nothing else
@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import os
 import struct
+from fractions import Fraction
 from types import ModuleType
 
 from yamen.games.baohuang.phases import Phase
@@ -36,6 +37,9 @@ CORE = _load()
 
 # Public roles as the core's codes (_core.c R_*); 0 is no public role.
 ROLE_CODES = {"emperor": 1, "royalist": 2, "guard": 2, "solo emperor": 3, "commoner": 4, "rebel": 5}
+# Each variant's scoring (scoring.py's function of that name) as the core's code.
+SCORING_CODES = {"shandong": 0, "japanese": 1}
+TWELFTHS = 12  # the core counts points in twelfths: a deal's scores are exact in them
 
 
 def _seats(seats: list[int]) -> list[int]:
@@ -65,4 +69,10 @@ def pack(state: BaohuangState) -> bytes:
     values += _seats(state.to_ask) + _seats(state.yielders) + [int(p) for p in state.passed]
     pending = state.pending()
     values.append(pending[0] if pending else -1)
+    values += [SCORING_CODES[v.name], state.declared, state.solo_declared, bool(state.rebels)]
     return struct.pack(f"{len(values)}b", *values)
+
+
+def points(twelfths: tuple[int, ...]) -> list[Fraction]:
+    """The core's scores (in twelfths of a point) as the Python engine's Fractions."""
+    return [Fraction(t, TWELFTHS) for t in twelfths]
