@@ -1,10 +1,12 @@
 """Baohuang's compiled core against the Python engine and policy over many random decisions:
 yamen/bots/baohuang/lockstep.py's comparison (legal ids, the policy's choice, the whole deal
-after every action, and policy playouts from random decisions), over every case of its CASES
-in turn until ``--decisions`` decisions were compared. The first difference stops it with what
-differed; the test suite runs a bounded sample of the same (tests/games/baohuang/test_core.py).
+after every action, places and scores at every deal's end and after policy playouts from random
+decisions), over every case of its CASES in turn until ``--decisions`` decisions were compared;
+then ``--tributes`` tributes (japanese, and with the guard by the fourth copy). The first
+difference stops it with what differed; the test suite runs a bounded sample of the same
+(tests/games/baohuang/test_core.py).
 
-    python benchmarks/core_agreement.py [--decisions 1000000] [--seed 0]
+    python benchmarks/core_agreement.py [--decisions 1000000] [--tributes 100000] [--seed 0]
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from yamen.bots.baohuang import lockstep
 from yamen.games.baohuang.core import CORE
 
 DEALS_PER_ROUND = 20  # of each case, before moving on to the next
+TRIBUTE_CASES = [{"variant": "japanese"}, {"variant": "japanese", "guard_by_fourth": True}]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--decisions", type=int, default=1_000_000)
+    parser.add_argument("--tributes", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if CORE is None:
@@ -41,6 +45,11 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{total:>10,}  decisions compared, and {playouts:,} playouts, all equal, in {spent:.0f} s"
     )
+    began, paid = time.perf_counter(), 0
+    for options in TRIBUTE_CASES:
+        paid += lockstep.check_tribute(CORE, options, args.tributes // 2, args.seed)
+    spent = time.perf_counter() - began
+    print(f"{paid:>10,}  tributes paid alike (of {args.tributes:,} drawn deals), in {spent:.0f} s")
 
 
 if __name__ == "__main__":

@@ -36,6 +36,31 @@ def test_core_and_python_agree_at_every_decision(options):
     assert decisions > 500 and playouts == 12
 
 
+TRIBUTE_CASES = [{"variant": "japanese"}, {"variant": "japanese", "guard_by_fourth": True}]
+
+
+@needs_core
+@pytest.mark.parametrize("options", TRIBUTE_CASES, ids=["japanese", "guard_by_fourth"])
+def test_core_and_python_pay_the_same_tribute(options):
+    """The same cards, givers and takers, and Python's random state left as the core left it."""
+    assert lockstep.check_tribute(CORE, options, times=300, seed=5) > 200
+
+
+@needs_core
+def test_a_bad_tribute_is_an_error():
+    hands = pack(lockstep.at_play({"variant": "japanese"}, 1, random.Random(0)))[: 5 * 56]
+    words = random.Random(0).getstate()[1]
+    assert CORE.tribute(hands, (0, 0, 0, 0, 0), 0, False, words) is None  # nothing scored
+    with pytest.raises(ValueError, match="shares differ"):
+        CORE.tribute(hands, (24, 12, -12, -12, 0), 0, False, words)  # three give, two take
+    with pytest.raises(ValueError, match="tribute takes"):
+        CORE.tribute(hands[:-1], (24, 12, -12, -12, -12), 0, False, words)
+    with pytest.raises(ValueError, match="tribute takes"):
+        CORE.tribute(hands, (24, 12, -12, -12, -12), 0, False, words[:-1])
+    with pytest.raises(ValueError, match="packed deal: byte"):
+        CORE.tribute(b"\x09" * (5 * 56), (24, 12, -12, -12, -12), 0, False, words)
+
+
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
 
 
@@ -121,6 +146,8 @@ PLANTED = [
     ("scoring: place points", "{6, 3, 0, -3, -6}", "{6, 2, 0, -3, -6}"),
     ("scoring: a lone emperor's quarters", "-points * TWELFTHS / 4", "-points * TWELFTHS / 3"),
     ("scoring: the rebellion", "int factor = d->rebellion ? 2 : 1;", "int factor = 1;"),
+    ("tribute: the next best card", "            left[kind]--;", "            (void)left;"),
+    ("tribute: the shuffle", "int j = below(g, i + 1)", "int j = below(g, i)"),
 ]
 
 
@@ -147,4 +174,6 @@ def build_planted(tmp: Path, line: str, planted: str):
 def test_a_planted_difference_is_caught(tmp_path, what, line, planted):
     mutant = build_planted(tmp_path, line, planted)
     with pytest.raises(lockstep.Disagreement):
+        for options in TRIBUTE_CASES:
+            lockstep.check_tribute(mutant, options, times=300, seed=5)
         lockstep.run(mutant, lockstep.CASES, deals=6, seed=3)

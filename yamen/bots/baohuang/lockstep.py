@@ -5,7 +5,9 @@ Python reference must agree on everything the core computes: the pending seat's 
 (in order), the rules bot's playout choice (playout.py ``choose``), and the whole packed state
 after the action (hands, table, who is asked, yielders, claimant, passes, public roles, seats
 out and sunk); at the deal's end, on its places and scores; and, from any decision, on the
-places and scores a policy playout reaches. The first
+places and scores a policy playout reaches. Tribute (the cards paid after a deal, drawn from
+Python's random state) is compared on dealt hands and drawn outcomes (:func:`check_tribute`).
+The first
 difference raises :class:`Disagreement` with what differed. tests/games/baohuang/test_core.py
 runs it on a bounded sample, benchmarks/core_agreement.py on a million decisions.
 """
@@ -16,13 +18,16 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from yamen.bots.baohuang.playout import choose, places_after
 from yamen.engine import get_game
-from yamen.games.baohuang.core import pack, points
+from yamen.games.baohuang import tribute
+from yamen.games.baohuang.core import TWELFTHS, pack, points
+from yamen.games.baohuang.fields import FinishedDeal
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
+from yamen.games.baohuang.scoring import Stakes, Teams
 from yamen.records import Record
 
 
@@ -125,6 +130,40 @@ def compare_outcome(
         raise Disagreement(f"{when}: core places {found[0]}, python {places}")
     if points(found[1]) != [Fraction(s) for s in scores]:
         raise Disagreement(f"{when}: core scores {points(found[1])}, python {scores}")
+
+
+def check_tribute(core: ModuleType, options: dict[str, Any], times: int, seed: int = 0) -> int:
+    """Tribute paid by both after ``times`` drawn deals: hands as a game deals them, places,
+    sides and stakes drawn; the same cards from the same givers to the same takers, and the
+    random state left the same. The tributes compared (a deal that scored nothing pays none)."""
+    rng = random.Random(seed)
+    game = get_game("baohuang", options)
+    paid = 0
+    for index in range(times):
+        state = game.new_state(seed + index)
+        assert isinstance(state, BaohuangState)
+        places = rng.sample(range(5), 5)
+        emperor = rng.randrange(5)
+        partner = rng.choice([None, *(s for s in range(5) if s != emperor)])
+        stakes = Stakes(*(rng.random() < 0.2 for _ in range(3)))
+        scores = state.variant.score(places, Teams(emperor, partner), stakes)
+        last = cast(FinishedDeal, {"emperor": emperor, "partner": partner, "scores": scores})
+        drawn = random.Random(rng.random())
+        before = drawn.getstate()[1]
+        expected = tribute.payments(state.hands, last, drawn)
+        twelfths = tuple(int(s * TWELFTHS) for s in scores)
+        hands = bytes(count for hand in state.hands for count in hand)
+        found = core.tribute(hands, twelfths, emperor, partner is None, before)
+        if found is None or expected is None:
+            if found is not expected:
+                raise Disagreement(f"tribute after {last}: core {found}, python {expected}")
+            continue
+        if list(found[0]) != expected:
+            raise Disagreement(f"tribute after {last}: core {found[0]}, python {expected}")
+        if found[1] != drawn.getstate()[1]:
+            raise Disagreement(f"tribute after {last}: the random states differ after it")
+        paid += 1
+    return paid
 
 
 def diff(core_bytes: bytes, python_bytes: bytes) -> str:

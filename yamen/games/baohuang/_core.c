@@ -1,5 +1,5 @@
-/* Baohuang's compiled core: the play phase of a deal, its scoring and the rules bot's play
- * policy, in C.
+/* Baohuang's compiled core: the play phase of a deal, its scoring, tribute and the rules bot's
+ * play policy, in C.
  *
  * The Python engine (rules.py, sets.py, hands.py, house.py) and the policy (yamen/bots/
  * baohuang/play.py, hand.py, playout.py) are the reference; this file ports them line by
@@ -483,6 +483,75 @@ static void score(const Deal *d, const int8_t *order, int *out) {
     for (int s = 0; s < 5; s++) out[s] = s == e ? 2 * side : s == p ? side : -side;
 }
 
+/* ------------------------------------------------------------------ tribute (tribute.py) */
+
+/* Python's random.Random, so that the core draws what the Python engine draws from the same
+ * state: MT19937 (the state as random.getstate() gives it: 624 words and the position),
+ * getrandbits(k) for k <= 32 (the top k bits of a word) and _randbelow's rejection. */
+enum { MT_N = 624, MT_M = 397 };
+typedef struct { uint32_t mt[MT_N]; int index; } Twister;
+
+static uint32_t next_word(Twister *g) {
+    static const uint32_t twist[2] = {0u, 0x9908b0dfu};
+    uint32_t *mt = g->mt, y;
+    if (g->index >= MT_N) {
+        for (int i = 0; i < MT_N; i++) {
+            y = (mt[i] & 0x80000000u) | (mt[(i + 1) % MT_N] & 0x7fffffffu);
+            mt[i] = mt[(i + MT_M) % MT_N] ^ (y >> 1) ^ twist[y & 1u];
+        }
+        g->index = 0;
+    }
+    y = mt[g->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    return y ^ (y >> 18);
+}
+
+static int below(Twister *g, int n) { /* random.Random._randbelow(n), 0 < n < 2**31 */
+    int k = 0;
+    while (n >> k) k++;
+    uint32_t r;
+    do r = next_word(g) >> (32 - k); while (r >= (uint32_t)n);
+    return (int)r;
+}
+
+enum { EMPEROR_SHARE = 2, SOLO_SHARE = 4, SHARE = 1, MAX_PAID = 5 * SOLO_SHARE };
+
+/* tribute.py payments(): each seat that lost points gives its strongest naturals, one at a
+ * time (the emperor 2, a lone emperor 4, anyone else 1); the pool is shuffled and each seat
+ * that won takes as many as it would have given. (kind, giver, taker) rows; -1 when the
+ * shares do not match (no deal's scores do that). */
+static int payments(int8_t hands[5][NK], const int *scores, int emperor, int lone, Twister *g,
+                    int paid[][3]) {
+    int share[5], pool[MAX_PAID][2], m = 0, n = 0;
+    for (int s = 0; s < 5; s++) share[s] = s == emperor ? (lone ? SOLO_SHARE : EMPEROR_SHARE) : SHARE;
+    for (int s = 0; s < 5; s++) {
+        if (scores[s] >= 0) continue;
+        int8_t left[52];
+        memcpy(left, hands[s], 52);
+        for (int i = 0; i < share[s]; i++) {
+            int kind = 51;
+            while (kind >= 0 && !left[kind]) kind--;
+            if (kind < 0) return -1;
+            left[kind]--;
+            pool[m][0] = kind; pool[m][1] = s; m++;
+        }
+    }
+    for (int i = m - 1; i > 0; i--) { /* random.shuffle */
+        int j = below(g, i + 1), kind = pool[i][0], giver = pool[i][1];
+        pool[i][0] = pool[j][0]; pool[i][1] = pool[j][1];
+        pool[j][0] = kind; pool[j][1] = giver;
+    }
+    for (int s = 0; s < 5; s++)
+        for (int i = 0; scores[s] > 0 && i < share[s]; i++) {
+            if (!m) return -1;
+            m--;
+            paid[n][0] = pool[m][0]; paid[n][1] = pool[m][1]; paid[n][2] = s; n++;
+        }
+    return m ? -1 : n;
+}
+
 /* ------------------------------------------------------------------ the policy (play.py) */
 
 typedef struct {      /* hand.py Perspective, read from the state as playout.py does */
@@ -934,6 +1003,43 @@ static PyObject *py_random_playouts(PyObject *self, PyObject *args) {
     return PyLong_FromLong(decisions);
 }
 
+/* tribute(hands, scores, emperor, lone, rng_state) -> (payments, rng_state) or None */
+static PyObject *py_tribute(PyObject *self, PyObject *args) {
+    PyObject *packed_hands, *state;
+    int scores[5], emperor, lone;
+    if (!PyArg_ParseTuple(args, "S(iiiii)ipO!", &packed_hands, &scores[0], &scores[1], &scores[2],
+                          &scores[3], &scores[4], &emperor, &lone, &PyTuple_Type, &state))
+        return NULL;
+    int8_t hands[5][NK];
+    if (PyBytes_GET_SIZE(packed_hands) != 5 * NK || emperor < 0 || emperor > 4 ||
+        PyTuple_GET_SIZE(state) != MT_N + 1)
+        return PyErr_Format(PyExc_ValueError,
+                            "tribute takes 5 x %d card counts, a seat and a random state", NK);
+    memcpy(hands, PyBytes_AS_STRING(packed_hands), 5 * NK);
+    if (!in_range((const int8_t *)hands, 0, 5 * NK, 0, 4)) return NULL;
+    if (!(scores[0] || scores[1] || scores[2] || scores[3] || scores[4])) Py_RETURN_NONE;
+    Twister g;
+    for (int i = 0; i <= MT_N; i++) {
+        unsigned long word = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (PyErr_Occurred()) return NULL;
+        if (i < MT_N) g.mt[i] = (uint32_t)word;
+        else g.index = word > MT_N ? MT_N : (int)word;
+    }
+    int paid[MAX_PAID][3], n = payments(hands, scores, emperor, lone, &g, paid);
+    if (n < 0) return PyErr_Format(PyExc_ValueError, "the losers' and winners' shares differ");
+    PyObject *rows = PyTuple_New(n), *words = PyTuple_New(MT_N + 1);
+    if (!rows || !words) {
+        Py_XDECREF(rows);
+        Py_XDECREF(words);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        PyTuple_SET_ITEM(rows, i, Py_BuildValue("(iii)", paid[i][0], paid[i][1], paid[i][2]));
+    for (int i = 0; i < MT_N; i++) PyTuple_SET_ITEM(words, i, PyLong_FromUnsignedLong(g.mt[i]));
+    PyTuple_SET_ITEM(words, MT_N, PyLong_FromLong(g.index));
+    return Py_BuildValue("(NN)", rows, words);
+}
+
 static PyMethodDef methods[] = {
     {"legal", py_legal, METH_VARARGS, "legal(packed) -> the pending seat's legal action ids"},
     {"step", py_step, METH_VARARGS, "step(packed, action) -> the deal after a legal action"},
@@ -941,6 +1047,9 @@ static PyMethodDef methods[] = {
     {"play_out", py_play_out, METH_VARARGS,
      "play_out(packed, first=-1) -> (places, twelfths, decisions): first applied, then the "
      "policy for every seat until the deal's scores (in twelfths of a point) are settled"},
+    {"tribute", py_tribute, METH_VARARGS,
+     "tribute(hands, scores, emperor, lone, rng_words) -> (payments, rng_words) or None: "
+     "(kind, giver, taker) per card, drawn as random.Random with that getstate()[1] draws"},
     {"outcome", py_outcome, METH_VARARGS,
      "outcome(packed) -> (places, twelfths): the places and scores were the deal to end now"},
     {"random_playouts", py_random_playouts, METH_VARARGS,

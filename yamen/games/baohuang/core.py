@@ -1,5 +1,6 @@
-"""Baohuang's compiled core, where it was built: the play phase, its scoring and the rules bot's
-play policy in C (_core.c), so that a search playout runs without the interpreter.
+"""Baohuang's compiled core, where it was built: the play phase, its scoring, tribute (drawing
+from Python's random state as the Python engine does) and the rules bot's play policy in C
+(_core.c), so that a search playout runs without the interpreter.
 
 The Python engine stays the reference and the default: ``pip install -e .`` compiles the core
 where a C compiler is found (setup.py; the build is optional, and without it nothing else
