@@ -2,7 +2,8 @@
 yamen/bots/baohuang/lockstep.py's comparison (legal ids, the policy's choice, the whole deal
 after every action, places and scores at every deal's end and after policy playouts from random
 decisions), over every case of its CASES in turn until ``--decisions`` decisions were compared;
-then ``--tributes`` tributes (japanese, and with the guard by the fourth copy). The first
+then ``--tributes`` tributes (japanese, and with the guard by the fourth copy) and as many deals
+dealt (the hands and the random state left, each variant in turn). The first
 difference stops it with what differed; the test suite runs a bounded sample of the same
 (tests/games/baohuang/test_core.py).
 
@@ -20,6 +21,7 @@ from yamen.games.baohuang.core import CORE
 
 DEALS_PER_ROUND = 20  # of each case, before moving on to the next
 TRIBUTE_CASES = [{"variant": "japanese"}, {"variant": "japanese", "guard_by_fourth": True}]
+DEAL_CASES = [{"variant": "shandong"}, {"variant": "japanese"}]  # the guard's deal is japanese's
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -50,6 +52,11 @@ def main(argv: list[str] | None = None) -> None:
         paid += lockstep.check_tribute(CORE, options, args.tributes // 2, args.seed)
     spent = time.perf_counter() - began
     print(f"{paid:>10,}  tributes paid alike (of {args.tributes:,} drawn deals), in {spent:.0f} s")
+    began = time.perf_counter()
+    for options in DEAL_CASES:
+        lockstep.check_deals(CORE, options, args.tributes // len(DEAL_CASES), args.seed)
+    spent = time.perf_counter() - began
+    print(f"{args.tributes:>10,}  deals dealt alike, in {spent:.0f} s")
 
 
 if __name__ == "__main__":

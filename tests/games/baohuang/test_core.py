@@ -55,10 +55,37 @@ def test_a_bad_tribute_is_an_error():
         CORE.tribute(hands, (24, 12, -12, -12, 0), 0, False, words)  # three give, two take
     with pytest.raises(ValueError, match="tribute takes"):
         CORE.tribute(hands[:-1], (24, 12, -12, -12, -12), 0, False, words)
-    with pytest.raises(ValueError, match="tribute takes"):
+    with pytest.raises(ValueError, match="random state"):
         CORE.tribute(hands, (24, 12, -12, -12, -12), 0, False, words[:-1])
     with pytest.raises(ValueError, match="packed deal: byte"):
         CORE.tribute(b"\x09" * (5 * 56), (24, 12, -12, -12, -12), 0, False, words)
+
+
+DEAL_CASES = [{"variant": "shandong"}, *TRIBUTE_CASES]
+
+
+@needs_core
+@pytest.mark.parametrize("options", DEAL_CASES, ids=["shandong", "japanese", "guard_by_fourth"])
+def test_core_and_python_deal_alike(options):
+    """From the same random states: the same hands, and the same state left."""
+    lockstep.check_deals(CORE, options, times=200, seed=7)
+
+
+@needs_core
+def test_a_bad_deal_is_an_error():
+    words = random.Random(0).getstate()[1]
+    for args, match in (
+        ((bytes(range(52)) * 4 + bytes(1), 0, 0, -1), "more than 4 copies"),
+        ((bytes([56]) * 10, 1, 0, -1), "no kind"),
+        ((bytes(4), 0, 0, -1), "deal takes"),
+        ((bytes(range(52)), 2, 0, -1), "deal takes"),
+        ((bytes(range(52)), 1, 5, -1), "deal takes"),
+        ((bytes(range(52)), 0, 0, 56), "deal takes"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            CORE.deal(*args, words)
+    with pytest.raises(ValueError, match="random state"):
+        CORE.deal(bytes(range(52)), 0, 0, -1, words[:-1])
 
 
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
@@ -148,6 +175,8 @@ PLANTED = [
     ("scoring: the rebellion", "int factor = d->rebellion ? 2 : 1;", "int factor = 1;"),
     ("tribute: the next best card", "            left[kind]--;", "            (void)left;"),
     ("tribute: the shuffle", "int j = below(g, i + 1)", "int j = below(g, i)"),
+    ("dealing: the first seat", "(i + first) % 5", "(i + first + 1) % 5"),
+    ("dealing: the marked joker", "hands[below(g, 5)][extra]++", "hands[below(g, 4)][extra]++"),
 ]
 
 
@@ -174,6 +203,8 @@ def build_planted(tmp: Path, line: str, planted: str):
 def test_a_planted_difference_is_caught(tmp_path, what, line, planted):
     mutant = build_planted(tmp_path, line, planted)
     with pytest.raises(lockstep.Disagreement):
+        for options in DEAL_CASES:
+            lockstep.check_deals(mutant, options, times=200, seed=7)
         for options in TRIBUTE_CASES:
             lockstep.check_tribute(mutant, options, times=300, seed=5)
         lockstep.run(mutant, lockstep.CASES, deals=6, seed=3)

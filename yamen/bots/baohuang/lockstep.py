@@ -5,8 +5,9 @@ Python reference must agree on everything the core computes: the pending seat's 
 (in order), the rules bot's playout choice (playout.py ``choose``), and the whole packed state
 after the action (hands, table, who is asked, yielders, claimant, passes, public roles, seats
 out and sunk); at the deal's end, on its places and scores; and, from any decision, on the
-places and scores a policy playout reaches. Tribute (the cards paid after a deal, drawn from
-Python's random state) is compared on dealt hands and drawn outcomes (:func:`check_tribute`).
+places and scores a policy playout reaches. Dealing and tribute, which draw from Python's
+random state, are compared from the same states: the hands dealt and the state left
+(:func:`check_deals`), and the cards paid after drawn outcomes (:func:`check_tribute`).
 The first
 difference raises :class:`Disagreement` with what differed. tests/games/baohuang/test_core.py
 runs it on a bounded sample, benchmarks/core_agreement.py on a million decisions.
@@ -23,11 +24,13 @@ from typing import Any, cast
 from yamen.bots.baohuang.playout import choose, places_after
 from yamen.engine import get_game
 from yamen.games.baohuang import tribute
-from yamen.games.baohuang.core import TWELFTHS, pack, points
+from yamen.games.baohuang.core import TWELFTHS, deal_args, pack, points
 from yamen.games.baohuang.fields import FinishedDeal
+from yamen.games.baohuang.hands import counts_of
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.scoring import Stakes, Teams
+from yamen.games.baohuang.variants import variant_for
 from yamen.records import Record
 
 
@@ -132,6 +135,22 @@ def compare_outcome(
         raise Disagreement(f"{when}: core scores {points(found[1])}, python {scores}")
 
 
+def check_deals(core: ModuleType, options: dict[str, Any], times: int, seed: int = 0) -> None:
+    """``times`` deals dealt by both from the same random states: the same hands, and the
+    random state left the same."""
+    variant = variant_for(get_game("baohuang", options).options)
+    for index in range(times):
+        drawn = random.Random(seed + index)
+        first = drawn.randrange(5)
+        before = drawn.getstate()[1]
+        expected = bytes(n for kinds in variant.deal(drawn, first) for n in counts_of(kinds))
+        hands, after = core.deal(*deal_args(variant, first), before)
+        if hands != expected:
+            raise Disagreement(f"deal {seed + index} from seat {first}: {diff(hands, expected)}")
+        if after != drawn.getstate()[1]:
+            raise Disagreement(f"deal {seed + index}: the random states differ after it")
+
+
 def check_tribute(core: ModuleType, options: dict[str, Any], times: int, seed: int = 0) -> int:
     """Tribute paid by both after ``times`` drawn deals: hands as a game deals them, places,
     sides and stakes drawn; the same cards from the same givers to the same takers, and the
@@ -167,7 +186,8 @@ def check_tribute(core: ModuleType, options: dict[str, Any], times: int, seed: i
 
 
 def diff(core_bytes: bytes, python_bytes: bytes) -> str:
-    """Where two packed deals differ (byte offsets, as _core.c's layout numbers them)."""
+    """Where two packed deals (or dealt hands) differ (byte offsets, as _core.c's layout
+    numbers them)."""
     at = [i for i, (a, b) in enumerate(zip(core_bytes, python_bytes, strict=True)) if a != b]
     return f"packed bytes differ at {at[:10]}"
 

@@ -516,6 +516,33 @@ static int below(Twister *g, int n) { /* random.Random._randbelow(n), 0 < n < 2*
     return (int)r;
 }
 
+static void shuffle(int16_t *items, int n, Twister *g) { /* random.shuffle */
+    for (int i = n - 1; i > 0; i--) {
+        int j = below(g, i + 1);
+        int16_t item = items[i];
+        items[i] = items[j];
+        items[j] = item;
+    }
+}
+
+/* ------------------------------------------------------------------ dealing (variants.py) */
+
+enum { BLOCKS = 0, ROUND = 1, MAX_CARDS = 255 };
+
+/* Shandong's deal(): the cards shuffled and cut in five equal blocks, then ``extra`` (the
+ * marked big joker, -1: none) to a seat drawn at random. Japanese's: shuffled and dealt one
+ * at a time from ``first``. Kind counts per seat. */
+static void deal(int16_t *cards, int n, int style, int first, int extra, Twister *g,
+                 int8_t hands[5][NK]) { /* 5 <= n <= MAX_CARDS */
+    memset(hands, 0, 5 * NK);
+    shuffle(cards, n, g);
+    for (int i = 0; i < n; i++) {
+        int seat = style == BLOCKS ? i / (n / 5) : (i + first) % 5;
+        if (seat < 5) hands[seat][cards[i]]++; /* blocks: past 5 x n/5, no one's (as sliced) */
+    }
+    if (extra >= 0) hands[below(g, 5)][extra]++;
+}
+
 enum { EMPEROR_SHARE = 2, SOLO_SHARE = 4, SHARE = 1, MAX_PAID = 5 * SOLO_SHARE };
 
 /* tribute.py payments(): each seat that lost points gives its strongest naturals, one at a
@@ -524,7 +551,8 @@ enum { EMPEROR_SHARE = 2, SOLO_SHARE = 4, SHARE = 1, MAX_PAID = 5 * SOLO_SHARE }
  * shares do not match (no deal's scores do that). */
 static int payments(int8_t hands[5][NK], const int *scores, int emperor, int lone, Twister *g,
                     int paid[][3]) {
-    int share[5], pool[MAX_PAID][2], m = 0, n = 0;
+    int share[5], m = 0, n = 0;
+    int16_t pool[MAX_PAID]; /* kind * 5 + giver */
     for (int s = 0; s < 5; s++) share[s] = s == emperor ? (lone ? SOLO_SHARE : EMPEROR_SHARE) : SHARE;
     for (int s = 0; s < 5; s++) {
         if (scores[s] >= 0) continue;
@@ -535,19 +563,15 @@ static int payments(int8_t hands[5][NK], const int *scores, int emperor, int lon
             while (kind >= 0 && !left[kind]) kind--;
             if (kind < 0) return -1;
             left[kind]--;
-            pool[m][0] = kind; pool[m][1] = s; m++;
+            pool[m++] = (int16_t)(kind * 5 + s);
         }
     }
-    for (int i = m - 1; i > 0; i--) { /* random.shuffle */
-        int j = below(g, i + 1), kind = pool[i][0], giver = pool[i][1];
-        pool[i][0] = pool[j][0]; pool[i][1] = pool[j][1];
-        pool[j][0] = kind; pool[j][1] = giver;
-    }
+    shuffle(pool, m, g);
     for (int s = 0; s < 5; s++)
         for (int i = 0; scores[s] > 0 && i < share[s]; i++) {
             if (!m) return -1;
             m--;
-            paid[n][0] = pool[m][0]; paid[n][1] = pool[m][1]; paid[n][2] = s; n++;
+            paid[n][0] = pool[m] / 5; paid[n][1] = pool[m] % 5; paid[n][2] = s; n++;
         }
     return m ? -1 : n;
 }
@@ -1003,41 +1027,79 @@ static PyObject *py_random_playouts(PyObject *self, PyObject *args) {
     return PyLong_FromLong(decisions);
 }
 
+/* random.getstate()[1] (624 words and the position) in and out */
+static int read_twister(PyObject *state, Twister *g) {
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "a random state is random.getstate()[1]: 625 ints");
+        return -1;
+    }
+    for (int i = 0; i <= MT_N; i++) {
+        unsigned long word = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (PyErr_Occurred()) return -1;
+        if (i < MT_N) g->mt[i] = (uint32_t)word;
+        else g->index = word > MT_N ? MT_N : (int)word;
+    }
+    return 0;
+}
+
+static PyObject *twister_words(const Twister *g) {
+    PyObject *words = PyTuple_New(MT_N + 1);
+    if (!words) return NULL;
+    for (int i = 0; i < MT_N; i++) PyTuple_SET_ITEM(words, i, PyLong_FromUnsignedLong(g->mt[i]));
+    PyTuple_SET_ITEM(words, MT_N, PyLong_FromLong(g->index));
+    return words;
+}
+
+/* deal(cards, style, first, extra, rng_state) -> (hands as 5 x NK counts, rng_state) */
+static PyObject *py_deal(PyObject *self, PyObject *args) {
+    PyObject *cards, *state;
+    int style, first, extra;
+    Twister g;
+    if (!PyArg_ParseTuple(args, "SiiiO", &cards, &style, &first, &extra, &state) ||
+        read_twister(state, &g) < 0)
+        return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(cards);
+    const int8_t *kinds = (const int8_t *)PyBytes_AS_STRING(cards);
+    if (n < 5 || n > MAX_CARDS || (style != BLOCKS && style != ROUND) || first < 0 || first > 4 ||
+        extra < -1 || extra >= NK)
+        return PyErr_Format(PyExc_ValueError,
+                            "deal takes 5..%d cards, a style (0, 1), a seat and a card or -1",
+                            MAX_CARDS);
+    int16_t shuffled[MAX_CARDS];
+    int copies[NK] = {0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (kinds[i] < 0 || kinds[i] >= NK || ++copies[kinds[i]] + (kinds[i] == extra) > 4)
+            return PyErr_Format(PyExc_ValueError, "card %d is no kind, or more than 4 copies of one",
+                                kinds[i]);
+        shuffled[i] = kinds[i];
+    }
+    int8_t hands[5][NK];
+    deal(shuffled, (int)n, style, first, extra, &g, hands);
+    return Py_BuildValue("(y#N)", (const char *)hands, (Py_ssize_t)(5 * NK), twister_words(&g));
+}
+
 /* tribute(hands, scores, emperor, lone, rng_state) -> (payments, rng_state) or None */
 static PyObject *py_tribute(PyObject *self, PyObject *args) {
     PyObject *packed_hands, *state;
     int scores[5], emperor, lone;
-    if (!PyArg_ParseTuple(args, "S(iiiii)ipO!", &packed_hands, &scores[0], &scores[1], &scores[2],
-                          &scores[3], &scores[4], &emperor, &lone, &PyTuple_Type, &state))
+    Twister g;
+    if (!PyArg_ParseTuple(args, "S(iiiii)ipO", &packed_hands, &scores[0], &scores[1], &scores[2],
+                          &scores[3], &scores[4], &emperor, &lone, &state))
         return NULL;
     int8_t hands[5][NK];
-    if (PyBytes_GET_SIZE(packed_hands) != 5 * NK || emperor < 0 || emperor > 4 ||
-        PyTuple_GET_SIZE(state) != MT_N + 1)
-        return PyErr_Format(PyExc_ValueError,
-                            "tribute takes 5 x %d card counts, a seat and a random state", NK);
+    if (PyBytes_GET_SIZE(packed_hands) != 5 * NK || emperor < 0 || emperor > 4)
+        return PyErr_Format(PyExc_ValueError, "tribute takes 5 x %d card counts and a seat", NK);
     memcpy(hands, PyBytes_AS_STRING(packed_hands), 5 * NK);
-    if (!in_range((const int8_t *)hands, 0, 5 * NK, 0, 4)) return NULL;
+    if (!in_range((const int8_t *)hands, 0, 5 * NK, 0, 4) || read_twister(state, &g) < 0)
+        return NULL;
     if (!(scores[0] || scores[1] || scores[2] || scores[3] || scores[4])) Py_RETURN_NONE;
-    Twister g;
-    for (int i = 0; i <= MT_N; i++) {
-        unsigned long word = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
-        if (PyErr_Occurred()) return NULL;
-        if (i < MT_N) g.mt[i] = (uint32_t)word;
-        else g.index = word > MT_N ? MT_N : (int)word;
-    }
     int paid[MAX_PAID][3], n = payments(hands, scores, emperor, lone, &g, paid);
     if (n < 0) return PyErr_Format(PyExc_ValueError, "the losers' and winners' shares differ");
-    PyObject *rows = PyTuple_New(n), *words = PyTuple_New(MT_N + 1);
-    if (!rows || !words) {
-        Py_XDECREF(rows);
-        Py_XDECREF(words);
-        return NULL;
-    }
+    PyObject *rows = PyTuple_New(n);
+    if (!rows) return NULL;
     for (int i = 0; i < n; i++)
         PyTuple_SET_ITEM(rows, i, Py_BuildValue("(iii)", paid[i][0], paid[i][1], paid[i][2]));
-    for (int i = 0; i < MT_N; i++) PyTuple_SET_ITEM(words, i, PyLong_FromUnsignedLong(g.mt[i]));
-    PyTuple_SET_ITEM(words, MT_N, PyLong_FromLong(g.index));
-    return Py_BuildValue("(NN)", rows, words);
+    return Py_BuildValue("(NN)", rows, twister_words(&g));
 }
 
 static PyMethodDef methods[] = {
@@ -1047,6 +1109,10 @@ static PyMethodDef methods[] = {
     {"play_out", py_play_out, METH_VARARGS,
      "play_out(packed, first=-1) -> (places, twelfths, decisions): first applied, then the "
      "policy for every seat until the deal's scores (in twelfths of a point) are settled"},
+    {"deal", py_deal, METH_VARARGS,
+     "deal(cards, style, first, extra, rng_words) -> (5 x 56 kind counts, rng_words): the "
+     "cards shuffled as random.Random with that getstate()[1] shuffles them, then dealt in five "
+     "blocks (style 0, extra to a seat drawn at random) or one at a time from first (style 1)"},
     {"tribute", py_tribute, METH_VARARGS,
      "tribute(hands, scores, emperor, lone, rng_words) -> (payments, rng_words) or None: "
      "(kind, giver, taker) per card, drawn as random.Random with that getstate()[1] draws"},

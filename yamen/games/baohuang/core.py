@@ -1,6 +1,6 @@
-"""Baohuang's compiled core, where it was built: the play phase, its scoring, tribute (drawing
-from Python's random state as the Python engine does) and the rules bot's play policy in C
-(_core.c), so that a search playout runs without the interpreter.
+"""Baohuang's compiled core, where it was built: dealing and tribute (drawing from Python's
+random state as the Python engine does), the play phase, its scoring and the rules bot's play
+policy in C (_core.c), so that a search playout runs without the interpreter.
 
 The Python engine stays the reference and the default: ``pip install -e .`` compiles the core
 where a C compiler is found (setup.py; the build is optional, and without it nothing else
@@ -21,8 +21,10 @@ import struct
 from fractions import Fraction
 from types import ModuleType
 
+from yamen.games.baohuang.kinds import BJ_MARKED
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
+from yamen.games.baohuang.variants import Variant
 
 
 def _load() -> ModuleType | None:
@@ -40,6 +42,9 @@ CORE = _load()
 ROLE_CODES = {"emperor": 1, "royalist": 2, "guard": 2, "solo emperor": 3, "commoner": 4, "rebel": 5}
 # Each variant's scoring (scoring.py's function of that name) as the core's code.
 SCORING_CODES = {"shandong": 0, "japanese": 1}
+# Each variant's deal (variants.py) as the core's: five blocks then the marked big joker to a
+# seat at random (shandong), or one card at a time from the first seat (japanese).
+BLOCKS, ROUND = 0, 1
 TWELFTHS = 12  # the core counts points in twelfths: a deal's scores are exact in them
 
 
@@ -72,6 +77,16 @@ def pack(state: BaohuangState) -> bytes:
     values.append(pending[0] if pending else -1)
     values += [SCORING_CODES[v.name], state.declared, state.solo_declared, bool(state.rebels)]
     return struct.pack(f"{len(values)}b", *values)
+
+
+def deal_args(variant: Variant, first: int) -> tuple[bytes, int, int, int]:
+    """What the core's ``deal`` takes to deal as ``variant.deal(rng, first)`` does: the cards
+    in the variant's deck order, the style, the first seat, the card dealt apart (-1: none)."""
+    cards = variant.deck()
+    if variant.name == "shandong":
+        cards.remove(BJ_MARKED)
+        return bytes(cards), BLOCKS, first, BJ_MARKED
+    return bytes(cards), ROUND, first, -1
 
 
 def points(twelfths: tuple[int, ...]) -> list[Fraction]:
