@@ -21,6 +21,8 @@ from yamen.bots.baohuang import lockstep, playout
 from yamen.engine import game_type, get_game
 from yamen.games.baohuang import core
 from yamen.games.baohuang.core import CORE, pack
+from yamen.games.baohuang.phases import Phase
+from yamen.games.baohuang.rules import BaohuangState
 from yamen.records import Record
 
 SOURCE = Path(core.__file__).with_name("_core.c")
@@ -118,21 +120,34 @@ def test_a_refused_action_and_a_bad_deal_are_errors():
     emptied[seat * 56 : seat * 56 + 56] = bytes(56)  # the seat to act holds nothing
     with pytest.raises(ValueError, match="packed deal: a seat out holds cards, or one in holds"):
         CORE.random_playouts(bytes(emptied), 1, 1)
-    with pytest.raises(ValueError, match="only a deal in play"):
-        pack(get_game("baohuang", {"variant": "shandong"}).new_state(1))
+    opening = get_game("baohuang", {"variant": "shandong"}).new_state(1)
+    assert isinstance(opening, BaohuangState) and opening.phase is Phase.GRAB
+    packed = pack(opening)
+    for call in (CORE.choose, CORE.play_out, CORE.outcome):  # the policy plays, and a deal
+        with pytest.raises(ValueError, match="in play|before play"):  # is scored, in play
+            call(packed)
+    holder = opening.holder  # the grab window asks the four others
+    with pytest.raises(ValueError, match=f"seat {holder} is not to act"):
+        CORE.legal(packed, holder)
+    asked = opening.pending()
+    assert [CORE.legal(packed, s) for s in asked] == [opening.legal(s) for s in asked]
 
 
 @needs_core
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 351), st.integers(-128, 127)), min_size=1, max_size=6))
+@given(st.lists(st.tuples(st.integers(0, 400), st.integers(-128, 127)), min_size=1, max_size=6))
 def test_no_forged_deal_takes_the_core_out_of_bounds(changes):
     """A packed deal with bytes changed is refused (ValueError) or played: never a crash."""
-    packed = bytearray(pack(lockstep.at_play({"variant": "japanese"}, 2, random.Random(1))))
-    for at, value in changes:
-        packed[at % len(packed)] = value & 0xFF
-    for call in (CORE.legal, CORE.choose, CORE.play_out, lambda p: CORE.random_playouts(p, 1, 2)):
-        with contextlib.suppress(ValueError):
-            call(bytes(packed))
+    in_play = lockstep.at_play({"variant": "japanese"}, 2, random.Random(1))
+    dealt = lockstep.at_deal({"variant": "shandong"}, 2, random.Random(1))  # its grab window
+    calls = (CORE.legal, CORE.choose, CORE.play_out, CORE.outcome)
+    for state in (in_play, dealt):
+        packed = bytearray(pack(state))
+        for at, value in changes:
+            packed[at % len(packed)] = value & 0xFF
+        for call in (*calls, lambda p: CORE.random_playouts(p, 1, 2)):
+            with contextlib.suppress(ValueError):
+                call(bytes(packed))
 
 
 @needs_core
@@ -175,6 +190,13 @@ PLANTED = [
     ("scoring: the rebellion", "int factor = d->rebellion ? 2 : 1;", "int factor = 1;"),
     ("tribute: the next best card", "            left[kind]--;", "            (void)left;"),
     ("tribute: the shuffle", "int j = below(g, i + 1)", "int j = below(g, i)"),
+    (
+        "opening: the grab's priority",
+        "int s = (d->holder - i + 5) % 5;",
+        "int s = (d->holder + i) % 5;",
+    ),
+    ("opening: 暗保", "seat == d->partner && d->royalist_declares", "seat == d->partner"),
+    ("opening: a round of holders", "d->handed_on == ROUND_OF_HOLDERS ||", "d->handed_on == 4 ||"),
     ("dealing: the first seat", "(i + first) % 5", "(i + first + 1) % 5"),
     ("dealing: the marked joker", "hands[below(g, 5)][extra]++", "hands[below(g, 4)][extra]++"),
 ]

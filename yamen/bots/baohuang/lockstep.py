@@ -38,13 +38,21 @@ class Disagreement(AssertionError):
     """The core and the Python reference differ."""
 
 
+def at_deal(options: dict[str, Any], seed: int, rng: random.Random) -> BaohuangState:
+    """The match's last deal as dealt (tribute paid), reached with random choices before it."""
+    state = get_game("baohuang", options).new_state(seed)
+    assert isinstance(state, BaohuangState)
+    while state.deal_no < state.options["deals"]:
+        seat = state.pending()[0]
+        state.apply(seat, rng.choice(state.legal(seat)))
+    return state
+
+
 def at_play(options: dict[str, Any], seed: int, rng: random.Random) -> BaohuangState | None:
     """The match's last deal at the start of its play phase, reached with random choices
     before it (``None`` if the match ended before: a void deal's redeal never does)."""
-    state = get_game("baohuang", options).new_state(seed)
-    assert isinstance(state, BaohuangState)
-    last = state.options["deals"]
-    while not state.over and not (state.phase is Phase.PLAY and state.deal_no == last):
+    state = at_deal(options, seed, rng)
+    while not state.over and state.phase is not Phase.PLAY:
         seat = state.pending()[0]
         state.apply(seat, rng.choice(state.legal(seat)))
     return None if state.over else state
@@ -53,32 +61,32 @@ def at_play(options: dict[str, Any], seed: int, rng: random.Random) -> BaohuangS
 def check_deal(
     core: ModuleType, state: BaohuangState, rng: random.Random, playouts: int
 ) -> tuple[int, int]:
-    """Step ``state`` to the end of its deal with random legal actions, comparing the core at
-    every decision, and ``playouts`` policy playouts from random decisions on the way; the
-    decisions and the playouts compared."""
-    decisions = compared = 0
+    """Step ``state`` to the end of its deal (through any void deal dealt again) with random
+    legal actions, comparing the core at every decision, and ``playouts`` policy playouts
+    from random decisions of its play on the way; the decisions and the playouts compared."""
+    decisions = played = compared = 0
     playout_at = set(rng.sample(range(60), playouts))  # early: nearly every deal gets there
-    while state.phase is Phase.PLAY:
+    finished = len(state.history)
+    while len(state.history) == finished:
         seat = state.pending()[0]
         packed = compare_decision(core, state, seat)
-        if decisions in playout_at:
-            compare_playout(core, state, packed, rng.choice(state.legal(seat)))
-            compared += 1
+        if state.phase is Phase.PLAY:
+            if played in playout_at:
+                compare_playout(core, state, packed, rng.choice(state.legal(seat)))
+                compared += 1
+            played += 1
         compare_step(core, state, seat, packed, rng.choice(state.legal(seat)))
         decisions += 1
     return decisions, compared
 
 
 def check_record(core: ModuleType, record: Record) -> int:
-    """A recorded game replayed, the core compared at every decision of its play phases (the
-    recorded actions, not random ones); the decisions compared."""
+    """A recorded game replayed, the core compared at every decision (the recorded actions,
+    not random ones: a window's answers in the order they came); the decisions compared."""
     state = record.start()
     assert isinstance(state, BaohuangState)
     decisions = 0
     for seat, text in record.actions:
-        if state.phase is not Phase.PLAY:
-            state.apply_text(seat, text)
-            continue
         packed = compare_decision(core, state, seat)
         compare_step(core, state, seat, packed, state.parse_action(seat, text))
         decisions += 1
@@ -86,14 +94,16 @@ def check_record(core: ModuleType, record: Record) -> int:
 
 
 def compare_decision(core: ModuleType, state: BaohuangState, seat: int) -> bytes:
-    """The legal ids (in order) and the policy's choice at this decision; the packed deal."""
+    """The legal ids (in order) and, in play, the policy's choice at this decision; the
+    packed deal."""
     packed = pack(state)
-    legal, found = state.legal(seat), core.legal(packed)
+    legal, found = state.legal(seat), core.legal(packed, seat)
     if found != legal:
         raise Disagreement(f"legal ids of seat {seat}: core {found}, python {legal}")
-    mine, theirs = choose(state, seat), core.choose(packed)
-    if mine != theirs:
-        raise Disagreement(f"the policy for seat {seat}: core {theirs}, python {mine}")
+    if state.phase is Phase.PLAY:
+        mine, theirs = choose(state, seat), core.choose(packed)
+        if mine != theirs:
+            raise Disagreement(f"the policy for seat {seat}: core {theirs}, python {mine}")
     return packed
 
 
@@ -102,8 +112,12 @@ def compare_step(
 ) -> None:
     """``action`` applied by both: the same deal after it (or, where it ended the deal and
     the match goes on to the next, nobody pending in the core)."""
-    stepped, deals = core.step(packed, action), len(state.history)
+    stepped, deals = core.step(packed, action, seat), len(state.history)
     state.apply(seat, action)
+    if stepped[core.VOID_AT]:  # nobody took the seat (黃莊): Python deals again
+        if len(state.history) != deals or state.phase is Phase.PLAY:
+            raise Disagreement(f"the core's deal was void after {action} by seat {seat}")
+        return
     ended = len(state.history) != deals
     if ended:  # its places and scores
         last = state.history[-1]
@@ -201,23 +215,23 @@ def run(
     decisions = playouts = 0
     for options in cases:
         for index in range(deals):
-            state = at_play(options, seed + index, rng)
-            if state is not None:
-                found = check_deal(core, state, rng, playouts=2)
-                decisions, playouts = decisions + found[0], playouts + found[1]
+            state = at_deal(options, seed + index, rng)
+            found = check_deal(core, state, rng, playouts=2)
+            decisions, playouts = decisions + found[0], playouts + found[1]
     return decisions, playouts
 
 
 CASES: list[dict[str, Any]] = [
-    # the play-phase rules the core ports: both variants, the guard by the fourth copy, every
-    # house rule that changes play (hard pass, the held and the sunk lowest rank), rules
-    # edition 1's claim, grabs, and the hands tribute leaves (a match's second deal)
+    # the rules the core ports: both variants, the guard by the fourth copy, every house rule
+    # of the opening (grabbing or not, 暗保, no 明獨, no ceding) and of play (hard pass, the
+    # held and the sunk lowest rank), rules edition 1's claim, and a match's second deal
+    # (after tribute)
     {"variant": "shandong"},
     {"variant": "japanese"},
     {"variant": "shandong", "grabbing": False, "hard_pass": True},
-    {"variant": "shandong", "lowest_held": True, "royalist_declares": "hidden"},
+    {"variant": "shandong", "lowest_held": True, "royalist_declares": "hidden", "grabbing": False},
     {"variant": "shandong", "lowest_last": True, "edition": 1},
     {"variant": "japanese", "deals": 2, "hard_pass": True, "lowest_held": True},
-    {"variant": "japanese", "guard_by_fourth": True, "solo_declares": False},
+    {"variant": "japanese", "guard_by_fourth": True, "solo_declares": False, "cede": False},
     {"variant": "japanese", "deals": 2, "lowest_last": True, "edition": 1},
 ]

@@ -19,7 +19,10 @@
 #include <string.h>
 
 enum { NK = 56, NS = 15, SMALL = 13, BIG = 14, NO_RANK = 13, PLAY_BASE = 64, MAXSET = 24 };
-enum { PASS = 0, YIELD = 1, CLAIM = 2, SJ = 52, BJ = 53, SJM = 54, BJM = 55 };
+enum { PASS = 0, YIELD = 1, CLAIM = 2, GRAB = 3, KEEP = 4, HAND_ON = 5, DECLARE = 6, REBEL = 7,
+       CALL_BASE = 8, SJ = 52, BJ = 53, SJM = 54, BJM = 55 };
+/* the phases of a deal (phases.py; OVER is PLAY with nobody pending) */
+enum { PH_PLAY = 0, PH_GRAB = 1, PH_CALL = 2, PH_FORCE = 3, PH_EMPEROR_CARD = 4, PH_DECLARE = 5 };
 enum { MAXLEGAL = 8192, ENDGAME = 10, CONTROL = 11, MAX_DECISIONS = 20000 };
 /* public roles, as codes (core.py ROLE_CODES) */
 enum { R_NONE = 0, R_EMPEROR = 1, R_PARTNER = 2, R_SOLO = 3, R_COMMONER = 4, R_REBEL = 5 };
@@ -39,8 +42,13 @@ enum {
     P_YIELD = P_ASK + 6,         /* count, then 5 seats */
     P_PASSED = P_YIELD + 6,      /* 5 flags */
     P_PENDING = P_PASSED + 5,    /* the seat to act, -1 when the deal is over */
-    P_STAKES = P_PENDING + 1,    /* scoring (0 shandong, 1 japanese), declared, solo declared, rebellion */
-    P_SIZE = P_STAKES + 4
+    P_STAKES = P_PENDING + 1,    /* family (0 shandong, 1 japanese), declared, solo declared, rebellion */
+    P_OPEN = P_STAKES + 4,       /* phase, holder, first holder, handed on, solo */
+    P_ASKED = P_OPEN + 5,        /* 5 flags: a window's seats still to answer */
+    P_ANSWERS = P_ASKED + 5,     /* 5 sealed answers, -1: none */
+    P_RULES = P_ANSWERS + 5,     /* grabbing, cede, calls guard, royalist declares, solo declares */
+    P_VOID = P_RULES + 5,        /* the deal ended void (黃莊): nobody took the seat */
+    P_SIZE = P_VOID + 1
 };
 
 typedef struct {
@@ -51,7 +59,9 @@ typedef struct {
     int8_t to_ask[5], n_ask, yielders[5], n_yield;
     int8_t single, yield_claim, by_call, other_role, tell_kind, called, emperor, partner, grabbed;
     int8_t edition, hard_pass, sink_rank, held_rank, over;
-    int8_t scoring, declared, solo_declared, rebellion;
+    int8_t family, declared, solo_declared, rebellion;
+    int8_t phase, holder, first_holder, handed_on, solo, asked[5], answers[5];
+    int8_t grabbing, cede, calls_guard, royalist_declares, solo_declares, void_deal;
 } Deal;
 
 static const double RANK_COST[13] = {0.0, 0.0, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0, 1.4, 2.0, 3.0, 4.5};
@@ -98,7 +108,7 @@ static int in_range(const int8_t *p, int at, int count, int low, int high) {
 static int valid(const int8_t *p) {
     return in_range(p, P_HANDS, 5 * NK, 0, 4) && in_range(p, P_FLAGS, 3, 0, 1) &&
            in_range(p, P_FLAGS + 3, 1, R_COMMONER, R_REBEL) && in_range(p, P_TELL, 2, -1, NK - 1) &&
-           in_range(p, P_SIDES, 1, 0, 4) && in_range(p, P_SIDES + 1, 1, -1, 4) &&
+           in_range(p, P_SIDES, 2, -1, 4) &&
            in_range(p, P_SIDES + 2, 1, 0, 1) && in_range(p, P_HOUSE, 2, 0, 2) &&
            in_range(p, P_HOUSE + 2, 2, -1, 12) && in_range(p, P_ROLES, 5, R_NONE, R_REBEL) &&
            in_range(p, P_OUT, 1, 0, 4) && in_range(p, P_OUT + 1, 5, 0, 4) &&
@@ -110,7 +120,11 @@ static int valid(const int8_t *p) {
            in_range(p, P_ASK, 1, p[P_TABLE] && p[P_PENDING] >= 0 ? 1 : 0, 4) &&
            in_range(p, P_ASK + 1, 5, 0, 4) && in_range(p, P_YIELD, 1, 0, 4) &&
            in_range(p, P_YIELD + 1, 5, 0, 4) && in_range(p, P_PASSED, 5, 0, 1) &&
-           in_range(p, P_PENDING, 1, -1, 4) && in_range(p, P_STAKES, 4, 0, 1);
+           in_range(p, P_PENDING, 1, -1, 4) && in_range(p, P_STAKES, 4, 0, 1) &&
+           in_range(p, P_OPEN, 1, PH_PLAY, PH_DECLARE) && in_range(p, P_OPEN + 1, 2, 0, 4) &&
+           in_range(p, P_OPEN + 3, 1, 0, 5) && in_range(p, P_OPEN + 4, 1, 0, 1) &&
+           in_range(p, P_ASKED, 5, 0, 1) && in_range(p, P_ANSWERS, 5, -1, REBEL) &&
+           in_range(p, P_RULES, 6, 0, 1);
 }
 
 /* What every deal the rules reach has, so that no packed deal can take the play or the scoring
@@ -137,7 +151,23 @@ static int consistent(const Deal *d) {
         if (!(seen >> d->sunk[i] & 1) || sunk >> d->sunk[i] & 1) wrong = "a sunk seat is not out, or sunk twice";
         sunk |= 1 << d->sunk[i];
     }
-    if (d->partner == d->emperor) wrong = "the emperor is its own partner";
+    if (d->partner >= 0 && d->partner == d->emperor) wrong = "the emperor is its own partner";
+    int opening = d->phase != PH_PLAY, window = d->phase == PH_GRAB || d->phase == PH_DECLARE;
+    if (d->void_deal && !(opening && d->over)) wrong = "a void deal that is not over before play";
+    if (opening && !d->void_deal && (d->over || d->n_out || d->has_table))
+        wrong = "a deal before play that is over or has sets played";
+    if ((d->phase == PH_PLAY || d->phase == PH_DECLARE) && d->emperor < 0 && !d->void_deal)
+        wrong = "a deal in play or declaring without an emperor";
+    if (opening && !d->over) { /* what the opening reads */
+        if (window && !d->asked[d->pending]) wrong = "the seat to answer was not asked";
+        if ((d->phase == PH_CALL || d->phase == PH_EMPEROR_CARD) && d->pending != d->holder)
+            wrong = "the seat to act does not hold the marked joker";
+        if (d->phase != PH_FORCE && d->phase != PH_DECLARE && !d->hand[d->holder][BJM])
+            wrong = "the holder holds no marked big joker";
+        int guard = 0;
+        for (int s = 0; s < 5; s++) guard |= d->hand[s][SJM] > 0;
+        if (d->phase == PH_EMPEROR_CARD && !d->calls_guard && !guard) wrong = "no guard card dealt";
+    }
     if (!d->over) { /* what play reads: an ended deal is only placed and scored */
         if (d->n_out > 3 || !d->active[d->pending]) wrong = "no seat still in to act";
         if (d->n_ask + d->n_yield > 4) wrong = "more than four seats asked";
@@ -178,8 +208,15 @@ static int unpack(Deal *d, const int8_t *p, Py_ssize_t len) {
     d->n_yield = p[P_YIELD]; memcpy(d->yielders, p + P_YIELD + 1, 5);
     memcpy(d->passed, p + P_PASSED, 5);
     d->pending = p[P_PENDING];
-    d->scoring = p[P_STAKES]; d->declared = p[P_STAKES + 1];
+    d->family = p[P_STAKES]; d->declared = p[P_STAKES + 1];
     d->solo_declared = p[P_STAKES + 2]; d->rebellion = p[P_STAKES + 3];
+    d->phase = p[P_OPEN]; d->holder = p[P_OPEN + 1]; d->first_holder = p[P_OPEN + 2];
+    d->handed_on = p[P_OPEN + 3]; d->solo = p[P_OPEN + 4];
+    memcpy(d->asked, p + P_ASKED, 5);
+    memcpy(d->answers, p + P_ANSWERS, 5);
+    d->grabbing = p[P_RULES]; d->cede = p[P_RULES + 1]; d->calls_guard = p[P_RULES + 2];
+    d->royalist_declares = p[P_RULES + 3]; d->solo_declares = p[P_RULES + 4];
+    d->void_deal = p[P_VOID];
     d->over = d->pending < 0;
     for (int s = 0; s < 5; s++) {
         d->active[s] = 1;
@@ -214,8 +251,15 @@ static void pack(const Deal *d, int8_t *p) {
     p[P_YIELD] = d->n_yield; memcpy(p + P_YIELD + 1, d->yielders, (size_t)d->n_yield);
     memcpy(p + P_PASSED, d->passed, 5);
     p[P_PENDING] = d->over ? -1 : d->pending;
-    p[P_STAKES] = d->scoring; p[P_STAKES + 1] = d->declared;
+    p[P_STAKES] = d->family; p[P_STAKES + 1] = d->declared;
     p[P_STAKES + 2] = d->solo_declared; p[P_STAKES + 3] = d->rebellion;
+    p[P_OPEN] = d->phase; p[P_OPEN + 1] = d->holder; p[P_OPEN + 2] = d->first_holder;
+    p[P_OPEN + 3] = d->handed_on; p[P_OPEN + 4] = d->solo;
+    memcpy(p + P_ASKED, d->asked, 5);
+    memcpy(p + P_ANSWERS, d->answers, 5);
+    p[P_RULES] = d->grabbing; p[P_RULES + 1] = d->cede; p[P_RULES + 2] = d->calls_guard;
+    p[P_RULES + 3] = d->royalist_declares; p[P_RULES + 4] = d->solo_declares;
+    p[P_VOID] = d->void_deal;
 }
 
 /* ------------------------------------------------------------------ legal sets (sets.py) */
@@ -314,9 +358,12 @@ static int answer_words(const Deal *d, int *out) {
     return m;
 }
 
-/* rules.py _legal_actions() in play */
+static int opening_legal(const Deal *d, int seat, int *out);
+
+/* rules.py _legal_actions() */
 static int legal(const Deal *d, int *out) {
     if (d->over) return 0;
+    if (d->phase != PH_PLAY) return opening_legal(d, d->pending, out);
     if (!d->has_table) return leads(d, d->pending, out);
     return follows(d, d->pending, out, answer_words(d, out));
 }
@@ -423,8 +470,11 @@ static void play_set(Deal *d, int seat, int action) {
 }
 
 /* rules.py _act() in play; the caller has checked the action */
+static void act_before_play(Deal *d, int action);
+
 static void apply(Deal *d, int action) {
     int seat = d->pending;
+    if (d->phase != PH_PLAY) { act_before_play(d, action); return; }
     if (action >= PLAY_BASE) { play_set(d, seat, action); return; }
     memmove(d->to_ask, d->to_ask + 1, (size_t)--d->n_ask);
     if (action == YIELD) d->yielders[d->n_yield++] = (int8_t)seat;
@@ -438,6 +488,187 @@ static void apply(Deal *d, int action) {
         d->n_yield = 0;
         set_turn(d, d->to_ask[0]);
     } else close_trick(d);
+}
+
+/* ------------------------------------------------------------------ the opening (opening.py) */
+
+enum { ROUND_OF_HOLDERS = 5, GO_ON = 0, END_PLAY = 1, END_VOID = 2 };
+
+static int copies(const Deal *d, int seat, int kind) { /* jokers by colour, marked included */
+    return kind < 52 ? d->hand[seat][kind] : d->slots[seat][slot_of(kind)];
+}
+
+static int callable(int i) { return i < 52 ? i : i == 52 ? SJ : BJ; } /* CALLABLE[i], i < 54 */
+
+static int calls(const Deal *d, int seat, int exactly, int *out) { /* calls(); FORCE: == 3 */
+    int m = 0;
+    for (int i = 0; i < 54; i++) {
+        int c = copies(d, seat, callable(i));
+        if (exactly ? c == 3 : c >= 3) out[m++] = CALL_BASE + callable(i);
+    }
+    return m;
+}
+
+static int may_cede(const Deal *d, int can_take) { return d->cede || !can_take; }
+
+/* opening.legal() */
+static int opening_legal(const Deal *d, int seat, int *out) {
+    int m = 0;
+    switch (d->phase) {
+    case PH_GRAB:
+        out[m++] = PASS;
+        out[m++] = GRAB;
+        return m;
+    case PH_DECLARE: /* variants.py declare_answers(), partner_answers() */
+        out[m++] = PASS;
+        if (seat == d->emperor) {
+            if (d->solo && d->solo_declares) out[m++] = DECLARE;
+        } else if (d->family == 0) {
+            if (seat == d->partner && d->royalist_declares) out[m++] = DECLARE;
+        } else if (seat != d->partner) {
+            out[m++] = REBEL;
+        }
+        return m;
+    case PH_CALL:
+        m = calls(d, seat, 0, out);
+        if (may_cede(d, m > 0)) out[m++] = YIELD;
+        if (d->grabbing) out[m++] = GRAB;
+        return m;
+    case PH_FORCE:
+        return calls(d, seat, 1, out);
+    default: /* PH_EMPEROR_CARD */
+        if (d->calls_guard) m = calls(d, seat, 0, out);
+        else out[m++] = KEEP;
+        if (d->handed_on == ROUND_OF_HOLDERS || !may_cede(d, m > 0)) return m;
+        out[m++] = HAND_ON;
+        return m;
+    }
+}
+
+static void move_card(Deal *d, int kind, int giver, int taker) { /* fields.py move() */
+    d->hand[giver][kind]--; d->hand[taker][kind]++;
+    d->slots[giver][slot_of(kind)]--; d->slots[taker][slot_of(kind)]++;
+    d->size[giver]--; d->size[taker]++;
+    /* the marked jokers are the only cards moved before play: no rank masks change */
+}
+
+static void open_window(Deal *d, int phase, int except) {
+    d->phase = (int8_t)phase;
+    for (int s = 0; s < 5; s++) {
+        d->answers[s] = -1;
+        d->asked[s] = s != except;
+    }
+    d->pending = (int8_t)(except == 0 ? 1 : 0);
+}
+
+static int grab(Deal *d, int seat) {
+    if (seat != d->holder) move_card(d, BJM, d->holder, seat);
+    d->emperor = (int8_t)seat;
+    d->grabbed = 1;
+    d->roles[seat] = R_EMPEROR;
+    return END_PLAY; /* nobody declares after a grab */
+}
+
+static void call(Deal *d, int seat, int kind) { /* 叫莊 */
+    d->emperor = (int8_t)seat;
+    d->called = (int8_t)kind;
+    d->solo = copies(d, seat, kind) == 4;
+    if (!d->solo)
+        for (int s = 0; s < 5 && d->partner < 0; s++)
+            if (s != seat && copies(d, s, kind)) d->partner = (int8_t)s;
+    d->tell_kind = (int8_t)(kind < 52 ? kind : -1);
+    d->roles[seat] = R_EMPEROR;
+    open_window(d, PH_DECLARE, -1);
+}
+
+static int force(Deal *d) { /* 逼莊, else 黃莊 */
+    int h = d->first_holder, out[64];
+    for (int i = 0; i < 5; i++) {
+        int seat = (h - i + 5) % 5;
+        if (calls(d, seat, 1, out)) {
+            d->phase = PH_FORCE;
+            set_turn(d, seat);
+            return GO_ON;
+        }
+    }
+    return END_VOID;
+}
+
+static int close_declarations(Deal *d) { /* 明保 / 明獨 / 反乱 */
+    for (int s = 0; s < 5; s++) {
+        if (d->answers[s] == DECLARE) {
+            if (s == d->emperor) { d->solo_declared = 1; d->roles[s] = R_SOLO; }
+            else { d->declared = 1; d->roles[s] = R_PARTNER; }
+        } else if (d->answers[s] == REBEL) {
+            d->rebellion = 1;
+            d->roles[s] = d->other_role;
+        }
+    }
+    return END_PLAY;
+}
+
+/* opening.act(): a legal action of the pending seat before play; how the opening ended */
+static int opening_act(Deal *d, int action) {
+    int seat = d->pending;
+    if (d->phase == PH_GRAB || d->phase == PH_DECLARE) {
+        d->answers[seat] = (int8_t)action;
+        d->asked[seat] = 0;
+        for (int s = 0; s < 5; s++)
+            if (d->asked[s]) { set_turn(d, s); return GO_ON; }
+        if (d->phase == PH_DECLARE) return close_declarations(d);
+        for (int i = 1; i < 5; i++) { /* the earliest grabber clockwise from the holder */
+            int s = (d->holder - i + 5) % 5;
+            if (d->answers[s] == GRAB) return grab(d, s);
+        }
+        d->phase = PH_CALL;
+        set_turn(d, d->holder);
+        return GO_ON;
+    }
+    if (d->phase == PH_CALL && action == GRAB) return grab(d, seat);
+    if (d->phase == PH_CALL && action == YIELD) { /* 讓莊: on clockwise */
+        int next = (seat + 4) % 5;
+        move_card(d, BJM, seat, next);
+        if (++d->handed_on < ROUND_OF_HOLDERS) {
+            d->holder = (int8_t)next;
+            set_turn(d, next);
+            return GO_ON;
+        }
+        return force(d);
+    }
+    if (action >= CALL_BASE) {
+        call(d, seat, action - CALL_BASE);
+        return GO_ON;
+    }
+    if (action == HAND_ON) { /* the emperor card on to the next seat */
+        int next = (seat + 1) % 5, out[64];
+        move_card(d, BJM, seat, next);
+        d->handed_on++;
+        d->holder = (int8_t)next;
+        if (d->handed_on == ROUND_OF_HOLDERS && !opening_legal(d, next, out)) return END_VOID;
+        set_turn(d, next);
+        return GO_ON;
+    }
+    int guard = 0; /* KEEP: the guard card's holder is the guard (itself: solo) */
+    while (!d->hand[guard][SJM]) guard++;
+    d->emperor = (int8_t)seat;
+    d->solo = guard == seat;
+    d->partner = (int8_t)(d->solo ? -1 : guard);
+    d->tell_kind = SJM;
+    d->roles[seat] = R_EMPEROR;
+    open_window(d, PH_DECLARE, -1);
+    return GO_ON;
+}
+
+/* rules.py _act_in_opening(): play begins with the emperor's lead; a void deal is over */
+static void act_before_play(Deal *d, int action) {
+    int end = opening_act(d, action);
+    if (end == END_PLAY) {
+        d->phase = PH_PLAY;
+        lead_from(d, d->emperor);
+    } else if (end == END_VOID) {
+        d->void_deal = 1;
+        d->over = 1;
+    }
 }
 
 /* house.places(): the seats out but the sunk ones, the seats still in, then the sunk */
@@ -469,7 +700,7 @@ static void alone(int emperor, int points, int *out) { /* the emperor's points, 
 static void score(const Deal *d, const int8_t *order, int *out) {
     int place[5], e = d->emperor, p = d->partner;
     for (int i = 0; i < 5; i++) place[order[i]] = i;
-    if (d->scoring == 0) {
+    if (d->family == 0) {
         if (d->grabbed) return alone(e, place[e] == 0 ? GRAB_POINTS : -GRAB_POINTS, out);
         int factor = d->declared || d->solo_declared ? 2 : 1;
         if (p < 0) return alone(e, SHANDONG_SOLO[place[e]] * factor, out);
@@ -918,6 +1149,18 @@ static int read_deal(PyObject *packed, Deal *d) {
     return unpack(d, (const int8_t *)buffer, len);
 }
 
+/* ``seat`` (-1: the first pending) to act: one the deal waits on (a window waits on several) */
+static int acting(Deal *d, int seat) {
+    if (seat < 0) return 0;
+    int window = d->phase == PH_GRAB || d->phase == PH_DECLARE;
+    if (d->over || seat > 4 || (window ? !d->asked[seat] : seat != d->pending)) {
+        PyErr_Format(PyExc_ValueError, "seat %d is not to act in this deal", seat);
+        return -1;
+    }
+    d->pending = (int8_t)seat;
+    return 0;
+}
+
 static int is_legal(const Deal *d, int action) {
     int ids[MAXLEGAL], m = legal(d, ids);
     for (int i = 0; i < m; i++) if (ids[i] == action) return 1;
@@ -927,8 +1170,10 @@ static int is_legal(const Deal *d, int action) {
 static PyObject *py_legal(PyObject *self, PyObject *args) {
     PyObject *packed;
     Deal d;
-    int ids[MAXLEGAL];
-    if (!PyArg_ParseTuple(args, "S", &packed) || read_deal(packed, &d) < 0) return NULL;
+    int ids[MAXLEGAL], seat = -1;
+    if (!PyArg_ParseTuple(args, "S|i", &packed, &seat) || read_deal(packed, &d) < 0 ||
+        acting(&d, seat) < 0)
+        return NULL;
     int m = legal(&d, ids);
     PyObject *out = PyList_New(m);
     if (!out) return NULL;
@@ -938,10 +1183,12 @@ static PyObject *py_legal(PyObject *self, PyObject *args) {
 
 static PyObject *py_step(PyObject *self, PyObject *args) {
     PyObject *packed;
-    int action;
+    int action, seat = -1;
     Deal d;
     int8_t out[P_SIZE];
-    if (!PyArg_ParseTuple(args, "Si", &packed, &action) || read_deal(packed, &d) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "Si|i", &packed, &action, &seat) || read_deal(packed, &d) < 0 ||
+        acting(&d, seat) < 0)
+        return NULL;
     if (!is_legal(&d, action)) {
         PyErr_Format(PyExc_ValueError, "action %d is not legal in this deal", action);
         return NULL;
@@ -955,7 +1202,8 @@ static PyObject *py_choose(PyObject *self, PyObject *args) {
     PyObject *packed;
     Deal d;
     if (!PyArg_ParseTuple(args, "S", &packed) || read_deal(packed, &d) < 0) return NULL;
-    if (d.over) return PyErr_Format(PyExc_ValueError, "the deal is over");
+    if (d.over || d.phase != PH_PLAY)
+        return PyErr_Format(PyExc_ValueError, "the policy plays a deal in play, not over");
     return PyLong_FromLong(choose(&d));
 }
 
@@ -973,6 +1221,7 @@ static PyObject *py_outcome(PyObject *self, PyObject *args) {
     PyObject *packed;
     Deal d;
     if (!PyArg_ParseTuple(args, "S", &packed) || read_deal(packed, &d) < 0) return NULL;
+    if (d.phase != PH_PLAY) return PyErr_Format(PyExc_ValueError, "a deal before play has no outcome");
     return outcome(&d);
 }
 
@@ -981,6 +1230,8 @@ static PyObject *py_play_out(PyObject *self, PyObject *args) {
     int first = -1;
     Deal d;
     if (!PyArg_ParseTuple(args, "S|i", &packed, &first) || read_deal(packed, &d) < 0) return NULL;
+    if (d.phase != PH_PLAY)
+        return PyErr_Format(PyExc_ValueError, "the policy plays out a deal in play");
     if (first >= 0) {
         if (!is_legal(&d, first)) {
             PyErr_Format(PyExc_ValueError, "action %d is not legal in this deal", first);
@@ -1103,8 +1354,10 @@ static PyObject *py_tribute(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"legal", py_legal, METH_VARARGS, "legal(packed) -> the pending seat's legal action ids"},
-    {"step", py_step, METH_VARARGS, "step(packed, action) -> the deal after a legal action"},
+    {"legal", py_legal, METH_VARARGS,
+     "legal(packed, seat=-1) -> the legal action ids of a seat to act (-1: the first)"},
+    {"step", py_step, METH_VARARGS,
+     "step(packed, action, seat=-1) -> the deal after a legal action of a seat to act"},
     {"choose", py_choose, METH_VARARGS, "choose(packed) -> the policy's action for the pending seat"},
     {"play_out", py_play_out, METH_VARARGS,
      "play_out(packed, first=-1) -> (places, twelfths, decisions): first applied, then the "
@@ -1131,7 +1384,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "PACKED_SIZE", P_SIZE) < 0 ||
-              PyModule_AddIntConstant(m, "PENDING_AT", P_PENDING) < 0)) {
+              PyModule_AddIntConstant(m, "PENDING_AT", P_PENDING) < 0 ||
+              PyModule_AddIntConstant(m, "VOID_AT", P_VOID) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -9,7 +9,7 @@ environment leaves it unused even where it was built (to compare the two, or to 
 tests/games/baohuang/test_core.py steps both in lockstep and fails on any difference.
 
 A deal crosses to the core packed by :func:`pack`: one signed byte per field, in the order
-_core.c's ``P_*`` offsets give, read from a state in its play phase. The core keeps nothing
+_core.c's ``P_*`` offsets give, read from a state in any phase of a deal. The core keeps nothing
 between calls; each call unpacks the bytes it is given.
 """
 
@@ -40,8 +40,20 @@ CORE = _load()
 
 # Public roles as the core's codes (_core.c R_*); 0 is no public role.
 ROLE_CODES = {"emperor": 1, "royalist": 2, "guard": 2, "solo emperor": 3, "commoner": 4, "rebel": 5}
-# Each variant's scoring (scoring.py's function of that name) as the core's code.
-SCORING_CODES = {"shandong": 0, "japanese": 1}
+# Each variant's family as the core's code: its scoring (scoring.py's function of that name),
+# its declarations and its deal.
+FAMILY_CODES = {"shandong": 0, "japanese": 1}
+# The phases as the core's codes (OVER is the play phase with nobody to act), and its windows.
+PHASE_CODES = {
+    Phase.PLAY: 0,
+    Phase.OVER: 0,
+    Phase.GRAB: 1,
+    Phase.CALL: 2,
+    Phase.FORCE: 3,
+    Phase.EMPEROR_CARD: 4,
+    Phase.DECLARE: 5,
+}
+WINDOWS = (Phase.GRAB, Phase.DECLARE)
 # Each variant's deal (variants.py) as the core's: five blocks then the marked big joker to a
 # seat at random (shandong), or one card at a time from the first seat (japanese).
 BLOCKS, ROUND = 0, 1
@@ -54,12 +66,9 @@ def _seats(seats: list[int]) -> list[int]:
 
 
 def pack(state: BaohuangState) -> bytes:
-    """A deal in its play phase as the core reads it (``_core.c``'s layout)."""
-    if state.phase not in (Phase.PLAY, Phase.OVER):
-        raise ValueError(f"only a deal in play is packed, not one in {state.phase}")
+    """A deal as the core reads it (``_core.c``'s layout), in any phase."""
     v, house = state.variant, state.house
-    emperor = state.emperor
-    assert emperor is not None, "a deal in play has an emperor"
+    emperor = -1 if state.emperor is None else state.emperor
     values = [count for hand in state.hands for count in hand]
     # a variant with a fixed guard card unmasks by it (variants.py); the others by the call
     values += [state.single_with_jokers, state.yield_and_claim, v.guard_card is None]
@@ -75,7 +84,13 @@ def pack(state: BaohuangState) -> bytes:
     values += _seats(state.to_ask) + _seats(state.yielders) + [int(p) for p in state.passed]
     pending = state.pending()
     values.append(pending[0] if pending else -1)
-    values += [SCORING_CODES[v.name], state.declared, state.solo_declared, bool(state.rebels)]
+    values += [FAMILY_CODES[v.name], state.declared, state.solo_declared, bool(state.rebels)]
+    values += [PHASE_CODES[state.phase], state.holder, state.first_holder, state.handed_on]
+    values.append(state.solo)
+    asked = pending if state.phase in WINDOWS else ()
+    values += [s in asked for s in range(5)] + [state.answers.get(s, -1) for s in range(5)]
+    values += [state.options["grabbing"], v.cede, v.calls_guard, v.royalist_declares]
+    values += [v.solo_declares, False]  # a deal the core found void is never packed here
     return struct.pack(f"{len(values)}b", *values)
 
 
