@@ -1,16 +1,17 @@
 """Baohuang's compiled core against the Python engine and policy, decision by decision.
 
-At every decision of a deal's play phase, the core (yamen/games/baohuang/core.py) and the
-Python reference must agree on everything the core computes: the pending seat's legal ids
-(in order), the rules bot's playout choice (playout.py ``choose``), and the whole packed state
-after the action (hands, table, who is asked, yielders, claimant, passes, public roles, seats
-out and sunk); at the deal's end, on its places and scores; and, from any decision, on the
-places and scores a policy playout reaches. Dealing and tribute, which draw from Python's
-random state, are compared from the same states: the hands dealt and the state left
-(:func:`check_deals`), and the cards paid after drawn outcomes (:func:`check_tribute`).
-The first
-difference raises :class:`Disagreement` with what differed. tests/games/baohuang/test_core.py
-runs it on a bounded sample, benchmarks/core_agreement.py on a million decisions.
+At every decision of a deal, from its first phase, the core (yamen/games/baohuang/core.py)
+and the Python reference must agree on everything the core computes: the new deal's fields
+once dealt, the pending seat's legal ids (in order), in play the rules bot's playout choice
+(playout.py ``choose``), and the whole packed state after the action (hands, the opening's
+holder, answers and sides, the table, who is asked, yielders, claimant, passes, public roles,
+seats out and sunk, a void deal); at the deal's end, on its places and scores; and, from any
+decision of its play, on the places and scores a policy playout reaches. Dealing and
+tribute, which draw from Python's random state, are compared from the same states: the hands
+dealt and the state left (:func:`check_deals`), and the cards paid after drawn outcomes
+(:func:`check_tribute`). The first difference raises :class:`Disagreement` with what
+differed. tests/games/baohuang/test_core.py runs it on a bounded sample,
+benchmarks/core_agreement.py on a million decisions.
 """
 
 from __future__ import annotations
@@ -91,6 +92,15 @@ def check_record(core: ModuleType, record: Record) -> int:
         compare_step(core, state, seat, packed, state.parse_action(seat, text))
         decisions += 1
     return decisions
+
+
+def compare_begin(core: ModuleType, state: BaohuangState) -> None:
+    """A deal just dealt (tribute paid): the core's new deal of the same hands, in its first
+    phase, is the same deal."""
+    packed = pack(state)
+    begun = core.begin(packed, bytes(n for hand in state.hands for n in hand))
+    if begun != packed:
+        raise Disagreement(f"deal {state.deal_no} as dealt: {diff(begun, packed)}")
 
 
 def compare_decision(core: ModuleType, state: BaohuangState, seat: int) -> bytes:
@@ -216,6 +226,7 @@ def run(
     for options in cases:
         for index in range(deals):
             state = at_deal(options, seed + index, rng)
+            compare_begin(core, state)
             found = check_deal(core, state, rng, playouts=2)
             decisions, playouts = decisions + found[0], playouts + found[1]
     return decisions, playouts

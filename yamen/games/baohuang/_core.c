@@ -184,6 +184,21 @@ static int consistent(const Deal *d) {
     return 0;
 }
 
+/* What the hands and the seats out give (zeroed before): slots, sizes, rank masks, who is in. */
+static void derive(Deal *d) {
+    for (int s = 0; s < 5; s++) {
+        d->active[s] = 1;
+        for (int k = 0; k < NK; k++) {
+            d->slots[s][slot_of(k)] += d->hand[s][k];
+            d->size[s] += d->hand[s][k];
+        }
+        for (int r = 0; r < 13; r++)
+            for (int n = 0; n <= d->slots[s][r]; n++) d->masks[s][n] |= 1u << r;
+    }
+    for (int i = 0; i < d->n_out; i++) d->active[d->out[i]] = 0;
+    still_in_after(d);
+}
+
 static int unpack(Deal *d, const int8_t *p, Py_ssize_t len) {
     if (len != P_SIZE) {
         PyErr_Format(PyExc_ValueError, "a packed deal is %d bytes, not %zd", P_SIZE, len);
@@ -218,17 +233,7 @@ static int unpack(Deal *d, const int8_t *p, Py_ssize_t len) {
     d->royalist_declares = p[P_RULES + 3]; d->solo_declares = p[P_RULES + 4];
     d->void_deal = p[P_VOID];
     d->over = d->pending < 0;
-    for (int s = 0; s < 5; s++) {
-        d->active[s] = 1;
-        for (int k = 0; k < NK; k++) {
-            d->slots[s][slot_of(k)] += d->hand[s][k];
-            d->size[s] += d->hand[s][k];
-        }
-        for (int r = 0; r < 13; r++)
-            for (int n = 0; n <= d->slots[s][r]; n++) d->masks[s][n] |= 1u << r;
-    }
-    for (int i = 0; i < d->n_out; i++) d->active[d->out[i]] = 0;
-    still_in_after(d);
+    derive(d);
     return consistent(d);
 }
 
@@ -669,6 +674,34 @@ static void act_before_play(Deal *d, int action) {
         d->void_deal = 1;
         d->over = 1;
     }
+}
+
+/* A new deal of ``rules``' game with ``hands`` dealt (tribute paid): fields.py _new_deal(), then
+ * rules.py _start_deal()'s holder and opening.begin(). -1 where no seat holds the marked joker. */
+static int begin(Deal *d, const Deal *rules, int8_t hands[5][NK]) {
+    memset(d, 0, sizeof *d);
+    memcpy(d->hand, hands, 5 * NK);
+    d->single = rules->single; d->yield_claim = rules->yield_claim;
+    d->by_call = rules->by_call; d->other_role = rules->other_role;
+    d->edition = rules->edition; d->hard_pass = rules->hard_pass;
+    d->sink_rank = rules->sink_rank; d->held_rank = rules->held_rank;
+    d->family = rules->family; d->grabbing = rules->grabbing; d->cede = rules->cede;
+    d->calls_guard = rules->calls_guard; d->royalist_declares = rules->royalist_declares;
+    d->solo_declares = rules->solo_declares;
+    d->tell_kind = d->called = d->emperor = d->partner = d->owner = d->claimant = -1;
+    d->stage = 1;
+    memset(d->answers, -1, 5);
+    derive(d);
+    int holder = 0;
+    while (holder < 5 && !d->hand[holder][BJM]) holder++;
+    if (holder == 5) return -1;
+    d->holder = d->first_holder = (int8_t)holder;
+    if (d->family == 0 && d->grabbing) open_window(d, PH_GRAB, holder);
+    else {
+        d->phase = d->family == 0 ? PH_CALL : PH_EMPEROR_CARD;
+        set_turn(d, holder);
+    }
+    return 0;
 }
 
 /* house.places(): the seats out but the sunk ones, the seats still in, then the sunk */
@@ -1353,6 +1386,74 @@ static PyObject *py_tribute(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", rows, twister_words(&g));
 }
 
+static int begin_checked(Deal *d, const Deal *rules, int8_t hands[5][NK]) {
+    if (begin(d, rules, hands) < 0) {
+        PyErr_SetString(PyExc_ValueError, "no seat was dealt the marked big joker");
+        return -1;
+    }
+    return consistent(d);
+}
+
+/* begin(packed, hands) -> the packed deal as dealt, the game's rules read from ``packed`` */
+static PyObject *py_begin(PyObject *self, PyObject *args) {
+    PyObject *packed, *dealt;
+    Deal rules, d;
+    int8_t hands[5][NK], out[P_SIZE];
+    if (!PyArg_ParseTuple(args, "SS", &packed, &dealt) || read_deal(packed, &rules) < 0) return NULL;
+    if (PyBytes_GET_SIZE(dealt) != 5 * NK)
+        return PyErr_Format(PyExc_ValueError, "hands are 5 x %d card counts", NK);
+    memcpy(hands, PyBytes_AS_STRING(dealt), 5 * NK);
+    if (!in_range((const int8_t *)hands, 0, 5 * NK, 0, 4) || begin_checked(&d, &rules, hands) < 0)
+        return NULL;
+    pack(&d, out);
+    return PyBytes_FromStringAndSize((const char *)out, P_SIZE);
+}
+
+static void seed_twister(Twister *g, uint32_t seed) { /* MT19937's init_genrand */
+    g->mt[0] = seed;
+    for (int i = 1; i < MT_N; i++)
+        g->mt[i] = 1812433253u * (g->mt[i - 1] ^ (g->mt[i - 1] >> 30)) + (uint32_t)i;
+    g->index = MT_N;
+}
+
+/* random_deals(packed, seed, times) -> decisions: whole deals of ``packed``'s game (its deck:
+ * every card its hands hold), dealt, opened and played to their end by random legal actions */
+static PyObject *py_random_deals(PyObject *self, PyObject *args) {
+    PyObject *packed;
+    unsigned long seed;
+    long times;
+    Deal rules, d;
+    int ids[MAXLEGAL], copies[NK] = {0};
+    int16_t deck[MAX_CARDS], cards[MAX_CARDS];
+    if (!PyArg_ParseTuple(args, "Skl", &packed, &seed, &times) || read_deal(packed, &rules) < 0)
+        return NULL;
+    int n = 0, style = rules.family == 0 ? BLOCKS : ROUND, extra = style == BLOCKS ? BJM : -1;
+    for (int k = 0; k < NK; k++) {
+        for (int s = 0; s < 5; s++) copies[k] += rules.hand[s][k];
+        if (copies[k] > 4 || n + copies[k] > MAX_CARDS)
+            return PyErr_Format(PyExc_ValueError, "more than 4 copies of card %d, or too many", k);
+        for (int c = k == extra ? 1 : 0; c < copies[k]; c++) deck[n++] = (int16_t)k;
+    }
+    if (n < 5 || (extra >= 0 && !copies[extra]))
+        return PyErr_Format(PyExc_ValueError, "a deck of %d cards deals no game", n);
+    Twister g;
+    seed_twister(&g, (uint32_t)seed);
+    long decisions = 0;
+    for (long i = 0; i < times; i++) {
+        int8_t hands[5][NK];
+        memcpy(cards, deck, sizeof(int16_t) * (size_t)n);
+        deal(cards, n, style, (int)(i % 5), extra, &g, hands);
+        if (begin_checked(&d, &rules, hands) < 0) return NULL;
+        for (long made = 0; !d.over; made++) {
+            int m = legal(&d, ids);
+            if (made == MAX_DECISIONS || !m) return endless();
+            apply(&d, ids[below(&g, m)]);
+            decisions++;
+        }
+    }
+    return PyLong_FromLong(decisions);
+}
+
 static PyMethodDef methods[] = {
     {"legal", py_legal, METH_VARARGS,
      "legal(packed, seat=-1) -> the legal action ids of a seat to act (-1: the first)"},
@@ -1371,6 +1472,12 @@ static PyMethodDef methods[] = {
      "(kind, giver, taker) per card, drawn as random.Random with that getstate()[1] draws"},
     {"outcome", py_outcome, METH_VARARGS,
      "outcome(packed) -> (places, twelfths): the places and scores were the deal to end now"},
+    {"begin", py_begin, METH_VARARGS,
+     "begin(packed, hands) -> the packed deal dealt these hands, in its first phase (the rules "
+     "of packed's game)"},
+    {"random_deals", py_random_deals, METH_VARARGS,
+     "random_deals(packed, seed, times) -> decisions: whole deals of packed's game (its deck), "
+     "dealt, opened and played by random legal actions"},
     {"random_playouts", py_random_playouts, METH_VARARGS,
      "random_playouts(packed, seed, times) -> decisions: random legal play to the deal's end"},
     {NULL, NULL, 0, NULL},
