@@ -1,8 +1,8 @@
 """Random self-play speed on one core: Yamen's Baohuang against OpenSpiel and RLCard Dou Dizhu.
 
 Every engine plays whole games with uniformly random legal moves, computing the full legal
-action set at each decision, for a fixed wall-clock budget; the rows of Baohuang's compiled
-core play a deal's play phase only (all the core has), from deals dealt and bid beforehand.
+action set at each decision, for a fixed wall-clock budget (Baohuang's are one deal, its
+default: dealt, opened and played; the compiled core's rows play them in C, one call a game).
 One decision is one move chosen by a player (chance events such as OpenSpiel's deal are played
 but not counted). The script prints figures only; it never asserts a time.
 
@@ -100,22 +100,20 @@ def yamen_baohuang(variant: str, seed: int) -> PlayGame:
 
 
 def yamen_baohuang_core(variant: str, seed: int) -> PlayGame:
-    """Baohuang's compiled core: a deal's play phase only (the core has no opening), from one
-    of 50 deals brought to the start of play by the Python engine before the clock starts,
-    random legal actions to the deal's end (benchmarks/core_speed.py says more)."""
+    """Baohuang's compiled core: a whole one-deal game dealt, opened and played in C by random
+    legal actions (``random_deals``; benchmarks/core_speed.py says more)."""
     try:
-        from yamen.bots.baohuang.lockstep import at_play
+        from yamen.engine import get_game
         from yamen.games.baohuang.core import CORE, pack
     except ImportError as exc:
         raise Skipped(f"Yamen not installed ({exc}; pip install -e .)") from exc
     if CORE is None:
         raise Skipped("the compiled core is not built (pip install -e . with a C compiler)")
-    rng = random.Random(seed)
-    starts = [at_play({"variant": variant}, seed + i, rng) for i in range(60)]
-    packed = [pack(s) for s in starts if s is not None][:50]
+    state = get_game("baohuang", {"variant": variant}).new_state(seed)
+    rules = pack(state)  # the game's rules and deck, as the core reads them
 
     def play(game_seed: int) -> int:
-        return CORE.random_playouts(packed[game_seed % len(packed)], game_seed, 1)
+        return CORE.random_deals(rules, game_seed, 1)
 
     return play
 
@@ -173,7 +171,7 @@ def engines(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], PlayGa
         for variant in BAOHUANG_VARIANTS:
             yield f"yamen baohuang/{variant}", lambda v=variant: yamen_baohuang(v, seed)
         for variant in BAOHUANG_VARIANTS:
-            name = f"yamen baohuang/{variant} core, play only"
+            name = f"yamen baohuang/{variant} core"
             yield name, lambda v=variant: yamen_baohuang_core(v, seed)
     if args.only in (None, "openspiel"):
         yield "openspiel dou_dizhu", lambda: openspiel_dou_dizhu(seed)

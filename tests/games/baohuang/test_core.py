@@ -90,6 +90,26 @@ def test_a_bad_deal_is_an_error():
         CORE.deal(bytes(range(52)), 0, 0, -1, words[:-1])
 
 
+@needs_core
+@pytest.mark.parametrize("variant", ["shandong", "japanese"])
+def test_whole_deals_played_in_the_core(variant):
+    """Dealt, opened and played by random legal actions: as many decisions a deal as the Python
+    engine's random games take (about 470 shandong, 280 japanese), the same for the same seed."""
+    state = get_game("baohuang", {"variant": variant}).new_state(1)
+    rules = pack(state)
+    decisions = CORE.random_deals(rules, 7, 200)
+    assert decisions == CORE.random_deals(rules, 7, 200) != CORE.random_deals(rules, 8, 200)
+    expected = {"shandong": 470, "japanese": 280}[variant]
+    assert 0.85 * expected < decisions / 200 < 1.15 * expected
+    no_marked_joker = bytearray(rules)
+    for seat in range(5):
+        no_marked_joker[seat * 56 + 55] = 0
+    with pytest.raises(ValueError, match="deals no game|marked big joker"):
+        CORE.random_deals(bytes(no_marked_joker), 7, 1)
+    with pytest.raises(ValueError, match="marked big joker"):
+        CORE.begin(rules, bytes(no_marked_joker[: 5 * 56]))
+
+
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
 
 
