@@ -1,13 +1,14 @@
-/* Baohuang's compiled core: the play phase of a deal, its scoring, tribute and the rules bot's
- * play policy, in C.
+/* Baohuang's compiled core: a whole deal (dealing, tribute, the opening, play, scoring) and the
+ * rules bot's play policy, in C.
  *
- * The Python engine (rules.py, sets.py, hands.py, house.py) and the policy (yamen/bots/
- * baohuang/play.py, hand.py, playout.py) are the reference; this file ports them line by
- * line, so that whole search playouts run without the interpreter. Every function names the
- * Python it ports; tests/games/baohuang/test_core.py steps both in lockstep (legal ids, the
- * state after every action, the policy's choice, the places and scores) and fails on any
- * difference.
- * A rule changed in Python must be changed here too (docs/architecture.md says how).
+ * The Python engine (variants.py, tribute.py, opening.py, rules.py, sets.py, hands.py,
+ * house.py, scoring.py) and the policy (yamen/bots/baohuang/play.py, hand.py, playout.py) are
+ * the reference; this file ports them line by line, so that whole search playouts run without
+ * the interpreter. Every function names the Python it ports; tests/games/baohuang/
+ * test_core.py steps both in lockstep (legal ids, the state after every action, the policy's
+ * choice, the places and scores, the hands dealt and the tribute paid) and fails on any
+ * difference. A rule changed in Python must be changed here too (docs/architecture.md says
+ * how).
  *
  * A deal crosses the boundary packed (core.py's pack(): one signed byte per field, the layout
  * below); the module keeps nothing between calls. Built as yamen.games.baohuang._core by

@@ -1,6 +1,7 @@
-"""Baohuang's compiled core, where it was built: dealing and tribute (drawing from Python's
-random state as the Python engine does), the play phase, its scoring and the rules bot's play
-policy in C (_core.c), so that a search playout runs without the interpreter.
+"""Baohuang's compiled core, where it was built: a whole deal in C (_core.c): dealing and
+tribute (drawing from Python's random state as the Python engine does), the opening, play and
+scoring, and the rules bot's play policy, so that a search playout runs without the
+interpreter.
 
 The Python engine stays the reference and the default: ``pip install -e .`` compiles the core
 where a C compiler is found (setup.py; the build is optional, and without it nothing else
@@ -9,8 +10,8 @@ environment leaves it unused even where it was built (to compare the two, or to 
 tests/games/baohuang/test_core.py steps both in lockstep and fails on any difference.
 
 A deal crosses to the core packed by :func:`pack`: one signed byte per field, in the order
-_core.c's ``P_*`` offsets give, read from a state in any phase of a deal. The core keeps nothing
-between calls; each call unpacks the bytes it is given.
+_core.c's ``P_*`` offsets give, read from a state in any phase of a deal. The core keeps
+nothing between calls; each call unpacks the bytes it is given.
 """
 
 from __future__ import annotations
