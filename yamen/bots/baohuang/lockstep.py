@@ -25,7 +25,7 @@ from typing import Any, cast
 from yamen.bots.baohuang.playout import choose, places_after
 from yamen.engine import get_game
 from yamen.games.baohuang import tribute
-from yamen.games.baohuang.core import TWELFTHS, deal_args, pack, points
+from yamen.games.baohuang.core import TWELFTHS, deal_args, pack, packed_hands, points
 from yamen.games.baohuang.fields import FinishedDeal
 from yamen.games.baohuang.hands import counts_of
 from yamen.games.baohuang.phases import Phase
@@ -98,7 +98,7 @@ def compare_begin(core: ModuleType, state: BaohuangState) -> None:
     """A deal just dealt (tribute paid): the core's new deal of the same hands, in its first
     phase, is the same deal."""
     packed = pack(state)
-    begun = core.begin(packed, bytes(n for hand in state.hands for n in hand))
+    begun = core.begin(packed, packed_hands(state.hands))
     if begun != packed:
         raise Disagreement(f"deal {state.deal_no} as dealt: {diff(begun, packed)}")
 
@@ -120,8 +120,9 @@ def compare_decision(core: ModuleType, state: BaohuangState, seat: int) -> bytes
 def compare_step(
     core: ModuleType, state: BaohuangState, seat: int, packed: bytes, action: int
 ) -> None:
-    """``action`` applied by both: the same deal after it (or, where it ended the deal and
-    the match goes on to the next, nobody pending in the core)."""
+    """``action`` applied by both: the same deal after it; where it ended the deal, the same
+    places and scores (and, where the match goes on to the next, nobody pending in the core);
+    where nobody took the seat, a void deal in the core and a new one dealt in Python."""
     stepped, deals = core.step(packed, action, seat), len(state.history)
     state.apply(seat, action)
     if stepped[core.VOID_AT]:  # nobody took the seat (黃莊): Python deals again
@@ -167,7 +168,7 @@ def check_deals(core: ModuleType, options: dict[str, Any], times: int, seed: int
         drawn = random.Random(seed + index)
         first = drawn.randrange(5)
         before = drawn.getstate()[1]
-        expected = bytes(n for kinds in variant.deal(drawn, first) for n in counts_of(kinds))
+        expected = packed_hands([counts_of(kinds) for kinds in variant.deal(drawn, first)])
         hands, after = core.deal(*deal_args(variant, first), before)
         if hands != expected:
             raise Disagreement(f"deal {seed + index} from seat {first}: {diff(hands, expected)}")
@@ -195,8 +196,7 @@ def check_tribute(core: ModuleType, options: dict[str, Any], times: int, seed: i
         before = drawn.getstate()[1]
         expected = tribute.payments(state.hands, last, drawn)
         twelfths = tuple(int(s * TWELFTHS) for s in scores)
-        hands = bytes(count for hand in state.hands for count in hand)
-        found = core.tribute(hands, twelfths, emperor, partner is None, before)
+        found = core.tribute(packed_hands(state.hands), twelfths, emperor, partner is None, before)
         if found is None or expected is None:
             if found is not expected:
                 raise Disagreement(f"tribute after {last}: core {found}, python {expected}")

@@ -66,11 +66,16 @@ def _seats(seats: list[int]) -> list[int]:
     return [len(seats), *seats, *[0] * (5 - len(seats))]
 
 
+def packed_hands(hands: list[list[int]]) -> bytes:
+    """Five hands of kind counts as the core reads them (the first bytes of a packed deal)."""
+    return bytes(count for hand in hands for count in hand)
+
+
 def pack(state: BaohuangState) -> bytes:
     """A deal as the core reads it (``_core.c``'s layout), in any phase."""
     v, house = state.variant, state.house
     emperor = -1 if state.emperor is None else state.emperor
-    values = [count for hand in state.hands for count in hand]
+    values = list(packed_hands(state.hands))
     # a variant with a fixed guard card unmasks by it (variants.py); the others by the call
     values += [state.single_with_jokers, state.yield_and_claim, v.guard_card is None]
     values += [ROLE_CODES[v.other_role], state.tell_kind]
