@@ -149,7 +149,8 @@ static int consistent(const Deal *d) {
     }
     int sunk = 0;
     for (int i = 0; i < d->n_sunk; i++) {
-        if (!(seen >> d->sunk[i] & 1) || sunk >> d->sunk[i] & 1) wrong = "a sunk seat is not out, or sunk twice";
+        if (!(seen >> d->sunk[i] & 1) || sunk >> d->sunk[i] & 1)
+            wrong = "a sunk seat is not out, or sunk twice";
         sunk |= 1 << d->sunk[i];
     }
     if (d->partner >= 0 && d->partner == d->emperor) wrong = "the emperor is its own partner";
@@ -504,13 +505,12 @@ static int copies(const Deal *d, int seat, int kind) { /* jokers by colour, mark
     return kind < 52 ? d->hand[seat][kind] : d->slots[seat][slot_of(kind)];
 }
 
-static int callable(int i) { return i < 52 ? i : i == 52 ? SJ : BJ; } /* CALLABLE[i], i < 54 */
-
-static int calls(const Deal *d, int seat, int exactly, int *out) { /* calls(); FORCE: == 3 */
+/* calls() (FORCE: exactly 3 copies): the callable kinds are the naturals, SJ and BJ, in order */
+static int calls(const Deal *d, int seat, int exactly, int *out) {
     int m = 0;
-    for (int i = 0; i < 54; i++) {
-        int c = copies(d, seat, callable(i));
-        if (exactly ? c == 3 : c >= 3) out[m++] = CALL_BASE + callable(i);
+    for (int kind = 0; kind <= BJ; kind++) {
+        int c = copies(d, seat, kind);
+        if (exactly ? c == 3 : c >= 3) out[m++] = CALL_BASE + kind;
     }
     return m;
 }
@@ -748,7 +748,7 @@ static void score(const Deal *d, const int8_t *order, int *out) {
     for (int s = 0; s < 5; s++) out[s] = s == e ? 2 * side : s == p ? side : -side;
 }
 
-/* ------------------------------------------------------------------ tribute (tribute.py) */
+/* ------------------------------------------------------------------ Python's random */
 
 /* Python's random.Random, so that the core draws what the Python engine draws from the same
  * state: MT19937 (the state as random.getstate() gives it: 624 words and the position),
@@ -808,6 +808,8 @@ static void deal(int16_t *cards, int n, int style, int first, int extra, Twister
     if (extra >= 0) hands[below(g, 5)][extra]++;
 }
 
+/* ------------------------------------------------------------------ tribute (tribute.py) */
+
 enum { EMPEROR_SHARE = 2, SOLO_SHARE = 4, SHARE = 1, MAX_PAID = 5 * SOLO_SHARE };
 
 /* tribute.py payments(): each seat that lost points gives its strongest naturals, one at a
@@ -818,7 +820,8 @@ static int payments(int8_t hands[5][NK], const int *scores, int emperor, int lon
                     int paid[][3]) {
     int share[5], m = 0, n = 0;
     int16_t pool[MAX_PAID]; /* kind * 5 + giver */
-    for (int s = 0; s < 5; s++) share[s] = s == emperor ? (lone ? SOLO_SHARE : EMPEROR_SHARE) : SHARE;
+    for (int s = 0; s < 5; s++)
+        share[s] = s == emperor ? (lone ? SOLO_SHARE : EMPEROR_SHARE) : SHARE;
     for (int s = 0; s < 5; s++) {
         if (scores[s] >= 0) continue;
         int8_t left[52];
