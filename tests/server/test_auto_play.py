@@ -20,6 +20,9 @@ from yamen.server.registry import Rooms
 from yamen.server.storage import Store
 
 GAME, OPTIONS = "bao_qingtian", {"players": 3}
+# A game whose every seat is asked again and again: after auto-play is turned off, the person's
+# seat is sure to be asked once more (a Bao Qing-tian trial may end before it is).
+LONG_GAME, LONG_OPTIONS = "baohuang", {"variant": "japanese"}
 
 
 async def until(client: SeatClient, holds: Callable[[], bool], timeout: float = 60) -> None:
@@ -66,7 +69,9 @@ def test_auto_play_plays_the_seat_marked_auto_and_stops_when_turned_off(tmp_path
     with ServerThread(f"sqlite:///{tmp_path / 'auto.db'}") as server:
 
         async def go():
-            rid, (host,) = await room_with(server.url, GAME, OPTIONS, 1, "rules", settings)
+            rid, (host,) = await room_with(
+                server.url, LONG_GAME, LONG_OPTIONS, 1, "rules", settings
+            )
             me = await SeatClient.connect(host.ws_url(rid), host.token)
             try:
                 await host.call("POST", f"/api/rooms/{rid}/start")
