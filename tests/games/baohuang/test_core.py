@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from yamen.bots.baohuang import lockstep, playout
 from yamen.engine import game_type, get_game
 from yamen.games.baohuang import core
-from yamen.games.baohuang.core import CORE, pack
+from yamen.games.baohuang.core import CORE, pack, packed_hands
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.records import Record
@@ -50,7 +50,7 @@ def test_core_and_python_pay_the_same_tribute(options):
 
 @needs_core
 def test_a_bad_tribute_is_an_error():
-    hands = pack(lockstep.at_play({"variant": "japanese"}, 1, random.Random(0)))[: 5 * 56]
+    hands = packed_hands(lockstep.at_play({"variant": "japanese"}, 1, random.Random(0)).hands)
     words = random.Random(0).getstate()[1]
     assert CORE.tribute(hands, (0, 0, 0, 0, 0), 0, False, words) is None  # nothing scored
     with pytest.raises(ValueError, match="shares differ"):
