@@ -272,6 +272,10 @@ class Game(ABC):
     # learners' rollouts (yamen/rl/improve.py): bot name -> "module:function", the function
     # taking a state (it may change it) and returning the game's final scores
     playouts: ClassVar[dict[str, str]] = {}
+    # a compiled fast path for the vector environment (yamen/rl/vector.py's Stepper):
+    # "module:function" taking (game, num_envs, observations, to_act, forced) and returning
+    # a stepper, or None where it is not built; None: the Python engine steps alone
+    stepper: ClassVar[str | None] = None
     # what a view holds and what its "phase" may be, as data the conformance tests read
     # (tests/conformance.py): "module:TypedDict" for the views a state's ``view`` builds (its
     # view.py), "module:StrEnum" for its phases. None: undeclared, which those tests refuse

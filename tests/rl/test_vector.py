@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.rl.cases import CASES, IDS
+from yamen.engine import game_type
 from yamen.errors import IllegalAction
 from yamen.rl import raw_env, vector_env
 
@@ -34,6 +35,10 @@ def ended(aec, chain: random.Random) -> tuple[list[float], int] | None:
     return scores, chain.getrandbits(63)
 
 
+# the cases of games with a compiled fast path (Game.stepper), run again through it
+STEPPED = [(case, i) for case, i in zip(CASES, IDS, strict=True) if game_type(case[0]).stepper]
+
+
 @pytest.mark.parametrize("skip_forced", [False, True], ids=["every", "skip_forced"])
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
 def test_each_slot_plays_the_aec_environments_games(game, options, skip_forced):
@@ -41,10 +46,29 @@ def test_each_slot_plays_the_aec_environments_games(game, options, skip_forced):
     the seat to act, its observation, its legal ids and their features, the mask, the full
     information, the rewards when a game ends; and the next game follows in the same step,
     dealt with the seed the AEC environment draws after it. With ``skip_forced``, the AEC
-    environment plays the single legal actions that the vector environment plays itself."""
+    environment plays the single legal actions that the vector environment plays itself.
+    (The full information runs the Python engine alone.)"""
     vec = vector_env(
         game, GAMES, dense_mask=True, full_information=True, skip_forced=skip_forced, **options
     )
+    assert vec.engine == "python"
+    play_as_the_aec_environment(vec, game, options, skip_forced)
+
+
+@pytest.mark.parametrize("skip_forced", [False, True], ids=["every", "skip_forced"])
+@pytest.mark.parametrize(
+    ("game", "options"), [case for case, _ in STEPPED], ids=[i for _, i in STEPPED]
+)
+def test_the_compiled_fast_path_plays_the_same_games(game, options, skip_forced):
+    """The same through the game's stepper (Baohuang: its deals in play stepped in the
+    compiled core), every array but the full information, which it does not give."""
+    vec = vector_env(game, GAMES, dense_mask=True, skip_forced=skip_forced, **options)
+    if vec.engine == "python":
+        pytest.skip(f"{game}'s compiled core is not built here (no C compiler at install)")
+    play_as_the_aec_environment(vec, game, options, skip_forced)
+
+
+def play_as_the_aec_environment(vec, game, options, skip_forced) -> None:
     aecs = [raw_env(game, **options) for _ in range(GAMES)]
     chains = [random.Random(11 + i) for i in range(GAMES)]  # the AEC's seeds after the first
     step = vec.reset(seed=11)
@@ -69,7 +93,8 @@ def test_each_slot_plays_the_aec_environments_games(game, options, skip_forced):
             observed = aec.observe(agent)
             assert np.array_equal(step.observations[i], observed["observation"])
             assert np.array_equal(step.mask[i], observed["action_mask"])
-            assert np.array_equal(step.states[i], aec.state())
+            if step.states is not None:
+                assert np.array_equal(step.states[i], aec.state())
             view = aec.game_state.view(seat)
             rows = step.legal_features[step.legal_offsets[i] : step.legal_offsets[i + 1]]
             assert np.array_equal(rows, aec.encoder.action_features(view, legal))

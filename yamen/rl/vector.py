@@ -27,25 +27,62 @@ checks it step by step).
 
 The arrays are the environment's own and are overwritten by the next call: copy what you keep.
 An illegal action in any game raises :class:`~yamen.errors.IllegalAction` naming the game and
-the rule, before any game has moved. This module runs the games as Python states (the
-reference engine; ``engine`` says so); it names no game.
+the rule, before any game has moved.
+
+The games are Python states (the reference engine), except where the game declares a
+*stepper* (``Game.stepper``: a compiled fast path, offered each game after every Python step,
+that takes those it can play on, steps them many at once, and hands each back as a Python
+state when it is done: Baohuang's core takes a deal in play, yamen/games/baohuang/batch.py).
+``engine`` says which runs; the results are the same (tests/rl/test_vector.py runs both), and
+``full_information=True`` runs the Python engine alone. This module names no game.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from yamen.bots.encoding import encoder_for
-from yamen.engine import State, get_game, new_seed
+from yamen.engine import Game, State, get_game, new_seed
 from yamen.errors import IllegalAction
 from yamen.rl.encoding import action_features, full_information, full_information_size, observe
 
 MAX_SEED = 2**63  # seeds are kept as int64
+
+
+class Stepper(Protocol):
+    """A game's compiled fast path (``Game.stepper``; the module says what it does). It writes
+    the environment's ``observations``, ``to_act`` and ``forced`` rows of the games it holds,
+    keeps every game's legal ids (``write_legal`` for the others), gathers them and their
+    features."""
+
+    engine: str
+    counts: np.ndarray  # (num_envs,) how many legal ids each game has now
+    features: np.ndarray  # every action's feature row, by id (they depend on the action alone)
+
+    def takes(self, state: State) -> bool: ...
+    def take(self, i: int, state: State) -> None: ...
+    def first_illegal(self, slots: np.ndarray, actions: np.ndarray) -> int: ...
+    def step(self, slots: np.ndarray, actions: np.ndarray, skip_forced: bool) -> list[int]: ...
+    def give_back(self, i: int) -> State: ...
+    def write_legal(self, i: int, legal: Sequence[int]) -> None: ...
+    def gather(self, ids: np.ndarray) -> int: ...
+
+
+def stepper_for(game: Game, num_envs: int, *arrays: np.ndarray) -> Stepper | None:
+    """The game's stepper for ``num_envs`` games writing into ``arrays`` (observations,
+    to_act, forced), or None: the game declares none, or it is not built here."""
+    spec = getattr(game, "stepper", None)
+    if spec is None:
+        return None
+    module, attr = spec.split(":")
+    made: Stepper | None = getattr(importlib.import_module(module), attr)(game, num_envs, *arrays)
+    return made
 
 
 @dataclass(frozen=True)
@@ -67,8 +104,6 @@ class VectorStep:
 
 class VectorEnv:
     """``num_envs`` games of one configured game (see the module)."""
-
-    engine = "python"
 
     def __init__(
         self,
@@ -110,6 +145,12 @@ class VectorEnv:
         self._chains: list[random.Random] = []
         self._legal: list[list[int]] = []
         self.games_finished = 0
+        arrays = (self.observations, self.to_act, self.forced)
+        self._fast = None if full_information else stepper_for(self.game, n, *arrays)
+        self.engine = "python" if self._fast is None else self._fast.engine
+        self._held = np.zeros(n, bool)  # the games the stepper plays now
+        self._actions = np.zeros(n, np.int64)
+        self._taken: list[int] = []  # games taken in this call, to answer from the stepper
 
     def reset(self, seed: int | Sequence[int] | None = None) -> VectorStep:
         """Deal a new game in every slot: game i with ``seed + i``, or ``seed[i]`` (a fresh
@@ -132,8 +173,10 @@ class VectorEnv:
         if self.mask is not None:
             self.mask[:] = 0
         self._legal = [[] for _ in range(n)]
+        self._held[:] = False
         for i in range(n):
             self._read(i)
+        self._step_fast([])
         return self._answer()
 
     def step(self, actions: Sequence[int] | np.ndarray) -> VectorStep:
@@ -143,18 +186,63 @@ class VectorEnv:
             raise RuntimeError("reset() before step()")
         if len(chosen) != self.num_envs:
             raise ValueError(f"{len(chosen)} actions for {self.num_envs} games")
+        held = self._held
         for i, (action, legal) in enumerate(zip(chosen, self._legal, strict=True)):
-            if type(action) is not int or action not in legal:  # every one before any moves
-                seat = int(self.to_act[i])
-                try:
-                    self._games[i].check(seat, action)
-                except IllegalAction as refused:
-                    raise IllegalAction(f"game {i}, seat {seat}: {refused}") from None
+            if type(action) is not int or not held[i] and action not in legal:
+                self._refuse(i, action)  # every one before any moves
+        fast = self._fast
+        slots = np.flatnonzero(held)
+        if fast is not None:
+            self._actions[:] = chosen
+            bad = fast.first_illegal(slots, self._actions)
+            if bad >= 0:
+                self._refuse(bad, chosen[bad])
         self._start_step()
         for i, action in enumerate(chosen):
-            self._apply(i, int(self.to_act[i]), action)
-            self._read(i)
+            if not held[i]:
+                self._apply(i, int(self.to_act[i]), action)
+                self._read(i)
+        self._step_fast(slots.tolist())
         return self._answer()
+
+    def _refuse(self, i: int, action: Any) -> None:
+        """Raise game i's refusal of ``action``, in the rules' words where the game is a
+        Python state (the stepper's games: by their legal ids)."""
+        seat = int(self.to_act[i])
+        if self._held[i] and type(action) is int:
+            reason = f"{action} is not one of the {self.legal_count(i)} legal actions"
+            raise IllegalAction(f"game {i}, seat {seat}: {reason}")
+        try:
+            self._games[i].check(seat, action)
+        except IllegalAction as refused:
+            raise IllegalAction(f"game {i}, seat {seat}: {refused}") from None
+        raise IllegalAction(f"game {i}, seat {seat}: {action!r} is not an action id")
+
+    def legal_count(self, i: int) -> int:
+        """How many legal actions game i has now."""
+        fast = self._fast
+        return int(fast.counts[i]) if fast is not None and self._held[i] else len(self._legal[i])
+
+    def _step_fast(self, slots: list[int]) -> None:
+        """The stepper's games take their actions (those it took this call: none) until each
+        answers a decision; a game handed back goes on as a Python state (which the stepper
+        may take again: then it answers from there)."""
+        fast = self._fast
+        if fast is None:
+            return
+        slots = sorted([*slots, *self._taken])
+        actions = self._actions
+        actions[self._taken] = -1
+        self._taken = []
+        while slots:
+            for i in fast.step(np.array(slots, np.int64), actions, self.skip_forced):
+                self._held[i] = False
+                self._games[i] = fast.give_back(i)
+                self._settle(i)
+                self._read(i)
+            slots = sorted(self._taken)
+            actions[slots] = -1
+            self._taken = []
 
     def _start_step(self) -> None:
         self.rewards[:] = 0.0
@@ -162,9 +250,13 @@ class VectorEnv:
         self.forced[:] = 0
 
     def _apply(self, i: int, seat: int, action: int) -> None:
-        """An action in game i; a game it ends leaves its scores and a new game in its slot."""
+        """An action in game i (a Python state)."""
+        self._games[i].apply(seat, action)
+        self._settle(i)
+
+    def _settle(self, i: int) -> None:
+        """A game over leaves its scores and a new game in its slot."""
         state = self._games[i]
-        state.apply(seat, action)
         if state.over:
             result = state.result()
             assert result is not None, "a game over has its result"
@@ -179,16 +271,24 @@ class VectorEnv:
 
     def _read(self, i: int) -> None:
         """Game i's seat to act, its observation, its legal actions (and the mask's row),
-        forced actions first played where they are skipped."""
-        state = self._games[i]
-        seat = state.pending()[0]
-        legal = state.legal(seat)
-        while self.skip_forced and len(legal) == 1 and not self.terminations[i]:
-            self.forced[i] += 1
-            self._apply(i, seat, legal[0])
+        forced actions first played where they are skipped; or the stepper takes it (not a
+        game dealt in this step: its first decision is never skipped)."""
+        fast = self._fast
+        while True:
             state = self._games[i]
+            if fast is not None and not self.terminations[i] and fast.takes(state):
+                fast.take(i, state)
+                self._held[i] = True
+                self._taken.append(i)
+                return
             seat = state.pending()[0]
             legal = state.legal(seat)
+            if not (self.skip_forced and len(legal) == 1 and not self.terminations[i]):
+                break
+            self.forced[i] += 1
+            self._apply(i, seat, legal[0])
+        if fast is not None:
+            fast.write_legal(i, legal)
         self.to_act[i] = seat
         self.observations[i] = observe(self._observers[i], state, seat)
         if self.mask is not None:
@@ -202,6 +302,9 @@ class VectorEnv:
     def _answer(self) -> VectorStep:
         """Gather the legal ids (and their features) end to end, growing the buffers when a
         step needs more room than any before it."""
+        fast = self._fast
+        if fast is not None:
+            return self._answer_fast(fast)
         lengths = [len(legal) for legal in self._legal]
         offsets = self.legal_offsets
         offsets[0] = 0
@@ -221,6 +324,42 @@ class VectorEnv:
                 features[offsets[i] : offsets[i + 1]] = action_features(
                     self.encoder, self._games[i], int(self.to_act[i]), legal
                 )
+        return VectorStep(
+            self.observations,
+            self.to_act,
+            self.rewards,
+            self.terminations,
+            ids,
+            offsets,
+            features,
+            self.mask,
+            self.states,
+            self.seeds,
+            self.forced,
+        )
+
+    def _answer_fast(self, fast: Stepper) -> VectorStep:
+        """_answer, the stepper keeping every game's legal ids (and its games' mask rows from
+        them)."""
+        offsets = self.legal_offsets
+        offsets[0] = 0
+        np.cumsum(fast.counts, out=offsets[1:])
+        total = int(offsets[-1])
+        if total > len(self._ids):
+            self._ids = np.zeros(max(total, 2 * len(self._ids)), np.int64)
+        fast.gather(self._ids)
+        ids = self._ids[:total]
+        if self.mask is not None:
+            for i in np.flatnonzero(self._held).tolist():
+                self.mask[i, self._legal[i]] = 0
+                self._legal[i] = ids[offsets[i] : offsets[i + 1]].tolist()
+                self.mask[i, self._legal[i]] = 1
+        features = None
+        if self._features is not None:
+            if total > len(self._features):
+                self._features = np.zeros((len(self._ids), self.action_feature_size), np.float32)
+            features = self._features[:total]
+            np.take(fast.features, ids, axis=0, out=features)
         return VectorStep(
             self.observations,
             self.to_act,

@@ -110,6 +110,7 @@ class Baohuang(Game):
     analyst = "yamen.bots.baohuang.analysis"
     encoder = "yamen.games.baohuang.encoding:BaohuangEncoder"
     playouts = {"rules": "yamen.bots.baohuang.playout:rules_scores"}
+    stepper = "yamen.games.baohuang.batch:stepper"
     view_type = "yamen.games.baohuang.view:BaohuangView"
     phases = "yamen.games.baohuang.phases:Phase"
     view_logs = ("played", "history")  # the sets played this deal; the deals finished

@@ -1458,6 +1458,283 @@ static PyObject *py_random_deals(PyObject *self, PyObject *args) {
     return PyLong_FromLong(decisions);
 }
 
+/* ------------------------------------------------------------------ the vector environment's play
+ *
+ * yamen/games/baohuang/batch.py steps many deals in play at once through play_steps(): each
+ * game's packed deal, its memory of the deal's sets (what a packed deal forgets and a seat's
+ * observation reads: the sets played, the trick's moves) and five base observations (one per
+ * seat, the Python encoder's at the deal's first play decision: what play does not change) live
+ * in the caller's buffers. encoding.py's _vector() is the reference; the play phase's blocks
+ * are written here over the base's copy, to the same bytes (test_batch.py checks every
+ * decision). The layout's offsets are encoding.py's LAYOUT (OBSERVATION_OFFSETS checks them). */
+
+enum { BLOCK = 18, TOLD = 15, MARKED_SMALL = 16, MARKED_BIG = 17, RECENT = 15, MOVES = 5, WORDS = 4 };
+enum {
+    O_HAND = 0, O_UNSEEN = O_HAND + BLOCK, O_PLAYED = O_UNSEEN + BLOCK,
+    O_TABLE_CARDS = O_PLAYED + 5 * BLOCK, O_TRIBUTE = O_TABLE_CARDS + BLOCK,
+    O_HISTORY_CARDS = O_TRIBUTE + 2 * BLOCK, O_HISTORY_SEATS = O_HISTORY_CARDS + RECENT * BLOCK,
+    O_TRICK = O_HISTORY_SEATS + RECENT * 5, O_HAND_SIZES = O_TRICK + MOVES * (5 + WORDS),
+    O_TABLE_OWNER = O_HAND_SIZES + 5, O_SECOND_CIRCLE = O_TABLE_OWNER + 5,
+    O_YIELDERS = O_SECOND_CIRCLE + 1, O_CLAIMANT = O_YIELDERS + 5, O_TO_ASK = O_CLAIMANT + 5,
+    O_EMPEROR = O_TO_ASK + 5, O_PUBLIC_ROLES = O_EMPEROR + 5, O_OWN_ROLE = O_PUBLIC_ROLES + 20,
+    O_DECLARED = O_OWN_ROLE + 5, O_GRABBED = O_DECLARED + 5, O_MARKED_HOLDER = O_GRABBED + 1,
+    O_MARKED_JOKER = O_MARKED_HOLDER + 5, O_CALLED_CARD = O_MARKED_JOKER + 5,
+    O_ANSWERED = O_CALLED_CARD + NS + 4, O_PENDING = O_ANSWERED + 5, O_OUT = O_PENDING + 5,
+    O_PHASE = O_OUT + 5
+};
+/* the blocks play changes, as [from, to) ranges: zeroed, then written */
+static const int PLAY_BLOCKS[][2] = {{O_HAND, O_TRIBUTE}, {O_HISTORY_CARDS, O_EMPEROR},
+                                     {O_PUBLIC_ROLES, O_OWN_ROLE}, {O_MARKED_JOKER, O_CALLED_CARD},
+                                     {O_PENDING, O_PHASE}};
+/* a public role's code (R_*) as its column in a seat's four (encoding.py ROLE_INDEX) */
+static const int ROLE_COLUMN[6] = {-1, 0, 2, 1, 3, 3};
+
+typedef struct {                       /* encoding.py PlayedCache, and the trick's moves */
+    int16_t sums[5][BLOCK], total[BLOCK]; /* per seat, all seats: every set of the deal */
+    int8_t recent[RECENT][BLOCK], recent_seat[RECENT]; /* set k at k % RECENT */
+    int32_t sets, moves;               /* sets this deal; moves in the trick in progress */
+    int8_t move_seat[MOVES], move_word[MOVES]; /* move k at k % MOVES: seat, TRICK_WORDS index */
+} Memory;
+
+/* A memory only this module writes; checked anyway, so that no buffer can index past it. */
+static int memory_ok(const Memory *m) {
+    if (m->sets < 0 || m->moves < 0) return 0;
+    for (int i = 0; i < RECENT; i++) if (m->recent_seat[i] < 0 || m->recent_seat[i] > 4) return 0;
+    for (int i = 0; i < MOVES; i++)
+        if (m->move_seat[i] < 0 || m->move_seat[i] > 4 || m->move_word[i] < 0 ||
+            m->move_word[i] >= WORDS)
+            return 0;
+    return 1;
+}
+
+static int natural_called(const Deal *d) { return d->called >= 0 && d->called < 52 ? d->called : -1; }
+
+/* apply() in play, remembering the set played (its cards counted as card_counts() counts them)
+ * and the trick's moves (rules.py: a move joins the trick; a new lead empties it) */
+static void apply_remembered(Deal *d, Memory *m, int action) {
+    int seat = d->pending, called = natural_called(d);
+    int8_t before[NK];
+    memcpy(before, d->hand[seat], NK);
+    apply(d, action);
+    if (action >= PLAY_BASE) {
+        int8_t *row = m->recent[m->sets % RECENT];
+        memset(row, 0, BLOCK);
+        for (int k = 0; k < NK; k++) {
+            int q = before[k] - d->hand[seat][k];
+            if (!q) continue;
+            row[slot_of(k)] += (int8_t)q;
+            if (k == called) row[TOLD] += (int8_t)q;
+            else if (k == SJM) row[MARKED_SMALL] += (int8_t)q;
+            else if (k == BJM) row[MARKED_BIG] += (int8_t)q;
+        }
+        for (int j = 0; j < BLOCK; j++) {
+            m->sums[seat][j] += row[j];
+            m->total[j] += row[j];
+        }
+        m->recent_seat[m->sets % RECENT] = (int8_t)seat;
+        m->sets++;
+    }
+    if (d->has_table) {
+        m->move_seat[m->moves % MOVES] = (int8_t)seat;
+        m->move_word[m->moves % MOVES] = (int8_t)(action >= PLAY_BASE ? 0 : action + 1);
+        m->moves++;
+    } else {
+        m->moves = 0;
+    }
+}
+
+static void put_block(float *out, const int *counts) { /* scaled as BLOCK_SCALE scales */
+    for (int j = 0; j < BLOCK; j++)
+        out[j] = (float)(counts[j] * (j < 13 ? 1.0 / 16 : j < MARKED_SMALL ? 0.25 : 1.0));
+}
+
+static void put_row(float *out, const int8_t *row) {
+    int counts[BLOCK];
+    for (int j = 0; j < BLOCK; j++) counts[j] = row[j];
+    put_block(out, counts);
+}
+
+/* encoding.py _vector() for the seat to act in play, over its base observation */
+static void encode_play(const Deal *d, const Memory *m, const int8_t *deck, const float *base,
+                        int size, float *out) {
+    int me = d->pending, called = natural_called(d), block[BLOCK], unseen[BLOCK];
+#define REL(s) (((s) - me + 5) % 5)
+    memcpy(out, base, sizeof(float) * (size_t)size);
+    for (size_t b = 0; b < sizeof PLAY_BLOCKS / sizeof PLAY_BLOCKS[0]; b++)
+        memset(out + PLAY_BLOCKS[b][0], 0, sizeof(float) * (size_t)(PLAY_BLOCKS[b][1] - PLAY_BLOCKS[b][0]));
+    for (int j = 0; j < NS; j++) block[j] = d->slots[me][j];
+    block[TOLD] = called >= 0 ? d->hand[me][called] : 0;
+    block[MARKED_SMALL] = d->hand[me][SJM];
+    block[MARKED_BIG] = d->hand[me][BJM];
+    put_block(out + O_HAND, block);
+    for (int j = 0; j < BLOCK; j++) unseen[j] = deck[j] - m->total[j] - block[j];
+    put_block(out + O_UNSEEN, unseen);
+    for (int i = 0; i < 5; i++) {
+        int s = (me + i) % 5;
+        for (int j = 0; j < BLOCK; j++) block[j] = m->sums[s][j];
+        put_block(out + O_PLAYED + i * BLOCK, block);
+        out[O_HAND_SIZES + i] = (float)(d->size[s] / 50.0 < 1.0 ? d->size[s] / 50.0 : 1.0);
+    }
+    if (d->has_table) {
+        put_row(out + O_TABLE_CARDS, m->recent[(m->sets - 1) % RECENT]);
+        out[O_TABLE_OWNER + REL(d->owner)] = 1.0f;
+        if (d->stage == 2) out[O_SECOND_CIRCLE] = 1.0f;
+        for (int i = 0; i < d->n_yield; i++) out[O_YIELDERS + REL(d->yielders[i])] = 1.0f;
+        if (d->claimant >= 0) out[O_CLAIMANT + REL(d->claimant)] = 1.0f;
+        for (int i = 0; i < d->n_ask; i++) out[O_TO_ASK + REL(d->to_ask[i])] = 1.0f;
+    }
+    for (int i = 0; i < imin(m->sets, RECENT); i++) { /* the most recent first */
+        int at = (m->sets - 1 - i) % RECENT;
+        put_row(out + O_HISTORY_CARDS + i * BLOCK, m->recent[at]);
+        out[O_HISTORY_SEATS + i * 5 + REL(m->recent_seat[at])] = 1.0f;
+    }
+    for (int i = 0; i < imin(m->moves, MOVES); i++) {
+        int at = (m->moves - 1 - i) % MOVES;
+        out[O_TRICK + i * (5 + WORDS) + REL(m->move_seat[at])] = 1.0f;
+        out[O_TRICK + i * (5 + WORDS) + 5 + m->move_word[at]] = 1.0f;
+    }
+    for (int s = 0; s < 5; s++)
+        if (d->roles[s]) out[O_PUBLIC_ROLES + REL(s) * 4 + ROLE_COLUMN[d->roles[s]]] = 1.0f;
+    for (int s = 0; s < 5; s++) /* view.py marked_joker_seat(): the first seat holding it */
+        if (d->hand[s][BJM]) { out[O_MARKED_JOKER + REL(s)] = 1.0f; break; }
+    out[O_PENDING + REL(me)] = 1.0f;
+    for (int i = 0; i < d->n_out; i++) out[O_OUT + REL(d->out[i])] = (float)((i + 1) / 5.0);
+#undef REL
+}
+
+/* A contiguous buffer of exactly ``count`` items of ``itemsize`` bytes (writable where asked). */
+static int buffer_of(PyObject *object, Py_buffer *view, const char *name, Py_ssize_t count,
+                     Py_ssize_t itemsize, int writable) {
+    int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object, view, flags) < 0) return -1;
+    if (view->len != count * itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not %zd", name, view->len, count * itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* One slot's next decision: forced ones played where they are skipped; then, unless the deal
+ * ended, the seat to act, its observation and its legal ids. */
+static void next_decision(Deal *d, Memory *m, const int8_t *deck, const float *base, int size,
+                          int skip_forced, float *observation, int64_t *to_act, int64_t *forced,
+                          uint8_t *ended, int32_t *legal_row, int64_t *count) {
+    int ids[MAXLEGAL], k = legal(d, ids);
+    while (skip_forced && k == 1 && !d->over) {
+        apply_remembered(d, m, ids[0]);
+        ++*forced;
+        k = legal(d, ids);
+    }
+    if (d->over) { *ended = 1; *count = 0; return; }
+    *to_act = d->pending;
+    encode_play(d, m, deck, base + (size_t)d->pending * (size_t)size, size, observation);
+    for (int j = 0; j < k; j++) legal_row[j] = ids[j];
+    *count = k;
+}
+
+enum { B_PACKED, B_MEMORY, B_BASE, B_DECK, B_SLOTS, B_ACTIONS, B_OBSERVATIONS, B_TO_ACT, B_FORCED,
+       B_ENDED, B_LEGAL, B_COUNTS, N_BUFFERS };
+
+/* play_steps(): see the methods' table and batch.py. Every listed slot's action is checked
+ * against the legal ids its last decision gave before any slot moves. */
+static PyObject *py_play_steps(PyObject *self, PyObject *args) {
+    PyObject *objects[N_BUFFERS];
+    Py_buffer views[N_BUFFERS];
+    Py_ssize_t n, size, k;
+    int skip_forced, got = 0;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "nnnOOOOOOpOOOOOO", &n, &size, &k, &objects[B_PACKED],
+                          &objects[B_MEMORY], &objects[B_BASE], &objects[B_DECK],
+                          &objects[B_SLOTS], &objects[B_ACTIONS], &skip_forced,
+                          &objects[B_OBSERVATIONS], &objects[B_TO_ACT], &objects[B_FORCED],
+                          &objects[B_ENDED], &objects[B_LEGAL], &objects[B_COUNTS]))
+        return NULL;
+    if (n < 1 || size < O_PHASE || k < 0 || k > n)
+        return PyErr_Format(PyExc_ValueError, "%zd games of %zd floats, %zd slots", n, size, k);
+    const struct { Py_ssize_t count, itemsize; int writable; const char *name; } shapes[N_BUFFERS] = {
+        {n * P_SIZE, 1, 1, "packed"}, {n * (Py_ssize_t)sizeof(Memory), 1, 1, "memory"},
+        {n * 5 * size, 4, 0, "base"}, {BLOCK, 1, 0, "deck"}, {k, 8, 0, "slots"},
+        {n, 8, 0, "actions"}, {n * size, 4, 1, "observations"}, {n, 8, 1, "to_act"},
+        {n, 8, 1, "forced"}, {n, 1, 1, "ended"}, {n * MAXLEGAL, 4, 1, "legal"}, {n, 8, 1, "counts"}};
+    for (; got < N_BUFFERS; got++)
+        if (buffer_of(objects[got], &views[got], shapes[got].name, shapes[got].count,
+                      shapes[got].itemsize, shapes[got].writable) < 0)
+            goto done;
+    int8_t *packed = views[B_PACKED].buf;
+    Memory *memory = views[B_MEMORY].buf;
+    const float *base = views[B_BASE].buf;
+    const int8_t *deck = views[B_DECK].buf;
+    const int64_t *slots = views[B_SLOTS].buf, *actions = views[B_ACTIONS].buf;
+    int64_t *counts = views[B_COUNTS].buf;
+    int32_t *legal_rows = views[B_LEGAL].buf;
+    Deal d;
+    for (Py_ssize_t j = 0; j < k; j++) { /* every slot and action checked before any moves */
+        int64_t i = slots[j], action = actions[i >= 0 && i < n ? i : 0], found = action < 0;
+        if (i < 0 || i >= n || (j && i <= slots[j - 1])) {
+            PyErr_Format(PyExc_ValueError, "slots: %lld is not in 0..%zd, after the last", (long long)i, n - 1);
+            goto done;
+        }
+        if (unpack(&d, packed + i * P_SIZE, P_SIZE) < 0) goto done;
+        if (d.over || d.phase != PH_PLAY || !memory_ok(&memory[i])) {
+            PyErr_Format(PyExc_ValueError, "slot %lld: not a deal in play", (long long)i);
+            goto done;
+        }
+        for (int64_t a = 0; a < counts[i] && !found; a++) found = legal_rows[i * MAXLEGAL + a] == action;
+        if (!found) {
+            PyErr_Format(PyExc_ValueError, "slot %lld: action %lld is not legal", (long long)i, (long long)action);
+            goto done;
+        }
+    }
+    float *observations = views[B_OBSERVATIONS].buf;
+    int64_t *to_act = views[B_TO_ACT].buf, *forced = views[B_FORCED].buf;
+    uint8_t *ended = views[B_ENDED].buf;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        int64_t i = slots[j];
+        unpack(&d, packed + i * P_SIZE, P_SIZE); /* checked above */
+        if (actions[i] >= 0) apply_remembered(&d, &memory[i], (int)actions[i]);
+        next_decision(&d, &memory[i], deck, base + i * 5 * size, (int)size, skip_forced,
+                      observations + i * size, &to_act[i], &forced[i], &ended[i],
+                      legal_rows + i * MAXLEGAL, &counts[i]);
+        pack(&d, packed + i * P_SIZE);
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int b = 0; b < got; b++) PyBuffer_Release(&views[b]);
+    return result;
+}
+
+/* gather(legal, counts, ids) -> total: every slot's legal ids end to end (CSR), as int64 */
+static PyObject *py_gather(PyObject *self, PyObject *args) {
+    PyObject *objects[3];
+    Py_buffer views[3];
+    Py_ssize_t n, total = 0;
+    int got = 0;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "nOOO", &n, &objects[0], &objects[1], &objects[2])) return NULL;
+    if (buffer_of(objects[0], &views[0], "legal", n * MAXLEGAL, 4, 0) < 0) return NULL;
+    got = 1;
+    if (buffer_of(objects[1], &views[1], "counts", n, 8, 0) < 0) goto done;
+    got = 2;
+    if (PyObject_GetBuffer(objects[2], &views[2], PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) goto done;
+    got = 3;
+    const int32_t *rows = views[0].buf;
+    const int64_t *counts = views[1].buf;
+    int64_t *ids = views[2].buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (counts[i] < 0 || counts[i] > MAXLEGAL) { PyErr_SetString(PyExc_ValueError, "counts: out of range"); goto done; }
+        total += counts[i];
+    }
+    if (total * 8 > views[2].len) { PyErr_Format(PyExc_ValueError, "ids: room for %zd, not %zd", views[2].len / 8, total); goto done; }
+    for (Py_ssize_t i = 0, at = 0; i < n; i++)
+        for (int64_t a = 0; a < counts[i]; a++) ids[at++] = rows[i * MAXLEGAL + a];
+    result = PyLong_FromSsize_t(total);
+done:
+    for (int b = 0; b < got; b++) PyBuffer_Release(&views[b]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"legal", py_legal, METH_VARARGS,
      "legal(packed, seat=-1) -> the legal action ids of a seat to act (-1: the first)"},
@@ -1482,6 +1759,12 @@ static PyMethodDef methods[] = {
     {"random_deals", py_random_deals, METH_VARARGS,
      "random_deals(packed, seed, times) -> decisions: whole deals of packed's game (its deck), "
      "dealt, opened and played by random legal actions"},
+    {"play_steps", py_play_steps, METH_VARARGS,
+     "play_steps(n, size, k, packed, memory, base, deck, slots, actions, skip_forced, "
+     "observations, to_act, forced, ended, legal, counts): the k slots listed take their action "
+     "(-1: none) and answer their next decision in play (batch.py)"},
+    {"gather", py_gather, METH_VARARGS,
+     "gather(n, legal, counts, ids) -> total: the slots' legal ids end to end"},
     {"random_playouts", py_random_playouts, METH_VARARGS,
      "random_playouts(packed, seed, times) -> decisions: random legal play to the deal's end"},
     {NULL, NULL, 0, NULL},
@@ -1492,11 +1775,31 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
+/* OBSERVATION_OFFSETS: where play_steps writes each block (encoding.py's OFFSET must agree) */
+static int add_offsets(PyObject *m) {
+    PyObject *offsets = Py_BuildValue(
+        "{sisisisisisisisisisisisisisisisisisisisisisisisisisi}", "hand", O_HAND, "unseen", O_UNSEEN,
+        "played", O_PLAYED, "table_cards", O_TABLE_CARDS, "tribute", O_TRIBUTE, "history_cards",
+        O_HISTORY_CARDS, "history_seats", O_HISTORY_SEATS, "trick", O_TRICK, "hand_sizes",
+        O_HAND_SIZES, "table_owner", O_TABLE_OWNER, "second_circle", O_SECOND_CIRCLE, "yielders",
+        O_YIELDERS, "claimant", O_CLAIMANT, "to_ask", O_TO_ASK, "emperor", O_EMPEROR,
+        "public_roles", O_PUBLIC_ROLES, "own_role", O_OWN_ROLE, "declared", O_DECLARED,
+        "grabbed", O_GRABBED, "marked_holder", O_MARKED_HOLDER, "marked_joker", O_MARKED_JOKER,
+        "called_card", O_CALLED_CARD, "answered", O_ANSWERED, "pending", O_PENDING, "out", O_OUT,
+        "phase", O_PHASE);
+    return PyModule_AddObject(m, "OBSERVATION_OFFSETS", offsets); /* steals it on success */
+}
+
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "PACKED_SIZE", P_SIZE) < 0 ||
               PyModule_AddIntConstant(m, "PENDING_AT", P_PENDING) < 0 ||
-              PyModule_AddIntConstant(m, "VOID_AT", P_VOID) < 0)) {
+              PyModule_AddIntConstant(m, "VOID_AT", P_VOID) < 0 ||
+              PyModule_AddIntConstant(m, "OUT_AT", P_OUT) < 0 ||
+              PyModule_AddIntConstant(m, "SUNK_AT", P_SUNK) < 0 ||
+              PyModule_AddIntConstant(m, "MEMORY_SIZE", sizeof(Memory)) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_LEGAL", MAXLEGAL) < 0 ||
+              add_offsets(m) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

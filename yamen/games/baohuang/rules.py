@@ -361,6 +361,16 @@ class BaohuangState(Fields):
 
     # ------------------------------------------------------------------ end of a deal
 
+    def end_played_deal(self, out: list[int], sunk: list[int]) -> None:
+        """End the deal this state began playing as if its play had gone out in the order
+        ``out`` (four seats; ``sunk`` those of them that went out on the lowest rank): the
+        deal played elsewhere, in the compiled core (batch.py). The places and scores, the
+        next deal (dealing, tribute) or the match's end are then this engine's own."""
+        assert self.phase is _PLAY and len(out) == 4, "a deal in play, ended by four seats out"
+        self.out, self.sunk = list(out), list(sunk)
+        self.active = [s not in out for s in range(5)]
+        self._end_deal()
+
     def _end_deal(self) -> None:
         places = self.places_now()
         scores = self.deal_scores(places)

@@ -1,0 +1,149 @@
+"""Baohuang's deals in play stepped many at once in the compiled core: the vector environment's
+fast path (yamen/rl/vector.py; the core: _core.c ``play_steps``).
+
+The environment offers each game it steps to the game's stepper (``Game.stepper``). This one
+takes a game when its deal reaches play, the phase of nearly every decision, and hands it back
+when the deal ends. The phases before play (a few decisions a deal) stay the Python engine's,
+and so does the match: the Python state as it was when play began is kept, and when the core's
+deal ends it is told who went out in what order (:meth:`BaohuangState.end_played_deal`); the
+places, the scores, the next deal (its dealing and tribute, from the state's own random state)
+or the match's end are then its own. So a game played here is the Python engine's game, step
+for step, and only play runs in C.
+
+A taken game lives in the stepper's buffers: its packed deal (core.pack), its memory of the
+deal's sets (the sets played, the trick's moves: what a packed deal forgets and an observation
+reads) and five *base* observations, each seat's as the Python encoder gives it at the deal's
+first decision in play; the core writes the blocks that play changes over the base's copy
+(encoding.py's ``_vector`` is the reference; tests/games/baohuang/test_batch.py compares every
+decision). Legal ids go to a scratch row per game (the environment writes its Python games'
+rows there too) and are gathered end to end by :meth:`PlayStepper.gather`; action features are
+one table lookup, for a Baohuang action's row depends on the action alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+
+from yamen.engine import Game, State
+from yamen.games.baohuang.core import CORE, pack
+from yamen.games.baohuang.encoding import BaohuangEncoder, action_row
+from yamen.games.baohuang.phases import Phase
+from yamen.games.baohuang.rules import BaohuangState
+
+
+@cache
+def feature_table(num_actions: int) -> np.ndarray:
+    """Every action's feature row (encoding.py ``action_row``), by action id."""
+    return np.stack([action_row(a) for a in range(num_actions)])
+
+
+class PlayStepper:
+    """The deals in play of ``num_envs`` games, stepped in the core (see the module). The
+    environment's ``observations``, ``to_act`` and ``forced`` arrays are written in place."""
+
+    engine = "python, compiled core for play"
+
+    def __init__(
+        self,
+        game: Game,
+        num_envs: int,
+        observations: np.ndarray,
+        to_act: np.ndarray,
+        forced: np.ndarray,
+    ):
+        assert CORE is not None, "stepper() offers this class only where the core was built"
+        self.core = CORE
+        self.encoder = BaohuangEncoder(game)
+        self.n = n = num_envs
+        self.size = self.encoder.observation_size
+        self.observations, self.to_act, self.forced = observations, to_act, forced
+        self.packed = bytearray(n * CORE.PACKED_SIZE)
+        self.memory = bytearray(n * CORE.MEMORY_SIZE)
+        self.base = np.zeros((n, 5, self.size), np.float32)
+        self.deck = bytes(np.asarray(self.encoder.deck, np.int8))
+        self.legal = np.zeros((n, CORE.MAX_LEGAL), np.int32)  # each game's legal ids
+        self.counts = np.zeros(n, np.int64)  # how many of its row are
+        self.ended = np.zeros(n, np.uint8)
+        self.features = feature_table(game.num_actions)
+        self.matches: list[BaohuangState | None] = [None] * n  # a taken game's state
+
+    def takes(self, state: State) -> bool:
+        """Whether the core plays this state on: a deal in play."""
+        return isinstance(state, BaohuangState) and state.phase is Phase.PLAY
+
+    def take(self, i: int, state: State) -> None:
+        """Game ``i`` goes on here from ``state``; :meth:`step` with action -1 answers its
+        first decision."""
+        assert isinstance(state, BaohuangState)
+        self.matches[i] = state
+        size = self.core.PACKED_SIZE
+        self.packed[i * size : (i + 1) * size] = pack(state)
+        memory = self.core.MEMORY_SIZE
+        self.memory[i * memory : (i + 1) * memory] = bytes(memory)
+        encoder = self.encoder
+        for seat in range(5):
+            self.base[i, seat] = encoder.encode_seat(state, seat)
+
+    def first_illegal(self, slots: np.ndarray, actions: np.ndarray) -> int:
+        """The first of these games whose action is not among its legal ids, or -1."""
+        for i in slots.tolist():
+            if actions[i] not in self.legal[i, : self.counts[i]]:
+                return int(i)
+        return -1
+
+    def step(self, slots: np.ndarray, actions: np.ndarray, skip_forced: bool) -> list[int]:
+        """The games ``slots`` (ascending) take their actions (-1: none, a game just taken) and
+        answer their next decision; the games whose deal ended, to :meth:`give_back`."""
+        self.ended[slots] = 0
+        self.core.play_steps(
+            self.n,
+            self.size,
+            len(slots),
+            self.packed,
+            self.memory,
+            self.base,
+            self.deck,
+            slots,
+            actions,
+            skip_forced,
+            self.observations,
+            self.to_act,
+            self.forced,
+            self.ended,
+            self.legal,
+            self.counts,
+        )
+        return slots[self.ended[slots] != 0].tolist()
+
+    def give_back(self, i: int) -> State:
+        """Game ``i``'s state after its deal ended here: the next deal's first decision, or
+        the match over."""
+        state = self.matches[i]
+        assert state is not None, "a game the stepper took"
+        self.matches[i] = None
+        at = i * self.core.PACKED_SIZE
+        out = self.packed[at + self.core.OUT_AT : at + self.core.OUT_AT + 5]
+        sunk = self.packed[at + self.core.SUNK_AT : at + self.core.SUNK_AT + 6]
+        state.end_played_deal(list(out[1 : 1 + out[0]]), list(sunk[1 : 1 + sunk[0]]))
+        return state
+
+    def gather(self, ids: np.ndarray) -> int:
+        """Every game's legal ids end to end into ``ids``; how many."""
+        return int(self.core.gather(self.n, self.legal, self.counts, ids))
+
+    def write_legal(self, i: int, legal: Sequence[int]) -> None:
+        """Game ``i``'s legal ids where the Python engine answered its decision."""
+        self.legal[i, : len(legal)] = legal
+        self.counts[i] = len(legal)
+
+
+def stepper(
+    game: Game, num_envs: int, observations: np.ndarray, to_act: np.ndarray, forced: np.ndarray
+) -> PlayStepper | None:
+    """The fast path where the core was built, else None (the Python engine steps alone)."""
+    if CORE is None:
+        return None
+    return PlayStepper(game, num_envs, observations, to_act, forced)
