@@ -181,27 +181,30 @@ class VectorEnv:
 
     def step(self, actions: Sequence[int] | np.ndarray) -> VectorStep:
         """Apply one action id per game, for its seat to act; then the next step's arrays."""
-        chosen = np.asarray(actions).tolist()
+        given = np.asarray(actions)
         if not self._games:
             raise RuntimeError("reset() before step()")
-        if len(chosen) != self.num_envs:
-            raise ValueError(f"{len(chosen)} actions for {self.num_envs} games")
-        held = self._held
-        for i, (action, legal) in enumerate(zip(chosen, self._legal, strict=True)):
-            if type(action) is not int or not held[i] and action not in legal:
-                self._refuse(i, action)  # every one before any moves
-        fast = self._fast
+        if given.shape != (self.num_envs,):
+            raise ValueError(f"{given.size} actions for {self.num_envs} games")
+        if given.dtype.kind not in "iu":  # the first that is not an action id is refused
+            i = next(i for i, a in enumerate(actions) if not isinstance(a, int | np.integer))
+            self._refuse(i, actions[i])
+        chosen = given.tolist()
+        held, fast = self._held, self._fast
+        loose = np.flatnonzero(~held).tolist()  # the games that are Python states now
+        for i in loose:
+            if chosen[i] not in self._legal[i]:
+                self._refuse(i, chosen[i])  # every one before any moves
         slots = np.flatnonzero(held)
         if fast is not None:
-            self._actions[:] = chosen
+            self._actions[:] = given
             bad = fast.first_illegal(slots, self._actions)
             if bad >= 0:
                 self._refuse(bad, chosen[bad])
         self._start_step()
-        for i, action in enumerate(chosen):
-            if not held[i]:
-                self._apply(i, int(self.to_act[i]), action)
-                self._read(i)
+        for i in loose:
+            self._apply(i, int(self.to_act[i]), chosen[i])
+            self._read(i)
         self._step_fast(slots.tolist())
         return self._answer()
 

@@ -1675,9 +1675,8 @@ static PyObject *py_play_steps(PyObject *self, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "slots: %lld is not in 0..%zd, after the last", (long long)i, n - 1);
             goto done;
         }
-        if (unpack(&d, packed + i * P_SIZE, P_SIZE) < 0) goto done;
-        if (d.over || d.phase != PH_PLAY || !memory_ok(&memory[i])) {
-            PyErr_Format(PyExc_ValueError, "slot %lld: not a deal in play", (long long)i);
+        if (counts[i] < 0 || counts[i] > MAXLEGAL || !memory_ok(&memory[i])) {
+            PyErr_Format(PyExc_ValueError, "slot %lld: counts or memory out of range", (long long)i);
             goto done;
         }
         for (int64_t a = 0; a < counts[i] && !found; a++) found = legal_rows[i * MAXLEGAL + a] == action;
@@ -1689,9 +1688,13 @@ static PyObject *py_play_steps(PyObject *self, PyObject *args) {
     float *observations = views[B_OBSERVATIONS].buf;
     int64_t *to_act = views[B_TO_ACT].buf, *forced = views[B_FORCED].buf;
     uint8_t *ended = views[B_ENDED].buf;
-    for (Py_ssize_t j = 0; j < k; j++) {
+    for (Py_ssize_t j = 0; j < k; j++) { /* a deal that unpacks badly was never packed here */
         int64_t i = slots[j];
-        unpack(&d, packed + i * P_SIZE, P_SIZE); /* checked above */
+        if (unpack(&d, packed + i * P_SIZE, P_SIZE) < 0) goto done;
+        if (d.over || d.phase != PH_PLAY) {
+            PyErr_Format(PyExc_ValueError, "slot %lld: not a deal in play", (long long)i);
+            goto done;
+        }
         if (actions[i] >= 0) apply_remembered(&d, &memory[i], (int)actions[i]);
         next_decision(&d, &memory[i], deck, base + i * 5 * size, (int)size, skip_forced,
                       observations + i * size, &to_act[i], &forced[i], &ended[i],
@@ -1700,6 +1703,38 @@ static PyObject *py_play_steps(PyObject *self, PyObject *args) {
     }
     result = Py_None;
     Py_INCREF(result);
+done:
+    for (int b = 0; b < got; b++) PyBuffer_Release(&views[b]);
+    return result;
+}
+
+/* first_illegal(n, slots, actions, legal, counts) -> the first listed slot whose action is not
+ * among its legal ids, or -1 */
+static PyObject *py_first_illegal(PyObject *self, PyObject *args) {
+    PyObject *objects[4];
+    Py_buffer views[4];
+    Py_ssize_t n, k;
+    int got = 0;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "nnOOOO", &n, &k, &objects[0], &objects[1], &objects[2], &objects[3]))
+        return NULL;
+    const char *names[4] = {"slots", "actions", "legal", "counts"};
+    const Py_ssize_t counts_of[4] = {k, n, n * MAXLEGAL, n}, sizes[4] = {8, 8, 4, 8};
+    for (; got < 4; got++)
+        if (buffer_of(objects[got], &views[got], names[got], counts_of[got], sizes[got], 0) < 0) goto done;
+    const int64_t *slots = views[0].buf, *actions = views[1].buf, *counts = views[3].buf;
+    const int32_t *rows = views[2].buf;
+    int64_t bad = -1;
+    for (Py_ssize_t j = 0; j < k && bad < 0; j++) {
+        int64_t i = slots[j], found = 0;
+        if (i < 0 || i >= n || counts[i] < 0 || counts[i] > MAXLEGAL) {
+            PyErr_SetString(PyExc_ValueError, "slots or counts out of range");
+            goto done;
+        }
+        for (int64_t a = 0; a < counts[i] && !found; a++) found = rows[i * MAXLEGAL + a] == actions[i];
+        if (!found) bad = i;
+    }
+    result = PyLong_FromLongLong(bad);
 done:
     for (int b = 0; b < got; b++) PyBuffer_Release(&views[b]);
     return result;
@@ -1763,6 +1798,9 @@ static PyMethodDef methods[] = {
      "play_steps(n, size, k, packed, memory, base, deck, slots, actions, skip_forced, "
      "observations, to_act, forced, ended, legal, counts): the k slots listed take their action "
      "(-1: none) and answer their next decision in play (batch.py)"},
+    {"first_illegal", py_first_illegal, METH_VARARGS,
+     "first_illegal(n, k, slots, actions, legal, counts) -> the first slot listed whose action "
+     "is not among its legal ids, or -1"},
     {"gather", py_gather, METH_VARARGS,
      "gather(n, legal, counts, ids) -> total: the slots' legal ids end to end"},
     {"random_playouts", py_random_playouts, METH_VARARGS,

@@ -89,10 +89,9 @@ class PlayStepper:
 
     def first_illegal(self, slots: np.ndarray, actions: np.ndarray) -> int:
         """The first of these games whose action is not among its legal ids, or -1."""
-        for i in slots.tolist():
-            if actions[i] not in self.legal[i, : self.counts[i]]:
-                return int(i)
-        return -1
+        return int(
+            self.core.first_illegal(self.n, len(slots), slots, actions, self.legal, self.counts)
+        )
 
     def step(self, slots: np.ndarray, actions: np.ndarray, skip_forced: bool) -> list[int]:
         """The games ``slots`` (ascending) take their actions (-1: none, a game just taken) and
