@@ -38,6 +38,14 @@ def test_core_and_python_agree_at_every_decision(options):
     assert decisions > 500 and playouts == 12
 
 
+@needs_core
+@pytest.mark.parametrize("options", lockstep.CASES, ids=lambda o: "-".join(map(str, o.values())))
+def test_the_vector_path_observes_and_hands_back_as_python(options):
+    """Every decision in play stepped by batch.py's stepper: the seat, legal ids and
+    observation; every deal handed back: the match as Python's."""
+    assert lockstep.check_observations(CORE, options, games=3, seed=1) > 500
+
+
 TRIBUTE_CASES = [{"variant": "japanese"}, {"variant": "japanese", "guard_by_fourth": True}]
 
 
@@ -222,6 +230,24 @@ PLANTED = [
 ]
 
 
+# ... and in the vector environment's play phase (the observation and what it remembers)
+PLANTED_OBSERVATION = [
+    (
+        "the trick's words",
+        "(action >= PLAY_BASE ? 0 : action + 1)",
+        "(action >= PLAY_BASE ? 0 : action)",
+    ),
+    ("the unseen cards", "deck[j] - m->total[j] - block[j]", "deck[j] - block[j]"),
+    (
+        "the history's order",
+        "int at = (m->sets - 1 - i) % RECENT;",
+        "int at = (m->sets + i) % RECENT;",
+    ),
+    ("the called card's copies", "if (k == called) row[TOLD]", "if (k == called + 1) row[TOLD]"),
+    ("a new lead empties the trick", "        m->moves = 0;", "        (void)m;"),
+]
+
+
 def build_planted(tmp: Path, line: str, planted: str):
     """The core compiled with one line changed, loaded under its own path."""
     text = SOURCE.read_text(encoding="utf-8")
@@ -250,3 +276,14 @@ def test_a_planted_difference_is_caught(tmp_path, what, line, planted):
         for options in TRIBUTE_CASES:
             lockstep.check_tribute(mutant, options, times=300, seed=5)
         lockstep.run(mutant, lockstep.CASES, deals=6, seed=3)
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc to build planted cores with")
+@pytest.mark.parametrize(
+    ("what", "line", "planted"), PLANTED_OBSERVATION, ids=[p[0] for p in PLANTED_OBSERVATION]
+)
+def test_a_planted_difference_in_the_observation_is_caught(tmp_path, what, line, planted):
+    mutant = build_planted(tmp_path, line, planted)
+    with pytest.raises(lockstep.Disagreement):
+        for options in lockstep.CASES:
+            lockstep.check_observations(mutant, options, games=2, seed=3)

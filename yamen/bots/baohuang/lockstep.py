@@ -246,3 +246,58 @@ CASES: list[dict[str, Any]] = [
     {"variant": "japanese", "guard_by_fourth": True, "solo_declares": False, "cede": False},
     {"variant": "japanese", "deals": 2, "lowest_last": True, "edition": 1},
 ]
+
+
+HANDED_BACK = ("totals", "history", "hands", "tribute", "pending")
+
+
+def check_observations(core: ModuleType, options: dict[str, Any], games: int, seed: int = 0) -> int:
+    """``games`` whole games of random legal actions, every deal's play stepped by the core's
+    vector path (batch.PlayStepper) beside a Python twin: at every decision in play the same
+    seat, legal ids and observation (the encoder's ``encode_seat``); at each deal's end the
+    same match handed back (totals, history, the next deal's hands and tribute, or the end).
+    The decisions compared."""
+    import numpy as np  # only where asked: the vector path's arrays
+
+    from yamen.games.baohuang.batch import PlayStepper
+    from yamen.games.baohuang.encoding import OFFSET, BaohuangEncoder
+
+    game = get_game("baohuang", options)
+    encoder = BaohuangEncoder(game)
+    observations = np.zeros((1, encoder.observation_size), np.float32)
+    to_act, forced = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    stepper = PlayStepper(game, 1, observations, to_act, forced, core=core)
+    rng, slot, none = random.Random(seed), np.zeros(1, np.int64), np.full(1, -1, np.int64)
+    blocks = sorted(OFFSET.items(), key=lambda item: item[1])
+    decisions = 0
+    for _ in range(games):
+        state = cast(BaohuangState, game.new_state(rng.getrandbits(32)))
+        while not state.over:
+            seat = state.pending()[0]
+            if state.phase is not Phase.PLAY:
+                state.apply(seat, rng.choice(state.legal(seat)))
+                continue
+            twin = state.clone()
+            stepper.take(0, state)
+            ended = stepper.step(slot, none, skip_forced=False)
+            while not ended:
+                seat = twin.pending()[0]
+                legal = twin.legal(seat)
+                found = stepper.legal[0, : stepper.counts[0]].tolist()
+                if to_act[0] != seat or found != legal:
+                    raise Disagreement(f"seat {to_act[0]} with {found}; python: {seat}, {legal}")
+                wrong = np.flatnonzero(observations[0] != encoder.encode_seat(twin, seat))
+                if len(wrong):
+                    at = [next(n for n, o in reversed(blocks) if o <= i) for i in wrong[:5]]
+                    raise Disagreement(f"seat {seat}'s observation differs in {at}")
+                action = rng.choice(legal)
+                twin.apply(seat, action)
+                ended = stepper.step(slot, np.array([action], np.int64), skip_forced=False)
+                decisions += 1
+            state = cast(BaohuangState, stepper.give_back(0))
+            mine = (state.totals, state.history, state.hands, state.tribute, state.pending())
+            theirs = (twin.totals, twin.history, twin.hands, twin.tribute, twin.pending())
+            if mine != theirs:
+                what = [n for n, a, b in zip(HANDED_BACK, mine, theirs, strict=True) if a != b]
+                raise Disagreement(f"deal {len(twin.history)} handed back unlike Python's: {what}")
+    return decisions

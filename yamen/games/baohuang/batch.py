@@ -24,14 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from types import ModuleType
 
 import numpy as np
 
 from yamen.engine import Game, State
 from yamen.games.baohuang.core import CORE, pack
 from yamen.games.baohuang.encoding import BaohuangEncoder, action_row
+from yamen.games.baohuang.kinds import KIND_TEXT
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
+
+NK = len(KIND_TEXT)  # a hand's kind counts, the first bytes of a packed deal per seat
 
 
 @cache
@@ -53,18 +57,21 @@ class PlayStepper:
         observations: np.ndarray,
         to_act: np.ndarray,
         forced: np.ndarray,
+        core: ModuleType | None = None,
     ):
-        assert CORE is not None, "stepper() offers this class only where the core was built"
-        self.core = CORE
+        """``core``: the compiled module (lockstep.py passes others); CORE by default."""
+        built = core or CORE
+        assert built is not None, "stepper() offers this class only where the core was built"
+        self.core = built
         self.encoder = BaohuangEncoder(game)
         self.n = n = num_envs
         self.size = self.encoder.observation_size
         self.observations, self.to_act, self.forced = observations, to_act, forced
-        self.packed = bytearray(n * CORE.PACKED_SIZE)
-        self.memory = bytearray(n * CORE.MEMORY_SIZE)
+        self.packed = bytearray(n * built.PACKED_SIZE)
+        self.memory = bytearray(n * built.MEMORY_SIZE)
         self.base = np.zeros((n, 5, self.size), np.float32)
         self.deck = bytes(np.asarray(self.encoder.deck, np.int8))
-        self.legal = np.zeros((n, CORE.MAX_LEGAL), np.int32)  # each game's legal ids
+        self.legal = np.zeros((n, built.MAX_LEGAL), np.int32)  # each game's legal ids
         self.counts = np.zeros(n, np.int64)  # how many of its row are
         self.ended = np.zeros(n, np.uint8)
         self.features = feature_table(game.num_actions)
@@ -126,7 +133,8 @@ class PlayStepper:
         at = i * self.core.PACKED_SIZE
         out = self.packed[at + self.core.OUT_AT : at + self.core.OUT_AT + 5]
         sunk = self.packed[at + self.core.SUNK_AT : at + self.core.SUNK_AT + 6]
-        state.end_played_deal(list(out[1 : 1 + out[0]]), list(sunk[1 : 1 + sunk[0]]))
+        hands = [list(self.packed[at + seat * NK : at + (seat + 1) * NK]) for seat in range(5)]
+        state.end_played_deal(hands, list(out[1 : 1 + out[0]]), list(sunk[1 : 1 + sunk[0]]))
         return state
 
     def gather(self, ids: np.ndarray) -> int:

@@ -23,7 +23,7 @@ from yamen.errors import NotationError
 from yamen.games.baohuang import actions, opening, refusal, tribute
 from yamen.games.baohuang.actions import CALL_BASE, CLAIM, PASS, WORDS, YIELD
 from yamen.games.baohuang.fields import AFTER, NOBODY, Fields, FinishedDeal, TributeCards
-from yamen.games.baohuang.hands import counts_of, take
+from yamen.games.baohuang.hands import counts_of, slots_of, take
 from yamen.games.baohuang.kinds import BJ_MARKED, KIND_TEXT, SLOT_OF, hand_cards
 from yamen.games.baohuang.opening import End
 from yamen.games.baohuang.phases import Phase
@@ -361,12 +361,16 @@ class BaohuangState(Fields):
 
     # ------------------------------------------------------------------ end of a deal
 
-    def end_played_deal(self, out: list[int], sunk: list[int]) -> None:
-        """End the deal this state began playing as if its play had gone out in the order
-        ``out`` (four seats; ``sunk`` those of them that went out on the lowest rank): the
-        deal played elsewhere, in the compiled core (batch.py). The places and scores, the
-        next deal (dealing, tribute) or the match's end are then this engine's own."""
+    def end_played_deal(self, hands: list[list[int]], out: list[int], sunk: list[int]) -> None:
+        """End the deal this state began playing as if its play had left ``hands`` (kind
+        counts) with ``out`` the seats out in order (four; ``sunk`` those of them that went
+        out on the lowest rank): the deal played elsewhere, in the compiled core (batch.py).
+        The places and scores, the next deal (dealing, tribute) or the match's end are then
+        this engine's own; the deal's plays and trick are not replayed into the state."""
         assert self.phase is _PLAY and len(out) == 4, "a deal in play, ended by four seats out"
+        self.hands = [h[:] for h in hands]
+        self.slots = [slots_of(h) for h in hands]
+        self.sizes = [sum(h) for h in hands]
         self.out, self.sunk = list(out), list(sunk)
         self.active = [s not in out for s in range(5)]
         self._end_deal()
