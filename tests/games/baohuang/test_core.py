@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from yamen.bots.baohuang import lockstep, playout
 from yamen.engine import game_type, get_game
 from yamen.games.baohuang import core
+from yamen.games.baohuang.actions import HAND_ON
 from yamen.games.baohuang.core import CORE, pack, packed_hands
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
@@ -43,7 +44,17 @@ def test_core_and_python_agree_at_every_decision(options):
 def test_the_vector_path_observes_and_hands_back_as_python(options):
     """Every decision in play stepped by batch.py's stepper: the seat, legal ids and
     observation; every deal handed back: the match as Python's."""
-    assert lockstep.check_observations(CORE, options, games=3, seed=1) > 500
+    assert lockstep.check_observations(CORE, options, games=3, seed=1)[0] > 500
+
+
+@needs_core
+def test_the_vector_path_hands_a_void_deal_back_to_be_dealt_again():
+    """The emperor card handed on round the table to a holder with nothing to call: void."""
+    options = {"variant": "japanese", "guard_by_fourth": True, "deals": 2}
+    decisions, voids = lockstep.check_observations(
+        CORE, options, games=4, seed=1, prefer=(HAND_ON,)
+    )
+    assert voids > 0 and decisions > 500
 
 
 TRIBUTE_CASES = [{"variant": "japanese"}, {"variant": "japanese", "guard_by_fourth": True}]
@@ -245,6 +256,9 @@ PLANTED_OBSERVATION = [
     ),
     ("the called card's copies", "if (k == called) row[TOLD]", "if (k == called + 1) row[TOLD]"),
     ("a new lead empties the trick", "        m->moves = 0;", "        (void)m;"),
+    ("a window's answers", "if (window && d->answers[s] >= 0)", "if (d->answers[s] >= 0)"),
+    ("the phase's column", "{5, 0, 1, 2, 3, 4}", "{5, 0, 1, 2, 4, 3}"),
+    ("a grab's own role", "d->solo || d->grabbed ? R_SOLO", "d->solo ? R_SOLO"),
 ]
 
 
@@ -287,3 +301,5 @@ def test_a_planted_difference_in_the_observation_is_caught(tmp_path, what, line,
     with pytest.raises(lockstep.Disagreement):
         for options in lockstep.CASES:
             lockstep.check_observations(mutant, options, games=2, seed=3)
+        options = {"variant": "japanese", "guard_by_fourth": True}
+        lockstep.check_observations(mutant, options, games=4, seed=1, prefer=(HAND_ON,))

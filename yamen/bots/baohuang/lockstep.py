@@ -248,15 +248,33 @@ CASES: list[dict[str, Any]] = [
 ]
 
 
-HANDED_BACK = ("totals", "history", "hands", "tribute", "pending")
+HANDED_BACK = ("totals", "history", "hands", "tribute", "pending", "deal_no", "phase")
 
 
-def check_observations(core: ModuleType, options: dict[str, Any], games: int, seed: int = 0) -> int:
-    """``games`` whole games of random legal actions, every deal's play stepped by the core's
-    vector path (batch.PlayStepper) beside a Python twin: at every decision in play the same
-    seat, legal ids and observation (the encoder's ``encode_seat``); at each deal's end the
-    same match handed back (totals, history, the next deal's hands and tribute, or the end).
-    The decisions compared."""
+def handed_back(state: BaohuangState) -> tuple[Any, ...]:
+    """What a deal ended in the core leaves in the match (HANDED_BACK's fields)."""
+    return (
+        *(getattr(state, name) for name in HANDED_BACK[:4]),
+        state.pending(),
+        state.deal_no,
+        state.phase,
+    )
+
+
+def check_observations(
+    core: ModuleType,
+    options: dict[str, Any],
+    games: int,
+    seed: int = 0,
+    prefer: tuple[int, ...] = (),
+) -> tuple[int, int]:
+    """``games`` whole games of random legal actions, every deal stepped by the core's vector
+    path (batch.PlayStepper) beside a Python twin: at every decision the same seat, legal ids
+    and observation (the encoder's ``encode_seat``); at each deal's end the same match handed
+    back (totals, history, the next deal's hands and tribute, or the end; after a void deal,
+    the deal dealt again). Before play, an action of ``prefer`` is taken wherever legal (to
+    hand the emperor card on round the table, to void deals). The decisions compared, and
+    the void deals."""
     import numpy as np  # only where asked: the vector path's arrays
 
     from yamen.games.baohuang.batch import PlayStepper
@@ -269,15 +287,11 @@ def check_observations(core: ModuleType, options: dict[str, Any], games: int, se
     stepper = PlayStepper(game, 1, observations, to_act, forced, core=core)
     rng, slot, none = random.Random(seed), np.zeros(1, np.int64), np.full(1, -1, np.int64)
     blocks = sorted(OFFSET.items(), key=lambda item: item[1])
-    decisions = 0
+    decisions = voids = 0
     for _ in range(games):
         state = cast(BaohuangState, game.new_state(rng.getrandbits(32)))
         while not state.over:
-            seat = state.pending()[0]
-            if state.phase is not Phase.PLAY:
-                state.apply(seat, rng.choice(state.legal(seat)))
-                continue
-            twin = state.clone()
+            twin, deals = state.clone(), len(state.history)
             stepper.take(0, state)
             ended = stepper.step(slot, none, skip_forced=False)
             while not ended:
@@ -290,14 +304,15 @@ def check_observations(core: ModuleType, options: dict[str, Any], games: int, se
                 if len(wrong):
                     at = [next(n for n, o in reversed(blocks) if o <= i) for i in wrong[:5]]
                     raise Disagreement(f"seat {seat}'s observation differs in {at}")
-                action = rng.choice(legal)
+                preferred = [a for a in prefer if a in legal and twin.phase is not Phase.PLAY]
+                action = preferred[0] if preferred else rng.choice(legal)
                 twin.apply(seat, action)
                 ended = stepper.step(slot, np.array([action], np.int64), skip_forced=False)
                 decisions += 1
             state = cast(BaohuangState, stepper.give_back(0))
-            mine = (state.totals, state.history, state.hands, state.tribute, state.pending())
-            theirs = (twin.totals, twin.history, twin.hands, twin.tribute, twin.pending())
+            mine, theirs = handed_back(state), handed_back(twin)
             if mine != theirs:
                 what = [n for n, a, b in zip(HANDED_BACK, mine, theirs, strict=True) if a != b]
                 raise Disagreement(f"deal {len(twin.history)} handed back unlike Python's: {what}")
-    return decisions
+            voids += len(twin.history) == deals and not twin.over
+    return decisions, voids

@@ -1458,15 +1458,16 @@ static PyObject *py_random_deals(PyObject *self, PyObject *args) {
     return PyLong_FromLong(decisions);
 }
 
-/* ------------------------------------------------------------------ the vector environment's play
+/* ------------------------------------------------------------------ the vector environment
  *
- * yamen/games/baohuang/batch.py steps many deals in play at once through play_steps(): each
- * game's packed deal, its memory of the deal's sets (what a packed deal forgets and a seat's
+ * yamen/games/baohuang/batch.py steps many deals at once through play_steps(): each game's
+ * packed deal, its memory of the deal's sets (what a packed deal forgets and a seat's
  * observation reads: the sets played, the trick's moves) and five base observations (one per
- * seat, the Python encoder's at the deal's first play decision: what play does not change) live
- * in the caller's buffers. encoding.py's _vector() is the reference; the play phase's blocks
- * are written here over the base's copy, to the same bytes (test_batch.py checks every
- * decision). The layout's offsets are encoding.py's LAYOUT (OBSERVATION_OFFSETS checks them). */
+ * seat, the Python encoder's at the deal's first decision: the blocks a deal does not change,
+ * its tribute and the match's) live in the caller's buffers. encoding.py's _vector() is the
+ * reference; every other block is written here over the base's copy, to the same bytes
+ * (lockstep.py check_observations compares every decision). The layout's offsets are
+ * encoding.py's LAYOUT (OBSERVATION_OFFSETS; tests/rl check them). */
 
 enum { BLOCK = 18, TOLD = 15, MARKED_SMALL = 16, MARKED_BIG = 17, RECENT = 15, MOVES = 5, WORDS = 4 };
 enum {
@@ -1480,14 +1481,14 @@ enum {
     O_DECLARED = O_OWN_ROLE + 5, O_GRABBED = O_DECLARED + 5, O_MARKED_HOLDER = O_GRABBED + 1,
     O_MARKED_JOKER = O_MARKED_HOLDER + 5, O_CALLED_CARD = O_MARKED_JOKER + 5,
     O_ANSWERED = O_CALLED_CARD + NS + 4, O_PENDING = O_ANSWERED + 5, O_OUT = O_PENDING + 5,
-    O_PHASE = O_OUT + 5
+    O_PHASE = O_OUT + 5, PHASES = 7, O_VARIANT = O_PHASE + PHASES
 };
-/* the blocks play changes, as [from, to) ranges: zeroed, then written */
-static const int PLAY_BLOCKS[][2] = {{O_HAND, O_TRIBUTE}, {O_HISTORY_CARDS, O_EMPEROR},
-                                     {O_PUBLIC_ROLES, O_OWN_ROLE}, {O_MARKED_JOKER, O_CALLED_CARD},
-                                     {O_PENDING, O_PHASE}};
+/* the blocks a deal changes, as [from, to) ranges: zeroed, then written (the rest: the base's) */
+static const int DEAL_BLOCKS[][2] = {{O_HAND, O_TRIBUTE}, {O_HISTORY_CARDS, O_VARIANT}};
 /* a public role's code (R_*) as its column in a seat's four (encoding.py ROLE_INDEX) */
 static const int ROLE_COLUMN[6] = {-1, 0, 2, 1, 3, 3};
+/* a phase's code (PH_*) as its index in phases.py's Phase (encoding.py PHASE_INDEX) */
+static const int PHASE_COLUMN[6] = {5, 0, 1, 2, 3, 4};
 
 typedef struct {                       /* encoding.py PlayedCache, and the trick's moves */
     int16_t sums[5][BLOCK], total[BLOCK]; /* per seat, all seats: every set of the deal */
@@ -1509,14 +1510,14 @@ static int memory_ok(const Memory *m) {
 
 static int natural_called(const Deal *d) { return d->called >= 0 && d->called < 52 ? d->called : -1; }
 
-/* apply() in play, remembering the set played (its cards counted as card_counts() counts them)
- * and the trick's moves (rules.py: a move joins the trick; a new lead empties it) */
+/* apply(), remembering a set played (its cards counted as card_counts() counts them) and the
+ * trick's moves (rules.py: a move joins the trick; a new lead empties it) */
 static void apply_remembered(Deal *d, Memory *m, int action) {
-    int seat = d->pending, called = natural_called(d);
+    int seat = d->pending, called = natural_called(d), in_play = d->phase == PH_PLAY;
     int8_t before[NK];
     memcpy(before, d->hand[seat], NK);
     apply(d, action);
-    if (action >= PLAY_BASE) {
+    if (in_play && action >= PLAY_BASE) {
         int8_t *row = m->recent[m->sets % RECENT];
         memset(row, 0, BLOCK);
         for (int k = 0; k < NK; k++) {
@@ -1554,14 +1555,22 @@ static void put_row(float *out, const int8_t *row) {
     put_block(out, counts);
 }
 
-/* encoding.py _vector() for the seat to act in play, over its base observation */
-static void encode_play(const Deal *d, const Memory *m, const int8_t *deck, const float *base,
-                        int size, float *out) {
+/* fields.py own_role() as a role code, 0 before there is an emperor */
+static int role_known(const Deal *d, int seat) {
+    if (d->emperor < 0) return R_NONE;
+    if (seat == d->emperor) return d->solo || d->grabbed ? R_SOLO : R_EMPEROR;
+    return seat == d->partner ? R_PARTNER : d->other_role;
+}
+
+/* encoding.py _vector() for the seat to act, over its base observation */
+static void encode(const Deal *d, const Memory *m, const int8_t *deck, const float *base,
+                   int size, float *out) {
     int me = d->pending, called = natural_called(d), block[BLOCK], unseen[BLOCK];
+    int window = d->phase == PH_GRAB || d->phase == PH_DECLARE;
 #define REL(s) (((s) - me + 5) % 5)
     memcpy(out, base, sizeof(float) * (size_t)size);
-    for (size_t b = 0; b < sizeof PLAY_BLOCKS / sizeof PLAY_BLOCKS[0]; b++)
-        memset(out + PLAY_BLOCKS[b][0], 0, sizeof(float) * (size_t)(PLAY_BLOCKS[b][1] - PLAY_BLOCKS[b][0]));
+    for (size_t b = 0; b < sizeof DEAL_BLOCKS / sizeof DEAL_BLOCKS[0]; b++)
+        memset(out + DEAL_BLOCKS[b][0], 0, sizeof(float) * (size_t)(DEAL_BLOCKS[b][1] - DEAL_BLOCKS[b][0]));
     for (int j = 0; j < NS; j++) block[j] = d->slots[me][j];
     block[TOLD] = called >= 0 ? d->hand[me][called] : 0;
     block[MARKED_SMALL] = d->hand[me][SJM];
@@ -1593,12 +1602,27 @@ static void encode_play(const Deal *d, const Memory *m, const int8_t *deck, cons
         out[O_TRICK + i * (5 + WORDS) + REL(m->move_seat[at])] = 1.0f;
         out[O_TRICK + i * (5 + WORDS) + 5 + m->move_word[at]] = 1.0f;
     }
+    if (d->emperor >= 0) out[O_EMPEROR + REL(d->emperor)] = 1.0f;
     for (int s = 0; s < 5; s++)
         if (d->roles[s]) out[O_PUBLIC_ROLES + REL(s) * 4 + ROLE_COLUMN[d->roles[s]]] = 1.0f;
+    int role = role_known(d, me);
+    out[O_OWN_ROLE + (role ? 1 + ROLE_COLUMN[role] : 0)] = 1.0f;
+    if (d->solo_declared && d->emperor >= 0) out[O_DECLARED + REL(d->emperor)] = 1.0f; /* view.py */
+    if (d->declared && d->partner >= 0) out[O_DECLARED + REL(d->partner)] = 1.0f; /* declared_seats() */
+    if (d->grabbed) out[O_GRABBED] = 1.0f;
+    if (d->emperor < 0) out[O_MARKED_HOLDER + REL(d->holder)] = 1.0f;
     for (int s = 0; s < 5; s++) /* view.py marked_joker_seat(): the first seat holding it */
         if (d->hand[s][BJM]) { out[O_MARKED_JOKER + REL(s)] = 1.0f; break; }
-    out[O_PENDING + REL(me)] = 1.0f;
+    if (d->called >= 0) {
+        out[O_CALLED_CARD + slot_of(d->called)] = 1.0f;
+        if (d->called < 52) out[O_CALLED_CARD + NS + d->called % 4] = 1.0f;
+    }
+    for (int s = 0; s < 5; s++) {
+        if (window && d->answers[s] >= 0) out[O_ANSWERED + REL(s)] = 1.0f;
+        if (window ? d->asked[s] : s == me) out[O_PENDING + REL(s)] = 1.0f;
+    }
     for (int i = 0; i < d->n_out; i++) out[O_OUT + REL(d->out[i])] = (float)((i + 1) / 5.0);
+    out[O_PHASE + PHASE_COLUMN[(int)d->phase]] = 1.0f;
 #undef REL
 }
 
@@ -1616,7 +1640,7 @@ static int buffer_of(PyObject *object, Py_buffer *view, const char *name, Py_ssi
 }
 
 /* One slot's next decision: forced ones played where they are skipped; then, unless the deal
- * ended, the seat to act, its observation and its legal ids. */
+ * ended (played out, or void), the seat to act, its observation and its legal ids. */
 static void next_decision(Deal *d, Memory *m, const int8_t *deck, const float *base, int size,
                           int skip_forced, float *observation, int64_t *to_act, int64_t *forced,
                           uint8_t *ended, int32_t *legal_row, int64_t *count) {
@@ -1628,7 +1652,7 @@ static void next_decision(Deal *d, Memory *m, const int8_t *deck, const float *b
     }
     if (d->over) { *ended = 1; *count = 0; return; }
     *to_act = d->pending;
-    encode_play(d, m, deck, base + (size_t)d->pending * (size_t)size, size, observation);
+    encode(d, m, deck, base + (size_t)d->pending * (size_t)size, size, observation);
     for (int j = 0; j < k; j++) legal_row[j] = ids[j];
     *count = k;
 }
@@ -1650,7 +1674,7 @@ static PyObject *py_play_steps(PyObject *self, PyObject *args) {
                           &objects[B_OBSERVATIONS], &objects[B_TO_ACT], &objects[B_FORCED],
                           &objects[B_ENDED], &objects[B_LEGAL], &objects[B_COUNTS]))
         return NULL;
-    if (n < 1 || size < O_PHASE || k < 0 || k > n)
+    if (n < 1 || size < O_VARIANT || k < 0 || k > n)
         return PyErr_Format(PyExc_ValueError, "%zd games of %zd floats, %zd slots", n, size, k);
     const struct { Py_ssize_t count, itemsize; int writable; const char *name; } shapes[N_BUFFERS] = {
         {n * P_SIZE, 1, 1, "packed"}, {n * (Py_ssize_t)sizeof(Memory), 1, 1, "memory"},
@@ -1691,8 +1715,8 @@ static PyObject *py_play_steps(PyObject *self, PyObject *args) {
     for (Py_ssize_t j = 0; j < k; j++) { /* a deal that unpacks badly was never packed here */
         int64_t i = slots[j];
         if (unpack(&d, packed + i * P_SIZE, P_SIZE) < 0) goto done;
-        if (d.over || d.phase != PH_PLAY) {
-            PyErr_Format(PyExc_ValueError, "slot %lld: not a deal in play", (long long)i);
+        if (d.over) {
+            PyErr_Format(PyExc_ValueError, "slot %lld: a deal over", (long long)i);
             goto done;
         }
         if (actions[i] >= 0) apply_remembered(&d, &memory[i], (int)actions[i]);
@@ -1738,6 +1762,41 @@ static PyObject *py_first_illegal(PyObject *self, PyObject *args) {
 done:
     for (int b = 0; b < got; b++) PyBuffer_Release(&views[b]);
     return result;
+}
+
+/* ended(packed) -> dict: what a deal over in the core tells the Python state it ends (batch.py
+ * give_back): whether it was void; the opening's outcome; the hands, seats out and sunk */
+static PyObject *py_ended(PyObject *self, PyObject *args) {
+    PyObject *packed;
+    Deal d;
+    if (!PyArg_ParseTuple(args, "O", &packed)) return NULL;
+    Py_buffer view;
+    if (buffer_of(packed, &view, "packed", P_SIZE, 1, 0) < 0) return NULL;
+    int bad = unpack(&d, view.buf, P_SIZE);
+    PyBuffer_Release(&view);
+    if (bad < 0) return NULL;
+    if (!d.over) return PyErr_Format(PyExc_ValueError, "the deal is not over");
+    PyObject *hands = PyList_New(5), *out = PyList_New(d.n_out), *sunk = PyList_New(d.n_sunk);
+    PyObject *roles = PyList_New(5);
+    if (!hands || !out || !sunk || !roles) goto fail;
+    for (int s = 0; s < 5; s++) {
+        PyObject *hand = PyList_New(NK);
+        if (!hand) goto fail;
+        for (int k = 0; k < NK; k++) PyList_SET_ITEM(hand, k, PyLong_FromLong(d.hand[s][k]));
+        PyList_SET_ITEM(hands, s, hand);
+        PyList_SET_ITEM(roles, s, PyLong_FromLong(d.roles[s]));
+    }
+    for (int i = 0; i < d.n_out; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(d.out[i]));
+    for (int i = 0; i < d.n_sunk; i++) PyList_SET_ITEM(sunk, i, PyLong_FromLong(d.sunk[i]));
+    return Py_BuildValue(
+        "{sOsNsNsNsisisisisisisisisisisN}", "void", d.void_deal ? Py_True : Py_False, "hands",
+        hands, "out", out, "sunk", sunk, "emperor", d.emperor, "partner", d.partner, "called",
+        d.called, "grabbed", d.grabbed, "declared", d.declared, "solo_declared", d.solo_declared,
+        "solo", d.solo, "tell_kind", d.tell_kind, "holder", d.holder, "handed_on", d.handed_on,
+        "roles", roles);
+fail:
+    Py_XDECREF(hands); Py_XDECREF(out); Py_XDECREF(sunk); Py_XDECREF(roles);
+    return NULL;
 }
 
 /* gather(legal, counts, ids) -> total: every slot's legal ids end to end (CSR), as int64 */
@@ -1797,10 +1856,14 @@ static PyMethodDef methods[] = {
     {"play_steps", py_play_steps, METH_VARARGS,
      "play_steps(n, size, k, packed, memory, base, deck, slots, actions, skip_forced, "
      "observations, to_act, forced, ended, legal, counts): the k slots listed take their action "
-     "(-1: none) and answer their next decision in play (batch.py)"},
+     "(-1: none) and answer their next decision (batch.py)"},
     {"first_illegal", py_first_illegal, METH_VARARGS,
      "first_illegal(n, k, slots, actions, legal, counts) -> the first slot listed whose action "
      "is not among its legal ids, or -1"},
+    {"ended", py_ended, METH_VARARGS,
+     "ended(packed) -> what a deal over tells the Python state: void, hands, out, sunk, and the "
+     "opening's emperor, partner, called, grabbed, declared, solo_declared, solo, tell_kind, "
+     "holder, handed_on, roles (codes; -1: none)"},
     {"gather", py_gather, METH_VARARGS,
      "gather(n, legal, counts, ids) -> total: the slots' legal ids end to end"},
     {"random_playouts", py_random_playouts, METH_VARARGS,
@@ -1816,7 +1879,7 @@ static struct PyModuleDef module = {
 /* OBSERVATION_OFFSETS: where play_steps writes each block (encoding.py's OFFSET must agree) */
 static int add_offsets(PyObject *m) {
     PyObject *offsets = Py_BuildValue(
-        "{sisisisisisisisisisisisisisisisisisisisisisisisisisi}", "hand", O_HAND, "unseen", O_UNSEEN,
+        "{sisisisisisisisisisisisisisisisisisisisisisisisisisisi}", "hand", O_HAND, "unseen", O_UNSEEN,
         "played", O_PLAYED, "table_cards", O_TABLE_CARDS, "tribute", O_TRIBUTE, "history_cards",
         O_HISTORY_CARDS, "history_seats", O_HISTORY_SEATS, "trick", O_TRICK, "hand_sizes",
         O_HAND_SIZES, "table_owner", O_TABLE_OWNER, "second_circle", O_SECOND_CIRCLE, "yielders",
@@ -1824,7 +1887,7 @@ static int add_offsets(PyObject *m) {
         "public_roles", O_PUBLIC_ROLES, "own_role", O_OWN_ROLE, "declared", O_DECLARED,
         "grabbed", O_GRABBED, "marked_holder", O_MARKED_HOLDER, "marked_joker", O_MARKED_JOKER,
         "called_card", O_CALLED_CARD, "answered", O_ANSWERED, "pending", O_PENDING, "out", O_OUT,
-        "phase", O_PHASE);
+        "phase", O_PHASE, "variant", O_VARIANT);
     return PyModule_AddObject(m, "OBSERVATION_OFFSETS", offsets); /* steals it on success */
 }
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,6 @@ from yamen.engine import Game, State
 from yamen.games.baohuang.core import CORE, pack
 from yamen.games.baohuang.encoding import BaohuangEncoder, action_row
 from yamen.games.baohuang.kinds import KIND_TEXT
-from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
 
 NK = len(KIND_TEXT)  # a hand's kind counts, the first bytes of a packed deal per seat
@@ -78,8 +78,8 @@ class PlayStepper:
         self.matches: list[BaohuangState | None] = [None] * n  # a taken game's state
 
     def takes(self, state: State) -> bool:
-        """Whether the core plays this state on: a deal in play."""
-        return isinstance(state, BaohuangState) and state.phase is Phase.PLAY
+        """Whether the core plays this state on: a deal not over (all of them)."""
+        return isinstance(state, BaohuangState) and not state.over
 
     def take(self, i: int, state: State) -> None:
         """Game ``i`` goes on here from ``state``; :meth:`step` with action -1 answers its
@@ -131,10 +131,12 @@ class PlayStepper:
         assert state is not None, "a game the stepper took"
         self.matches[i] = None
         at = i * self.core.PACKED_SIZE
-        out = self.packed[at + self.core.OUT_AT : at + self.core.OUT_AT + 5]
-        sunk = self.packed[at + self.core.SUNK_AT : at + self.core.SUNK_AT + 6]
-        hands = [list(self.packed[at + seat * NK : at + (seat + 1) * NK]) for seat in range(5)]
-        state.end_played_deal(hands, list(out[1 : 1 + out[0]]), list(sunk[1 : 1 + sunk[0]]))
+        end = self.core.ended(self.packed[at : at + self.core.PACKED_SIZE])
+        if end["void"]:
+            state.deal_again()
+            return state
+        settle_opening(state, end)
+        state.end_played_deal(end["hands"], end["out"], end["sunk"])
         return state
 
     def gather(self, ids: np.ndarray) -> int:
@@ -145,6 +147,25 @@ class PlayStepper:
         """Game ``i``'s legal ids where the Python engine answered its decision."""
         self.legal[i, : len(legal)] = legal
         self.counts[i] = len(legal)
+
+
+def settle_opening(state: BaohuangState, end: dict[str, Any]) -> None:
+    """The opening's outcome in the core (``ended``), into the state whose opening it was."""
+    v = state.variant
+    names = {1: "emperor", 2: v.partner_role, 3: "solo emperor", 4: "commoner", 5: "rebel"}
+    state.emperor = end["emperor"]
+    state.partner = None if end["partner"] < 0 else end["partner"]
+    state.called = None if end["called"] < 0 else end["called"]
+    state.tell_kind, state.holder, state.handed_on = (
+        end["tell_kind"],
+        end["holder"],
+        end["handed_on"],
+    )
+    state.grabbed, state.solo = bool(end["grabbed"]), bool(end["solo"])
+    state.declared, state.solo_declared = bool(end["declared"]), bool(end["solo_declared"])
+    roles = end["roles"]
+    state.public_roles = {s: names[code] for s, code in enumerate(roles) if code}
+    state.rebels = [s for s, code in enumerate(roles) if code and names[code] == v.other_role]
 
 
 def stepper(

@@ -362,18 +362,25 @@ class BaohuangState(Fields):
     # ------------------------------------------------------------------ end of a deal
 
     def end_played_deal(self, hands: list[list[int]], out: list[int], sunk: list[int]) -> None:
-        """End the deal this state began playing as if its play had left ``hands`` (kind
-        counts) with ``out`` the seats out in order (four; ``sunk`` those of them that went
-        out on the lowest rank): the deal played elsewhere, in the compiled core (batch.py).
-        The places and scores, the next deal (dealing, tribute) or the match's end are then
-        this engine's own; the deal's plays and trick are not replayed into the state."""
-        assert self.phase is _PLAY and len(out) == 4, "a deal in play, ended by four seats out"
+        """End the deal this state holds as if its play had left ``hands`` (kind counts) with
+        ``out`` the seats out in order (four; ``sunk`` those of them that went out on the
+        lowest rank): the deal played elsewhere, in the compiled core (batch.py, which sets
+        the opening's outcome first). The places and scores, the next deal (dealing, tribute)
+        or the match's end are then this engine's own; the deal's plays and trick are not
+        replayed into the state."""
+        assert self.emperor is not None and len(out) == 4, "a deal played, four seats out"
+        self.phase = _PLAY
         self.hands = [h[:] for h in hands]
         self.slots = [slots_of(h) for h in hands]
         self.sizes = [sum(h) for h in hands]
         self.out, self.sunk = list(out), list(sunk)
         self.active = [s not in out for s in range(5)]
         self._end_deal()
+
+    def deal_again(self) -> None:
+        """The deal this state holds was void elsewhere (nobody took the seat, in the compiled
+        core): deal again, as the opening's void end does here."""
+        self._start_deal(redeal=True)
 
     def _end_deal(self) -> None:
         places = self.places_now()
