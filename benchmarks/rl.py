@@ -12,7 +12,9 @@ is one decision of one seat:
 - ``raw``: the same loop on ``raw_env`` (no wrappers);
 - ``vector``: ``yamen.rl.vector_env(..., num_envs=VECTOR_GAMES)`` (observations, ragged legal
   ids and their action features), a random legal id per game drawn with numpy from the ragged
-  array; "games" counts calls of ``VECTOR_STEPS`` steps of every game;
+  array; "games" counts calls of ``VECTOR_STEPS`` steps of every game. Where the game has a
+  compiled stepper (Baohuang's core, where it was built) the row runs it, and a ``vector
+  python`` row runs the same environment on the Python engine (``compiled=False``);
 - ``rlcard doudizhu``: RLCard's env, ``step`` returning the next player's encoded state;
 - ``pettingzoo leduc_holdem``: PettingZoo's classic AEC env (on RLCard), the loop above.
 
@@ -97,14 +99,14 @@ def env_loop(name: str, options: dict[str, Any], seed: int, wrapped: bool) -> Pl
     return aec_loop((env if wrapped else raw_env)(name, **options), seed)
 
 
-def vector_loop(name: str, options: dict[str, Any], seed: int) -> PlayGame:
+def vector_loop(name: str, options: dict[str, Any], seed: int, compiled: bool = True) -> PlayGame:
     try:
         from yamen.rl import vector_env
     except ImportError as exc:
         raise Skipped(f"the rl extra is not installed ({exc}; pip install -e '.[rl]')") from exc
     import numpy as np
 
-    made = vector_env(name, VECTOR_GAMES, **options)
+    made = vector_env(name, VECTOR_GAMES, compiled=compiled, **options)
     rng = np.random.default_rng(seed)
     step = made.reset(seed=seed)
 
@@ -155,6 +157,8 @@ def rows(seed: int) -> Iterator[tuple[str, Callable[[], PlayGame]]]:
         yield f"{tag} env", lambda n=name, o=options: env_loop(n, o, seed, True)
         yield f"{tag} raw", lambda n=name, o=options: env_loop(n, o, seed, False)
         yield f"{tag} vector", lambda n=name, o=options: vector_loop(n, o, seed)
+        if game_type(name).stepper is not None:
+            yield f"{tag} vector python", lambda n=name, o=options: vector_loop(n, o, seed, False)
     yield "rlcard doudizhu", lambda: rlcard_doudizhu(seed)
     yield "pettingzoo leduc_holdem", lambda: pettingzoo_leduc(seed)
 
@@ -165,7 +169,7 @@ def print_table(results: list[dict], cpu: int | None) -> None:
     engines = {r["engine"][: -len(" engine")]: r for r in results if r["engine"].endswith("engine")}
     for r in results:
         rate = r["decisions_per_s"]
-        base = engines.get(r["engine"].rsplit(" ", 1)[0])
+        base = engines.get(r["engine"].split(" ", 1)[0])
         ratio = f"{base['decisions_per_s'] / rate:.1f}" if base and rate else "-"
         micro = f"{1e6 / rate:.1f}" if rate else "-"
         print(

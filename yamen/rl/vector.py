@@ -32,9 +32,10 @@ the rule, before any game has moved.
 The games are Python states (the reference engine), except where the game declares a
 *stepper* (``Game.stepper``: a compiled fast path, offered each game after every Python step,
 that takes those it can play on, steps them many at once, and hands each back as a Python
-state when it is done: Baohuang's core takes a deal in play, yamen/games/baohuang/batch.py).
-``engine`` says which runs; the results are the same (tests/rl/test_vector.py runs both), and
-``full_information=True`` runs the Python engine alone. This module names no game.
+state when it is done: Baohuang's core takes each deal, yamen/games/baohuang/batch.py).
+``engine`` says which runs; the results are the same (tests/rl/test_vector.py runs both).
+``compiled=False`` or ``full_information=True`` runs the Python engine alone. This module
+names no game.
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ class VectorEnv:
         dense_mask: bool = False,
         full_information: bool = False,
         skip_forced: bool = False,
+        compiled: bool = True,
         **options: Any,
     ):
         if num_envs < 1:
@@ -146,7 +148,8 @@ class VectorEnv:
         self._legal: list[list[int]] = []
         self.games_finished = 0
         arrays = (self.observations, self.to_act, self.forced)
-        self._fast = None if full_information else stepper_for(self.game, n, *arrays)
+        wanted = compiled and not full_information
+        self._fast = stepper_for(self.game, n, *arrays) if wanted else None
         self.engine = "python" if self._fast is None else self._fast.engine
         self._held = np.zeros(n, bool)  # the games the stepper plays now
         self._actions = np.zeros(n, np.int64)
@@ -383,6 +386,6 @@ class VectorEnv:
 
 def vector_env(game: str, num_envs: int, **options: Any) -> VectorEnv:
     """``num_envs`` games of ``game`` with its options (keyword arguments), stepped together;
-    ``features``, ``dense_mask``, ``full_information`` and ``skip_forced`` choose the arrays
-    (the module)."""
+    ``features``, ``dense_mask``, ``full_information`` and ``skip_forced`` choose the arrays,
+    ``compiled`` whether a game's compiled stepper may run (the module)."""
     return VectorEnv(game, num_envs, **options)

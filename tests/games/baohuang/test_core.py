@@ -211,7 +211,9 @@ def test_search_playouts_score_the_same_with_and_without_the_core(monkeypatch):
 def test_the_game_says_which_engine_runs_it(monkeypatch):
     kind = game_type("baohuang")
     assert kind.engine() == (
-        "python" if CORE is None else "python, compiled core for search playouts"
+        "python"
+        if CORE is None
+        else "python, compiled core for search playouts and vector environments"
     )
     monkeypatch.setattr(core, "CORE", None)  # YAMEN_CORE=python, or nothing built
     assert kind.engine() == "python"

@@ -19,6 +19,9 @@ from yamen.games.baohuang.variants import TITLES, VARIANTS, variant_for
 from yamen.options import Option, Preset, refuse_where_not_applying
 
 MAX_DEALS = 50  # a match is one game: a game of bots alone must end
+# what runs where the core was built: rules and views in Python, the core for search playouts
+# and the vector environment's deals (yamen/games/baohuang/batch.py)
+ENGINE_WITH_CORE = "python, compiled core for search playouts and vector environments"
 TARGET_DEAL_CAP = MAX_DEALS  # a match played to a target score still ends
 MAX_TARGET = 10_000  # points; far beyond what fifty deals score
 DECLARATION = (
@@ -136,7 +139,7 @@ class Baohuang(Game):
     def engine(cls) -> str:
         from yamen.games.baohuang.core import CORE  # imports the rules: read on demand
 
-        return "python" if CORE is None else "python, compiled core for search playouts"
+        return "python" if CORE is None else ENGINE_WITH_CORE
 
     @classmethod
     def contests(cls, result: Mapping[str, Any]) -> list[Contest]:

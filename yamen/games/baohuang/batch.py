@@ -1,23 +1,25 @@
-"""Baohuang's deals in play stepped many at once in the compiled core: the vector environment's
-fast path (yamen/rl/vector.py; the core: _core.c ``play_steps``).
+"""Baohuang's deals stepped many at once in the compiled core: the vector environment's fast
+path (yamen/rl/vector.py's Stepper; the core: _core.c ``play_steps``).
 
-The environment offers each game it steps to the game's stepper (``Game.stepper``). This one
-takes a game when its deal reaches play, the phase of nearly every decision, and hands it back
-when the deal ends. The phases before play (a few decisions a deal) stay the Python engine's,
-and so does the match: the Python state as it was when play began is kept, and when the core's
-deal ends it is told who went out in what order (:meth:`BaohuangState.end_played_deal`); the
-places, the scores, the next deal (its dealing and tribute, from the state's own random state)
-or the match's end are then its own. So a game played here is the Python engine's game, step
-for step, and only play runs in C.
+The environment offers each game to the game's stepper after every step the Python engine
+takes. This one takes a Baohuang game at its deal's first decision, once dealt (tribute paid),
+and hands it back when the deal ends, so every decision is the core's. The match stays the
+Python engine's: the state as it was at the deal's start is kept, and when the deal ends in
+the core the state is told the opening's outcome (:func:`settle_opening`) and who went out in
+what order (:meth:`BaohuangState.end_played_deal`), or that the deal was void
+(:meth:`BaohuangState.deal_again`); the places, the scores, the next deal (its dealing and
+tribute, drawn from the state's own random state) or the match's end are then its own. So a
+game played here is the Python engine's game, decision for decision
+(yamen/bots/baohuang/lockstep.py ``check_observations``; tests/rl/test_vector.py).
 
 A taken game lives in the stepper's buffers: its packed deal (core.pack), its memory of the
 deal's sets (the sets played, the trick's moves: what a packed deal forgets and an observation
 reads) and five *base* observations, each seat's as the Python encoder gives it at the deal's
-first decision in play; the core writes the blocks that play changes over the base's copy
-(encoding.py's ``_vector`` is the reference; tests/games/baohuang/test_batch.py compares every
-decision). Legal ids go to a scratch row per game (the environment writes its Python games'
-rows there too) and are gathered end to end by :meth:`PlayStepper.gather`; action features are
-one table lookup, for a Baohuang action's row depends on the action alone.
+first decision; the core writes every block a deal changes over the base's copy (encoding.py's
+``_vector`` is the reference), so only the tribute's and the match's blocks come from the
+base. Legal ids go to a scratch row per game (the environment writes its Python games' rows
+there too) and are gathered end to end by :meth:`PlayStepper.gather`; action features are one
+table lookup, for a Baohuang action's row depends on the action alone.
 """
 
 from __future__ import annotations
@@ -45,10 +47,10 @@ def feature_table(num_actions: int) -> np.ndarray:
 
 
 class PlayStepper:
-    """The deals in play of ``num_envs`` games, stepped in the core (see the module). The
+    """The deals of ``num_envs`` games, stepped in the core (see the module). The
     environment's ``observations``, ``to_act`` and ``forced`` arrays are written in place."""
 
-    engine = "python, compiled core for play"
+    engine = "compiled core (deals), python (matches)"
 
     def __init__(
         self,

@@ -12,6 +12,11 @@ view (:meth:`BaohuangEncoder.encode`, the contract) or straight from the state
 (:meth:`BaohuangEncoder.encode_seat`, the fast path, reading only the fields the view is made
 of; tests/rl check that the two agree). Only this module imports numpy, and only an RL
 environment or a learned bot imports this module.
+
+The vector environment's compiled path writes the same vector in C (_core.c ``encode``, for
+every block but the tribute's and the match's, which it copies from this module's vector at a
+deal's start; batch.py): a change to a block here is a change there too, and
+yamen/bots/baohuang/lockstep.py's ``check_observations`` fails until both agree.
 """
 
 from __future__ import annotations
