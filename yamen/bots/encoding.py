@@ -28,17 +28,22 @@ The contract (docs/rl.md says each game's layout):
   information (every hand, every hidden role), for centralized critics only, never for a
   policy that is to play. Without them, :func:`yamen.rl.encoding.full_information`
   concatenates every seat's observation, which holds every hand and role already.
+
+A game may also name a compiled *stepper* (``Game.stepper``, :class:`Stepper`): the same
+observations and legal ids for many games at once, written by compiled code, for the vector
+environment (yamen/rl/vector.py). It is loaded here, beside the encoder whose vectors it
+writes, for the same reason: rl names no game and reaches the games through this layer.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from yamen.engine import Action, Game
+from yamen.engine import Action, Game, State
 
 FloatVector = np.ndarray  # float32, one dimension
 """A vector of features (numpy's own annotation is too loose to say more)."""
@@ -74,3 +79,35 @@ def encoder_for(game: Game) -> Encoder:
     if not isinstance(encoder, Encoder):
         raise TypeError(f"{game.encoder} does not implement yamen.bots.encoding.Encoder")
     return encoder
+
+
+class Stepper(Protocol):
+    """A game's compiled fast path for the vector environment (``Game.stepper``; what it does:
+    yamen/rl/vector.py). It writes
+    the environment's ``observations``, ``to_act`` and ``forced`` rows of the games it holds,
+    keeps every game's legal ids (``write_legal`` for the others), gathers them and their
+    features."""
+
+    engine: str
+    counts: np.ndarray  # (num_envs,) how many legal ids each game has now
+    features: np.ndarray  # every action's feature row, by id (they depend on the action alone)
+
+    def takes(self, state: State) -> bool: ...
+    def take(self, i: int, state: State) -> None: ...
+    def first_illegal(self, slots: np.ndarray, actions: np.ndarray) -> int: ...
+    def step(self, slots: np.ndarray, actions: np.ndarray, skip_forced: bool) -> list[int]: ...
+    def give_back(self, i: int) -> State: ...
+    def write_legal(self, i: int, legal: Sequence[int]) -> None: ...
+    def gather(self, ids: np.ndarray) -> int: ...
+
+
+def stepper_for(game: Game, num_envs: int, *arrays: np.ndarray) -> Stepper | None:
+    """The game's stepper for ``num_envs`` games writing into ``arrays`` (observations,
+    to_act, forced), or None: the game declares none, or it is not built here (the function
+    a game names answers None then)."""
+    spec = getattr(game, "stepper", None)
+    if spec is None:
+        return None
+    module, attr = spec.split(":")
+    made: Stepper | None = getattr(importlib.import_module(module), attr)(game, num_envs, *arrays)
+    return made

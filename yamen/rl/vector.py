@@ -40,50 +40,19 @@ names no game.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from yamen.bots.encoding import encoder_for
-from yamen.engine import Game, State, get_game, new_seed
+from yamen.bots.encoding import Stepper, encoder_for, stepper_for
+from yamen.engine import State, get_game, new_seed
 from yamen.errors import IllegalAction
 from yamen.rl.encoding import action_features, full_information, full_information_size, observe
 
 MAX_SEED = 2**63  # seeds are kept as int64
-
-
-class Stepper(Protocol):
-    """A game's compiled fast path (``Game.stepper``; the module says what it does). It writes
-    the environment's ``observations``, ``to_act`` and ``forced`` rows of the games it holds,
-    keeps every game's legal ids (``write_legal`` for the others), gathers them and their
-    features."""
-
-    engine: str
-    counts: np.ndarray  # (num_envs,) how many legal ids each game has now
-    features: np.ndarray  # every action's feature row, by id (they depend on the action alone)
-
-    def takes(self, state: State) -> bool: ...
-    def take(self, i: int, state: State) -> None: ...
-    def first_illegal(self, slots: np.ndarray, actions: np.ndarray) -> int: ...
-    def step(self, slots: np.ndarray, actions: np.ndarray, skip_forced: bool) -> list[int]: ...
-    def give_back(self, i: int) -> State: ...
-    def write_legal(self, i: int, legal: Sequence[int]) -> None: ...
-    def gather(self, ids: np.ndarray) -> int: ...
-
-
-def stepper_for(game: Game, num_envs: int, *arrays: np.ndarray) -> Stepper | None:
-    """The game's stepper for ``num_envs`` games writing into ``arrays`` (observations,
-    to_act, forced), or None: the game declares none, or it is not built here."""
-    spec = getattr(game, "stepper", None)
-    if spec is None:
-        return None
-    module, attr = spec.split(":")
-    made: Stepper | None = getattr(importlib.import_module(module), attr)(game, num_envs, *arrays)
-    return made
 
 
 @dataclass(frozen=True)
