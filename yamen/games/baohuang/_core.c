@@ -1499,7 +1499,7 @@ typedef struct {                       /* encoding.py PlayedCache, and the trick
 
 /* A memory only this module writes; checked anyway, so that no buffer can index past it. */
 static int memory_ok(const Memory *m) {
-    if (m->sets < 0 || m->moves < 0) return 0;
+    if (m->sets < 0 || m->moves < 0 || m->sets > MAX_DECISIONS || m->moves > MAX_DECISIONS) return 0;
     for (int i = 0; i < RECENT; i++) if (m->recent_seat[i] < 0 || m->recent_seat[i] > 4) return 0;
     for (int i = 0; i < MOVES; i++)
         if (m->move_seat[i] < 0 || m->move_seat[i] > 4 || m->move_word[i] < 0 ||
