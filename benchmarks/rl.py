@@ -1,5 +1,5 @@
-"""RL environment speed on one core: Yamen's environments against its raw engine, RLCard's Dou
-Dizhu and PettingZoo's Leduc Hold'em, in one run.
+"""RL environment speed on one core: Yamen's environments against its raw engine, OpenSpiel's
+and RLCard's Dou Dizhu and PettingZoo's Leduc Hold'em, in one run.
 
 Every row plays whole games with uniformly random legal actions for a share of the budget; the
 rows take turns in short rounds, so a slow spell of a shared machine hits them alike. One step
@@ -15,12 +15,15 @@ is one decision of one seat:
   array; "games" counts calls of ``VECTOR_STEPS`` steps of every game. Where the game has a
   compiled stepper (Baohuang's core, where it was built) the row runs it, and a ``vector
   python`` row runs the same environment on the Python engine (``compiled=False``);
+- ``openspiel dou_dizhu``: OpenSpiel's C++ Dou Dizhu through its Python API, the loop a
+  learner runs on it: the player's observation tensor, the legal actions, ``apply_action``;
 - ``rlcard doudizhu``: RLCard's env, ``step`` returning the next player's encoded state;
 - ``pettingzoo leduc_holdem``: PettingZoo's classic AEC env (on RLCard), the loop above.
 
     python benchmarks/rl.py [--seconds 10] [--rounds 5] [--seed 0] [--only TEXT] [--json]
 
-The comparisons need ``pip install rlcard pygame`` (PettingZoo's classic games import both);
+The comparisons need ``pip install rlcard pygame open_spiel`` (PettingZoo's classic games
+import the first two);
 a row that cannot run is skipped with a note. The script prints figures only; it never
 asserts a time.
 """
@@ -121,6 +124,29 @@ def vector_loop(name: str, options: dict[str, Any], seed: int, compiled: bool = 
     return play
 
 
+def openspiel_doudizhu(seed: int) -> PlayGame:
+    try:
+        import pyspiel
+    except ImportError as exc:
+        raise Skipped("OpenSpiel not installed (pip install open_spiel)") from exc
+    game = pyspiel.load_game("dou_dizhu")
+    rng = random.Random(seed)
+
+    def play(_seed: int) -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():  # the deal: uniform, so rng.choice samples it exactly
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            state.observation_tensor(state.current_player())  # what a learner reads a step
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return play
+
+
 def rlcard_doudizhu(seed: int) -> PlayGame:
     try:
         import rlcard
@@ -159,6 +185,7 @@ def rows(seed: int) -> Iterator[tuple[str, Callable[[], PlayGame]]]:
         yield f"{tag} vector", lambda n=name, o=options: vector_loop(n, o, seed)
         if game_type(name).stepper is not None:
             yield f"{tag} vector python", lambda n=name, o=options: vector_loop(n, o, seed, False)
+    yield "openspiel dou_dizhu", lambda: openspiel_doudizhu(seed)
     yield "rlcard doudizhu", lambda: rlcard_doudizhu(seed)
     yield "pettingzoo leduc_holdem", lambda: pettingzoo_leduc(seed)
 

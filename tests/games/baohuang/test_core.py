@@ -48,6 +48,14 @@ def test_the_vector_path_observes_and_hands_back_as_python(options):
 
 
 @needs_core
+def test_the_cores_observation_layout_is_the_encoders():
+    from yamen.games.baohuang.encoding import OFFSET
+
+    written = CORE.OBSERVATION_OFFSETS
+    assert len(written) > 20 and written == {name: OFFSET[name] for name in written}
+
+
+@needs_core
 def test_the_vector_path_hands_a_void_deal_back_to_be_dealt_again():
     """The emperor card handed on round the table to a holder with nothing to call: void."""
     options = {"variant": "japanese", "guard_by_fourth": True, "deals": 2}
