@@ -269,7 +269,7 @@ def check_observations(
     prefer: tuple[int, ...] = (),
 ) -> tuple[int, int]:
     """``games`` whole games of random legal actions, every deal stepped by the core's vector
-    path (batch.PlayStepper) beside a Python twin: at every decision the same seat, legal ids
+    path (batch.DealStepper) beside a Python twin: at every decision the same seat, legal ids
     and observation (the encoder's ``encode_seat``); at each deal's end the same match handed
     back (totals, history, the next deal's hands and tribute, or the end; after a void deal,
     the deal dealt again). Before play, an action of ``prefer`` is taken wherever legal (to
@@ -277,14 +277,14 @@ def check_observations(
     the void deals."""
     import numpy as np  # only where asked: the vector path's arrays
 
-    from yamen.games.baohuang.batch import PlayStepper
+    from yamen.games.baohuang.batch import DealStepper
     from yamen.games.baohuang.encoding import OFFSET, BaohuangEncoder
 
     game = get_game("baohuang", options)
     encoder = BaohuangEncoder(game)
     observations = np.zeros((1, encoder.observation_size), np.float32)
     to_act, forced = np.zeros(1, np.int64), np.zeros(1, np.int64)
-    stepper = PlayStepper(game, 1, observations, to_act, forced, core=core)
+    stepper = DealStepper(game, 1, observations, to_act, forced, core=core)
     rng, slot, none = random.Random(seed), np.zeros(1, np.int64), np.full(1, -1, np.int64)
     blocks = sorted(OFFSET.items(), key=lambda item: item[1])
     decisions = voids = 0

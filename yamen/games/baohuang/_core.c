@@ -1460,7 +1460,7 @@ static PyObject *py_random_deals(PyObject *self, PyObject *args) {
 
 /* ------------------------------------------------------------------ the vector environment
  *
- * yamen/games/baohuang/batch.py steps many deals at once through play_steps(): each game's
+ * yamen/games/baohuang/batch.py steps many deals at once through deal_steps(): each game's
  * packed deal, its memory of the deal's sets (what a packed deal forgets and a seat's
  * observation reads: the sets played, the trick's moves) and five base observations (one per
  * seat, the Python encoder's at the deal's first decision: the blocks a deal does not change,
@@ -1660,9 +1660,9 @@ static void next_decision(Deal *d, Memory *m, const int8_t *deck, const float *b
 enum { B_PACKED, B_MEMORY, B_BASE, B_DECK, B_SLOTS, B_ACTIONS, B_OBSERVATIONS, B_TO_ACT, B_FORCED,
        B_ENDED, B_LEGAL, B_COUNTS, N_BUFFERS };
 
-/* play_steps(): see the methods' table and batch.py. Every listed slot's action is checked
+/* deal_steps(): see the methods' table and batch.py. Every listed slot's action is checked
  * against the legal ids its last decision gave before any slot moves. */
-static PyObject *py_play_steps(PyObject *self, PyObject *args) {
+static PyObject *py_deal_steps(PyObject *self, PyObject *args) {
     PyObject *objects[N_BUFFERS];
     Py_buffer views[N_BUFFERS];
     Py_ssize_t n, size, k;
@@ -1853,8 +1853,8 @@ static PyMethodDef methods[] = {
     {"random_deals", py_random_deals, METH_VARARGS,
      "random_deals(packed, seed, times) -> decisions: whole deals of packed's game (its deck), "
      "dealt, opened and played by random legal actions"},
-    {"play_steps", py_play_steps, METH_VARARGS,
-     "play_steps(n, size, k, packed, memory, base, deck, slots, actions, skip_forced, "
+    {"deal_steps", py_deal_steps, METH_VARARGS,
+     "deal_steps(n, size, k, packed, memory, base, deck, slots, actions, skip_forced, "
      "observations, to_act, forced, ended, legal, counts): the k slots listed take their action "
      "(-1: none) and answer their next decision (batch.py)"},
     {"first_illegal", py_first_illegal, METH_VARARGS,
@@ -1876,7 +1876,7 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-/* OBSERVATION_OFFSETS: where play_steps writes each block (encoding.py's OFFSET must agree) */
+/* OBSERVATION_OFFSETS: where deal_steps writes each block (encoding.py's OFFSET must agree) */
 static int add_offsets(PyObject *m) {
     PyObject *offsets = Py_BuildValue(
         "{sisisisisisisisisisisisisisisisisisisisisisisisisisisi}", "hand", O_HAND, "unseen", O_UNSEEN,

@@ -1,5 +1,5 @@
 """Baohuang's deals stepped many at once in the compiled core: the vector environment's fast
-path (yamen/rl/vector.py's Stepper; the core: _core.c ``play_steps``).
+path (yamen/rl/vector.py's Stepper; the core: _core.c ``deal_steps``).
 
 The environment offers each game to the game's stepper after every step the Python engine
 takes. This one takes a Baohuang game at its deal's first decision, once dealt (tribute paid),
@@ -18,7 +18,7 @@ reads) and five *base* observations, each seat's as the Python encoder gives it 
 first decision; the core writes every block a deal changes over the base's copy (encoding.py's
 ``_vector`` is the reference), so only the tribute's and the match's blocks come from the
 base. Legal ids go to a scratch row per game (the environment writes its Python games' rows
-there too) and are gathered end to end by :meth:`PlayStepper.gather`; action features are one
+there too) and are gathered end to end by :meth:`DealStepper.gather`; action features are one
 table lookup, for a Baohuang action's row depends on the action alone.
 """
 
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from yamen.engine import Game, State
-from yamen.games.baohuang.core import CORE, pack
+from yamen.games.baohuang.core import CORE, ROLE_CODES, pack
 from yamen.games.baohuang.encoding import BaohuangEncoder, action_row
 from yamen.games.baohuang.kinds import KIND_TEXT
 from yamen.games.baohuang.rules import BaohuangState
@@ -46,7 +46,7 @@ def feature_table(num_actions: int) -> np.ndarray:
     return np.stack([action_row(a) for a in range(num_actions)])
 
 
-class PlayStepper:
+class DealStepper:
     """The deals of ``num_envs`` games, stepped in the core (see the module). The
     environment's ``observations``, ``to_act`` and ``forced`` arrays are written in place."""
 
@@ -106,7 +106,7 @@ class PlayStepper:
         """The games ``slots`` (ascending) take their actions (-1: none, a game just taken) and
         answer their next decision; the games whose deal ended, to :meth:`give_back`."""
         self.ended[slots] = 0
-        self.core.play_steps(
+        self.core.deal_steps(
             self.n,
             self.size,
             len(slots),
@@ -154,26 +154,23 @@ class PlayStepper:
 def settle_opening(state: BaohuangState, end: dict[str, Any]) -> None:
     """The opening's outcome in the core (``ended``), into the state whose opening it was."""
     v = state.variant
-    names = {1: "emperor", 2: v.partner_role, 3: "solo emperor", 4: "commoner", 5: "rebel"}
+    names = {ROLE_CODES[n]: n for n in ("emperor", "solo emperor", v.partner_role, v.other_role)}
     state.emperor = end["emperor"]
     state.partner = None if end["partner"] < 0 else end["partner"]
     state.called = None if end["called"] < 0 else end["called"]
-    state.tell_kind, state.holder, state.handed_on = (
-        end["tell_kind"],
-        end["holder"],
-        end["handed_on"],
-    )
+    state.tell_kind = end["tell_kind"]
+    state.holder, state.handed_on = end["holder"], end["handed_on"]
     state.grabbed, state.solo = bool(end["grabbed"]), bool(end["solo"])
     state.declared, state.solo_declared = bool(end["declared"]), bool(end["solo_declared"])
     roles = end["roles"]
     state.public_roles = {s: names[code] for s, code in enumerate(roles) if code}
-    state.rebels = [s for s, code in enumerate(roles) if code and names[code] == v.other_role]
+    state.rebels = [s for s, code in enumerate(roles) if code == ROLE_CODES[v.other_role]]
 
 
 def stepper(
     game: Game, num_envs: int, observations: np.ndarray, to_act: np.ndarray, forced: np.ndarray
-) -> PlayStepper | None:
+) -> DealStepper | None:
     """The fast path where the core was built, else None (the Python engine steps alone)."""
     if CORE is None:
         return None
-    return PlayStepper(game, num_envs, observations, to_act, forced)
+    return DealStepper(game, num_envs, observations, to_act, forced)
