@@ -142,6 +142,32 @@ def test_an_illegal_action_in_one_game_moves_none():
         vec.step([1.5, *legal_of(after, 1)[:1], *legal_of(after, 2)[:1]])
 
 
+def test_a_refusal_deep_in_a_compiled_game_is_the_python_engines():
+    """In play, well into a deal the compiled stepper holds: the same refusal, in the rules'
+    words, as the Python engine gives for the same game; nothing moved."""
+    fast, slow = vector_env("baohuang", 2), vector_env("baohuang", 2, compiled=False)
+    if fast.engine == "python":
+        pytest.skip("Baohuang's compiled core is not built here (no C compiler at install)")
+    step, twin = fast.reset(seed=4), slow.reset(seed=4)
+    rng = random.Random(0)
+    for _ in range(40):
+        actions = [rng.choice(legal_of(twin, i)) for i in range(2)]
+        step, twin = fast.step(actions), slow.step(actions)
+    legal = [legal_of(step, i) for i in range(2)]
+    assert legal == [legal_of(twin, i) for i in range(2)]
+    before = step.observations.copy()
+    for wrong in (next(a for a in range(fast.num_actions) if a not in legal[1]), 5000, 20000):
+        refusals = []
+        for env in (fast, slow):
+            with pytest.raises(IllegalAction) as refused:
+                env.step([legal[0][0], wrong])
+            refusals.append(str(refused.value))
+        assert refusals[0] == refusals[1] and refusals[0].startswith("game 1, seat ")
+    assert np.array_equal(before, fast.observations)
+    after, expected = fast.step([legal[0][0], legal[1][0]]), slow.step([legal[0][0], legal[1][0]])
+    assert np.array_equal(after.observations, expected.observations)
+
+
 def test_seeds_and_shapes_are_checked():
     vec = vector_env("baohuang", 2, features=False)
     with pytest.raises(RuntimeError, match="reset"):

@@ -181,14 +181,18 @@ class VectorEnv:
         return self._answer()
 
     def _refuse(self, i: int, action: Any) -> None:
-        """Raise game i's refusal of ``action``, in the rules' words where the game is a
-        Python state (the stepper's games: by their legal ids)."""
+        """Raise game i's refusal of ``action`` in the rules' words (a stepper's game is
+        replayed to its current decision in Python to say them)."""
         seat = int(self.to_act[i])
-        if self._held[i] and type(action) is int:
-            reason = f"{action} is not one of the {self.legal_count(i)} legal actions"
-            raise IllegalAction(f"game {i}, seat {seat}: {reason}")
+        fast, state = self._fast, self._games[i]
+        if fast is not None and self._held[i]:
+            now = fast.now(i)
+            if now is None:  # past what the stepper logs: its legal ids say it
+                reason = f"{action!r} is not one of the {self.legal_count(i)} legal actions"
+                raise IllegalAction(f"game {i}, seat {seat}: {reason}")
+            state = now
         try:
-            self._games[i].check(seat, action)
+            state.check(seat, action)
         except IllegalAction as refused:
             raise IllegalAction(f"game {i}, seat {seat}: {refused}") from None
         raise IllegalAction(f"game {i}, seat {seat}: {action!r} is not an action id")

@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -1490,16 +1491,21 @@ static const int ROLE_COLUMN[6] = {-1, 0, 2, 1, 3, 3};
 /* a phase's code (PH_*) as its index in phases.py's Phase (encoding.py PHASE_INDEX) */
 static const int PHASE_COLUMN[6] = {5, 0, 1, 2, 3, 4};
 
+enum { LOG = 2048 }; /* more actions than a deal takes (216 cards, a few answers a set) */
 typedef struct {                       /* encoding.py PlayedCache, and the trick's moves */
     int16_t sums[5][BLOCK], total[BLOCK]; /* per seat, all seats: every set of the deal */
     int8_t recent[RECENT][BLOCK], recent_seat[RECENT]; /* set k at k % RECENT */
     int32_t sets, moves;               /* sets this deal; moves in the trick in progress */
     int8_t move_seat[MOVES], move_word[MOVES]; /* move k at k % MOVES: seat, TRICK_WORDS index */
+    int32_t logged;                    /* the deal's actions so far, the first LOG of them in */
+    int16_t log[LOG];                  /* order: so that Python can replay the deal (batch.py) */
 } Memory;
 
 /* A memory only this module writes; checked anyway, so that no buffer can index past it. */
 static int memory_ok(const Memory *m) {
-    if (m->sets < 0 || m->moves < 0 || m->sets > MAX_DECISIONS || m->moves > MAX_DECISIONS) return 0;
+    if (m->sets < 0 || m->moves < 0 || m->logged < 0 || m->sets > MAX_DECISIONS ||
+        m->moves > MAX_DECISIONS || m->logged > MAX_DECISIONS)
+        return 0;
     for (int i = 0; i < RECENT; i++) if (m->recent_seat[i] < 0 || m->recent_seat[i] > 4) return 0;
     for (int i = 0; i < MOVES; i++)
         if (m->move_seat[i] < 0 || m->move_seat[i] > 4 || m->move_word[i] < 0 ||
@@ -1510,13 +1516,15 @@ static int memory_ok(const Memory *m) {
 
 static int natural_called(const Deal *d) { return d->called >= 0 && d->called < 52 ? d->called : -1; }
 
-/* apply(), remembering a set played (its cards counted as card_counts() counts them) and the
- * trick's moves (rules.py: a move joins the trick; a new lead empties it) */
+/* apply(), remembering the action, a set played (its cards counted as card_counts() counts
+ * them) and the trick's moves (rules.py: a move joins the trick; a new lead empties it) */
 static void apply_remembered(Deal *d, Memory *m, int action) {
     int seat = d->pending, called = natural_called(d), in_play = d->phase == PH_PLAY;
     int8_t before[NK];
     memcpy(before, d->hand[seat], NK);
     apply(d, action);
+    if (m->logged < LOG) m->log[m->logged] = (int16_t)action;
+    m->logged++;
     if (in_play && action >= PLAY_BASE) {
         int8_t *row = m->recent[m->sets % RECENT];
         memset(row, 0, BLOCK);
@@ -1899,6 +1907,9 @@ PyMODINIT_FUNC PyInit__core(void) {
               PyModule_AddIntConstant(m, "OUT_AT", P_OUT) < 0 ||
               PyModule_AddIntConstant(m, "SUNK_AT", P_SUNK) < 0 ||
               PyModule_AddIntConstant(m, "MEMORY_SIZE", sizeof(Memory)) < 0 ||
+              PyModule_AddIntConstant(m, "LOGGED_AT", offsetof(Memory, logged)) < 0 ||
+              PyModule_AddIntConstant(m, "LOG_AT", offsetof(Memory, log)) < 0 ||
+              PyModule_AddIntConstant(m, "LOG_SIZE", LOG) < 0 ||
               PyModule_AddIntConstant(m, "MAX_LEGAL", MAXLEGAL) < 0 ||
               add_offsets(m) < 0)) {
         Py_DECREF(m);

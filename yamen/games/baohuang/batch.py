@@ -141,6 +141,23 @@ class DealStepper:
         state.end_played_deal(end["hands"], end["out"], end["sunk"])
         return state
 
+    def now(self, i: int) -> State | None:
+        """Game ``i``'s state at its current decision, replayed in Python from the deal's start
+        (its memory logs every action, forced ones too), or None past the log's length: for a
+        refusal in the rules' words, not for play."""
+        start = self.matches[i]
+        assert start is not None, "a game the stepper took"
+        at = i * self.core.MEMORY_SIZE
+        memory = memoryview(self.memory)[at : at + self.core.MEMORY_SIZE]
+        logged = int(memory[self.core.LOGGED_AT :].cast("i")[0])
+        if logged > self.core.LOG_SIZE:
+            return None
+        actions = memory[self.core.LOG_AT :].cast("h")[:logged].tolist()
+        state = start.clone()
+        for action in actions:
+            state.apply(state.pending()[0], action)
+        return state
+
     def gather(self, ids: np.ndarray) -> int:
         """Every game's legal ids end to end into ``ids``; how many."""
         return int(self.core.gather(self.n, self.legal, self.counts, ids))
