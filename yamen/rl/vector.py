@@ -354,7 +354,7 @@ class VectorEnv:
         )
 
     def close(self) -> None:
-        """Nothing to release: the games are plain Python."""
+        """Nothing to release: the games are Python states and numpy buffers."""
 
 
 def vector_env(game: str, num_envs: int, **options: Any) -> VectorEnv:
