@@ -83,10 +83,10 @@ def encoder_for(game: Game) -> Encoder:
 
 class Stepper(Protocol):
     """A game's compiled fast path for the vector environment (``Game.stepper``; what it does:
-    yamen/rl/vector.py). It writes
-    the environment's ``observations``, ``to_act`` and ``forced`` rows of the games it holds,
-    keeps every game's legal ids (``write_legal`` for the others), gathers them and their
-    features."""
+    yamen/rl/vector.py). It writes the environment's ``observations``, ``to_act`` and
+    ``forced`` rows of the games it holds, keeps every game's legal ids (``write_legal`` for
+    the others) and gathers them; it replays a game it holds in Python where asked (``now``,
+    for a refusal in the rules' words)."""
 
     engine: str
     counts: np.ndarray  # (num_envs,) how many legal ids each game has now

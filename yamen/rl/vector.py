@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from yamen.bots.encoding import Stepper, encoder_for, stepper_for
+from yamen.bots.encoding import encoder_for, stepper_for
 from yamen.engine import State, get_game, new_seed
 from yamen.errors import IllegalAction
 from yamen.rl.encoding import action_features, full_information, full_information_size, observe
@@ -188,7 +188,7 @@ class VectorEnv:
         if fast is not None and self._held[i]:
             now = fast.now(i)
             if now is None:  # past what the stepper logs: its legal ids say it
-                reason = f"{action!r} is not one of the {self.legal_count(i)} legal actions"
+                reason = f"{action!r} is not one of the {self._legal_count(i)} legal actions"
                 raise IllegalAction(f"game {i}, seat {seat}: {reason}")
             state = now
         try:
@@ -197,7 +197,7 @@ class VectorEnv:
             raise IllegalAction(f"game {i}, seat {seat}: {refused}") from None
         raise IllegalAction(f"game {i}, seat {seat}: {action!r} is not an action id")
 
-    def legal_count(self, i: int) -> int:
+    def _legal_count(self, i: int) -> int:
         """How many legal actions game i has now."""
         fast = self._fast
         return int(fast.counts[i]) if fast is not None and self._held[i] else len(self._legal[i])
@@ -280,14 +280,13 @@ class VectorEnv:
 
     def _answer(self) -> VectorStep:
         """Gather the legal ids (and their features) end to end, growing the buffers when a
-        step needs more room than any before it."""
-        fast = self._fast
-        if fast is not None:
-            return self._answer_fast(fast)
-        lengths = [len(legal) for legal in self._legal]
-        offsets = self.legal_offsets
+        step needs more room than any before it; the stepper, where there is one, keeps every
+        game's ids (and its own games' mask rows are set from them)."""
+        fast, offsets = self._fast, self.legal_offsets
         offsets[0] = 0
-        np.cumsum(lengths, out=offsets[1:])
+        np.cumsum(
+            [len(legal) for legal in self._legal] if fast is None else fast.counts, out=offsets[1:]
+        )
         total = int(offsets[-1])
         if total > len(self._ids):
             room = max(total, 2 * len(self._ids))
@@ -295,50 +294,25 @@ class VectorEnv:
             if self._features is not None:
                 self._features = np.zeros((room, self.action_feature_size), np.float32)
         ids = self._ids[:total]
-        ids[:] = [action for legal in self._legal for action in legal]
+        if fast is None:
+            ids[:] = [action for legal in self._legal for action in legal]
+        else:
+            fast.gather(self._ids)
+            if self.mask is not None:
+                for i in np.flatnonzero(self._held).tolist():
+                    self.mask[i, self._legal[i]] = 0
+                    self._legal[i] = ids[offsets[i] : offsets[i + 1]].tolist()
+                    self.mask[i, self._legal[i]] = 1
         features = None
         if self._features is not None:
             features = self._features[:total]
-            for i, legal in enumerate(self._legal):
-                features[offsets[i] : offsets[i + 1]] = action_features(
-                    self.encoder, self._games[i], int(self.to_act[i]), legal
-                )
-        return VectorStep(
-            self.observations,
-            self.to_act,
-            self.rewards,
-            self.terminations,
-            ids,
-            offsets,
-            features,
-            self.mask,
-            self.states,
-            self.seeds,
-            self.forced,
-        )
-
-    def _answer_fast(self, fast: Stepper) -> VectorStep:
-        """_answer, the stepper keeping every game's legal ids (and its games' mask rows from
-        them)."""
-        offsets = self.legal_offsets
-        offsets[0] = 0
-        np.cumsum(fast.counts, out=offsets[1:])
-        total = int(offsets[-1])
-        if total > len(self._ids):
-            self._ids = np.zeros(max(total, 2 * len(self._ids)), np.int64)
-        fast.gather(self._ids)
-        ids = self._ids[:total]
-        if self.mask is not None:
-            for i in np.flatnonzero(self._held).tolist():
-                self.mask[i, self._legal[i]] = 0
-                self._legal[i] = ids[offsets[i] : offsets[i + 1]].tolist()
-                self.mask[i, self._legal[i]] = 1
-        features = None
-        if self._features is not None:
-            if total > len(self._features):
-                self._features = np.zeros((len(self._ids), self.action_feature_size), np.float32)
-            features = self._features[:total]
-            np.take(fast.features, ids, axis=0, out=features)
+            if fast is not None:  # a row per action id, read from its table
+                np.take(fast.features, ids, axis=0, out=features)
+            else:
+                for i, legal in enumerate(self._legal):
+                    features[offsets[i] : offsets[i + 1]] = action_features(
+                        self.encoder, self._games[i], int(self.to_act[i]), legal
+                    )
         return VectorStep(
             self.observations,
             self.to_act,
