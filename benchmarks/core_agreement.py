@@ -27,9 +27,6 @@ from yamen.games.baohuang.core import CORE
 
 DEALS_PER_ROUND = 20  # of each case, before moving on to the next
 GAMES_PER_ROUND = 3  # the same, for the vector path
-# the emperor card handed on wherever it may be: round the table to a holder with nothing to
-# call, the deal is void (a japanese rule; the guard by the fourth copy makes keeping a call)
-VOID_CASE = {"variant": "japanese", "guard_by_fourth": True, "deals": 2}
 TRIBUTE_CASES = [{"variant": "japanese"}, {"variant": "japanese", "guard_by_fourth": True}]
 DEAL_CASES = [{"variant": "shandong"}, {"variant": "japanese"}]  # the guard's deal is japanese's
 
@@ -73,7 +70,9 @@ def main(argv: list[str] | None = None) -> None:
         for options in lockstep.CASES:
             found = lockstep.check_observations(CORE, options, GAMES_PER_ROUND, seed)
             observed, voids = observed + found[0], voids + found[1]
-        found = lockstep.check_observations(CORE, VOID_CASE, GAMES_PER_ROUND, seed, (HAND_ON,))
+        found = lockstep.check_observations(
+            CORE, lockstep.VOID_CASE, GAMES_PER_ROUND, seed, (HAND_ON,)
+        )
         observed, voids = observed + found[0], voids + found[1]
         seed += GAMES_PER_ROUND
     spent = time.perf_counter() - began

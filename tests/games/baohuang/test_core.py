@@ -42,7 +42,7 @@ def test_core_and_python_agree_at_every_decision(options):
 @needs_core
 @pytest.mark.parametrize("options", lockstep.CASES, ids=lambda o: "-".join(map(str, o.values())))
 def test_the_vector_path_observes_and_hands_back_as_python(options):
-    """Every decision in play stepped by batch.py's stepper: the seat, legal ids and
+    """Every decision of every deal stepped by batch.py's stepper: the seat, legal ids and
     observation; every deal handed back: the match as Python's."""
     assert lockstep.check_observations(CORE, options, games=3, seed=1)[0] > 500
 
@@ -58,9 +58,8 @@ def test_the_cores_observation_layout_is_the_encoders():
 @needs_core
 def test_the_vector_path_hands_a_void_deal_back_to_be_dealt_again():
     """The emperor card handed on round the table to a holder with nothing to call: void."""
-    options = {"variant": "japanese", "guard_by_fourth": True, "deals": 2}
     decisions, voids = lockstep.check_observations(
-        CORE, options, games=4, seed=1, prefer=(HAND_ON,)
+        CORE, lockstep.VOID_CASE, games=4, seed=1, prefer=(HAND_ON,)
     )
     assert voids > 0 and decisions > 500
 
@@ -251,7 +250,7 @@ PLANTED = [
 ]
 
 
-# ... and in the vector environment's play phase (the observation and what it remembers)
+# ... and in the vector environment's path (the observation, and what a deal's memory keeps)
 PLANTED_OBSERVATION = [
     (
         "the trick's words",
@@ -311,5 +310,4 @@ def test_a_planted_difference_in_the_observation_is_caught(tmp_path, what, line,
     with pytest.raises(lockstep.Disagreement):
         for options in lockstep.CASES:
             lockstep.check_observations(mutant, options, games=2, seed=3)
-        options = {"variant": "japanese", "guard_by_fourth": True}
-        lockstep.check_observations(mutant, options, games=4, seed=1, prefer=(HAND_ON,))
+        lockstep.check_observations(mutant, lockstep.VOID_CASE, games=4, seed=1, prefer=(HAND_ON,))

@@ -9,9 +9,11 @@ seats out and sunk, a void deal); at the deal's end, on its places and scores; a
 decision of its play, on the places and scores a policy playout reaches. Dealing and
 tribute, which draw from Python's random state, are compared from the same states: the hands
 dealt and the state left (:func:`check_deals`), and the cards paid after drawn outcomes
-(:func:`check_tribute`). The first difference raises :class:`Disagreement` with what
-differed. tests/games/baohuang/test_core.py runs it on a bounded sample,
-benchmarks/core_agreement.py on a million decisions.
+(:func:`check_tribute`). The vector environment's path (batch.py) is compared with the Python
+engine and encoder over whole games (:func:`check_observations`: each decision's seat, legal
+ids and observation, each deal's end handed back). The first difference raises
+:class:`Disagreement` with what differed. tests/games/baohuang/test_core.py runs it on a
+bounded sample, benchmarks/core_agreement.py on a million decisions.
 """
 
 from __future__ import annotations
@@ -249,6 +251,9 @@ CASES: list[dict[str, Any]] = [
 
 
 HANDED_BACK = ("totals", "history", "hands", "tribute", "pending", "deal_no", "phase")
+# a case whose deals are void when the emperor card is handed on wherever it may be: round the
+# table to a holder with nothing to call (the guard by the fourth copy makes keeping a call)
+VOID_CASE: dict[str, Any] = {"variant": "japanese", "guard_by_fourth": True, "deals": 2}
 
 
 def handed_back(state: BaohuangState) -> tuple[Any, ...]:
