@@ -1593,7 +1593,7 @@ static void encode(const Deal *d, const Memory *m, const int8_t *deck, const flo
         out[O_HAND_SIZES + i] = (float)(d->size[s] / 50.0 < 1.0 ? d->size[s] / 50.0 : 1.0);
     }
     if (d->has_table) {
-        put_row(out + O_TABLE_CARDS, m->recent[(m->sets - 1) % RECENT]);
+        if (m->sets > 0) put_row(out + O_TABLE_CARDS, m->recent[(m->sets - 1) % RECENT]); /* the last set */
         out[O_TABLE_OWNER + REL(d->owner)] = 1.0f;
         if (d->stage == 2) out[O_SECOND_CIRCLE] = 1.0f;
         for (int i = 0; i < d->n_yield; i++) out[O_YIELDERS + REL(d->yielders[i])] = 1.0f;
