@@ -11,11 +11,13 @@ from tests.games.baohuang.helpers import act, answer_all, make_deal, new
 from yamen.bots.baohuang.determinize import (
     KIND_OF_TEXT,
     Deal,
+    ViewSampler,
     build_state,
     determinize,
     played_by_seat,
     sample_deal,
 )
+from yamen.games.baohuang.core import CORE, pack
 from yamen.games.baohuang.fields import FIELDS
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, SJ_MARKED
 from yamen.games.baohuang.rules import BaohuangState
@@ -206,3 +208,25 @@ def test_views_hold_only_public_additions():
             view = truth.view(seat)
             for key in ("declared", "marked_joker", "table"):
                 assert view[key] == spectator[key]
+
+
+@pytest.mark.skipif(CORE is None, reason="the compiled core is not built here (no C compiler)")
+def test_a_sample_packed_from_the_first_is_the_sample_built_and_packed():
+    """ViewSampler.playouts: after the first sample (a state), each is its hands and partner
+    packed into the first's bytes (core.with_deal); the same bytes as the state built from
+    the same draws, packed, and the same random stream left. Views of every setup, declared
+    partners and solos among them."""
+    compared = 0
+    for truth in positions(4):
+        for seat in range(5):
+            view = truth.view(seat)
+            fast, slow = ViewSampler(view), ViewSampler(view)
+            a, b = random.Random(seat), random.Random(seat)
+            fast.playouts(a)
+            slow.state(b, fresh=True)
+            for _ in range(6):
+                sampled = fast.playouts(a)
+                assert sampled.state is None and sampled.packed == pack(slow.state(b, fresh=True))
+                assert a.getstate() == b.getstate()
+                compared += 1
+    assert compared > 500

@@ -74,8 +74,9 @@ def evaluate(
         return NOT_VALUED
     me = seen["seat"]
     sampler = ViewSampler(seen)
-    state = sampler.state(rng, fresh=True)
-    default = playout_choice(state, me)
+    playout = sampler.playouts(rng)
+    assert playout.state is not None, "a view's first sample is a state"
+    default = playout_choice(playout.state, me)
     options = list(dict.fromkeys([played, default, *candidates(seen, legal)]))
     options = [a for a in options if a in legal][:playouts]  # at least one round
     if len(options) < 2:
@@ -84,8 +85,7 @@ def evaluate(
     totals = dict.fromkeys(options, 0.0)
     for round_ in range(rounds):
         if round_:
-            state = sampler.state(rng, fresh=True)
-        playout = Playouts(state)
+            playout = sampler.playouts(rng)
         for action in options:
             totals[action] += float(playout.scores(action)[me])
     values = {a: total / rounds for a, total in totals.items()}

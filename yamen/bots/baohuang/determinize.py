@@ -29,6 +29,8 @@ import random
 from fractions import Fraction
 from typing import NamedTuple
 
+from yamen.bots.baohuang.playout import Playouts
+from yamen.games.baohuang.core import CORE, with_deal
 from yamen.games.baohuang.hands import counts_of as kind_counts
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, KIND_TEXT, NUM_KINDS
 from yamen.games.baohuang.rules import BaohuangState
@@ -87,6 +89,7 @@ class ViewSampler:
         self.need = list(view["hand_sizes"])  # cards each seat still has to receive
         self.need[self.me] = 0
         self.roles = {int(s): r for s, r in view["roles"].items()}
+        self.template: bytes | None = None  # the first fresh sample, packed (playouts())
 
     def deal(self, rng: random.Random) -> Deal:
         """Hands for every seat that agree with the view (see the module)."""
@@ -95,6 +98,20 @@ class ViewSampler:
     def state(self, rng: random.Random, fresh: bool = False) -> BaohuangState:
         """A full state consistent with the view: :meth:`deal`, then :func:`build_state`."""
         return build_state(self.view, self.deal(rng), fresh, seed=rng.getrandbits(32))
+
+    def playouts(self, rng: random.Random) -> Playouts:
+        """Policy playouts of a fresh sample (``state(rng, fresh=True)``, the same draws): the
+        first from its state; later ones, in the core, from its hands packed into the first
+        sample's packed deal (``core.with_deal``) with no state built, for a view fixes
+        everything else a packed deal holds."""
+        if CORE is None or self.template is None:
+            playouts = Playouts(self.state(rng, fresh=True))
+            self.template = playouts.packed
+            return playouts
+        deal = self.deal(rng)
+        rng.getrandbits(32)  # the seed state() draws for its state: the same stream either way
+        packed = with_deal(self.template, deal.hands, deal.partner, self.view["declared"])
+        return Playouts(None, packed)
 
 
 class _Sampler:

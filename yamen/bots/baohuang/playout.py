@@ -59,22 +59,27 @@ class Playouts:
     depend only on its places (the sides and stakes are fixed before play), so they are kept by
     places."""
 
-    def __init__(self, state: BaohuangState):
+    def __init__(self, state: BaohuangState | None, packed: bytes | None = None):
+        """From ``state``, or (the core's only) from a deal already ``packed``."""
         self.state = state
-        self.packed = pack(state) if CORE is not None else None
+        self.packed = pack(state) if CORE is not None and state is not None else packed
+        assert state is not None or (CORE is not None and packed is not None), "a deal"
         self._scores: dict[tuple[int, ...], list[Fraction]] = {}
 
     def scores(self, first: int | None = None) -> list[Fraction]:
         """The deal's scores once ``first`` (if any) and the policy's play have settled them."""
-        twelfths = None
         if CORE is not None and self.packed is not None:
             places, twelfths, _ = CORE.play_out(self.packed, -1 if first is None else first)
-        else:
-            places = places_after(self.state, first)
+            found = self._scores.get(places)
+            if found is None:
+                found = self._scores[places] = points(twelfths)
+            return found
+        state = self.state
+        assert state is not None, "the Python plays out a state"
+        places = places_after(state, first)
         found = self._scores.get(places)
         if found is None:
-            score = self.state.deal_scores(list(places)) if twelfths is None else points(twelfths)
-            found = self._scores[places] = score
+            found = self._scores[places] = state.deal_scores(list(places))
         return found
 
 

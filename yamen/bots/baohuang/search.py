@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from yamen.bots.baohuang import bidding
 from yamen.bots.baohuang.determinize import ViewSampler, counts_of
-from yamen.bots.baohuang.playout import Playouts
 from yamen.bots.baohuang.playout import choose as playout_choice
 from yamen.games.baohuang.actions import (
     CALL_BASE,
@@ -109,8 +108,9 @@ class BaohuangSearchBot:
         deadline = None if self.seconds is None else start + self.seconds
         me = view["seat"]
         sampler = ViewSampler(view)
-        state = sampler.state(rng, fresh=True)
-        default = playout_choice(state, me)
+        playouts = sampler.playouts(rng)
+        assert playouts.state is not None, "a view's first sample is a state"
+        default = playout_choice(playouts.state, me)
         if default not in options:
             options = [default, *options]
         stats = {a: bidding.Estimate() for a in options}  # gains over the default
@@ -118,9 +118,8 @@ class BaohuangSearchBot:
         done = rounds = 0
         while done + len(alive) <= self.iterations:
             if rounds:
-                state = sampler.state(rng, fresh=True)
+                playouts = sampler.playouts(rng)
             rewards = []
-            playouts = Playouts(state)
             for action in alive:
                 if deadline is not None and time.perf_counter() >= deadline:
                     break

@@ -1904,6 +1904,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (m && (PyModule_AddIntConstant(m, "PACKED_SIZE", P_SIZE) < 0 ||
               PyModule_AddIntConstant(m, "PENDING_AT", P_PENDING) < 0 ||
               PyModule_AddIntConstant(m, "VOID_AT", P_VOID) < 0 ||
+              PyModule_AddIntConstant(m, "SIDES_AT", P_SIDES) < 0 ||
+              PyModule_AddIntConstant(m, "STAKES_AT", P_STAKES) < 0 ||
+              PyModule_AddIntConstant(m, "OPEN_AT", P_OPEN) < 0 ||
               PyModule_AddIntConstant(m, "OUT_AT", P_OUT) < 0 ||
               PyModule_AddIntConstant(m, "SUNK_AT", P_SUNK) < 0 ||
               PyModule_AddIntConstant(m, "MEMORY_SIZE", sizeof(Memory)) < 0 ||

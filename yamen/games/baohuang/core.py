@@ -100,6 +100,27 @@ def pack(state: BaohuangState) -> bytes:
     return struct.pack(f"{len(values)}b", *values)
 
 
+def with_deal(
+    packed: bytes, hands: list[list[int]], partner: int | None, declared: list[int]
+) -> bytes:
+    """A deal in play packed from ``BaohuangState.at_play`` (``declared``: the seats it was
+    given as declared), with other ``hands`` and ``partner``: the bytes :func:`pack` gives for
+    the same ``at_play`` with them, where the marked joker's holder, a solo and a declared
+    partner follow from them (search's samples of one view: yamen/bots/baohuang/determinize.py).
+    Only where the core is built."""
+    assert CORE is not None, "a packed deal is the core's"
+    sides, stakes, opening = CORE.SIDES_AT, CORE.STAKES_AT, CORE.OPEN_AT
+    p = bytearray(packed)
+    p[: len(hands) * len(hands[0])] = packed_hands(hands)
+    emperor, grabbed = p[sides], p[sides + 2]
+    p[sides + 1] = 255 if partner is None else partner  # -1, as a signed byte
+    p[stakes + 1] = partner is not None and partner in declared
+    holder = next((s for s in range(5) if hands[s][BJ_MARKED]), emperor)
+    p[opening + 1] = p[opening + 2] = holder
+    p[opening + 4] = partner is None and not grabbed
+    return bytes(p)
+
+
 def deal_args(variant: Variant, first: int) -> tuple[bytes, int, int, int]:
     """What the core's ``deal`` takes to deal as ``variant.deal(rng, first)`` does: the cards
     in the variant's deck order, the style, the first seat, the card dealt apart (-1: none)."""
