@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import os
 import struct
+from itertools import chain
 from fractions import Fraction
 from types import ModuleType
 
@@ -68,7 +69,7 @@ def _seats(seats: list[int]) -> list[int]:
 
 def packed_hands(hands: list[list[int]]) -> bytes:
     """Five hands of kind counts as the core reads them (the first bytes of a packed deal)."""
-    return bytes(count for hand in hands for count in hand)
+    return bytes(chain.from_iterable(hands))
 
 
 def pack(state: BaohuangState) -> bytes:
