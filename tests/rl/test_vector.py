@@ -168,6 +168,19 @@ def test_a_refusal_deep_in_a_compiled_game_is_the_python_engines():
     assert np.array_equal(after.observations, expected.observations)
 
 
+def test_a_reset_mid_game_deals_afresh_through_the_compiled_path_too():
+    """Games the stepper holds are dropped by a reset, whose games are the Python engine's."""
+    fast, slow = vector_env("baohuang", 3), vector_env("baohuang", 3, compiled=False)
+    rng = random.Random(2)
+    for seed in (9, 10):
+        step, twin = fast.reset(seed=seed), slow.reset(seed=seed)
+        for _ in range(120):
+            assert np.array_equal(step.observations, twin.observations)
+            assert step.legal_ids.tolist() == twin.legal_ids.tolist()
+            actions = [rng.choice(legal_of(twin, i)) for i in range(3)]
+            step, twin = fast.step(actions), slow.step(actions)
+
+
 def test_seeds_and_shapes_are_checked():
     vec = vector_env("baohuang", 2, features=False)
     with pytest.raises(RuntimeError, match="reset"):
