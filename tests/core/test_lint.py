@@ -15,7 +15,10 @@ def test_ruff(args):
     ruff = shutil.which("ruff")
     command = [ruff] if ruff else [sys.executable, "-m", "ruff"]
     done = subprocess.run(
-        [*command, *args, "yamen", "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True
+        [*command, *args, "yamen", "tests", "benchmarks", "examples"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 

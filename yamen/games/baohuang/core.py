@@ -19,8 +19,8 @@ from __future__ import annotations
 import importlib
 import os
 import struct
-from itertools import chain
 from fractions import Fraction
+from itertools import chain
 from types import ModuleType
 
 from yamen.games.baohuang.kinds import BJ_MARKED
