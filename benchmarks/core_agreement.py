@@ -6,7 +6,8 @@ then ``--tributes`` tributes (japanese, and with the guard by the fourth copy) a
 dealt (the hands and the random state left, each variant in turn); then ``--observations``
 decisions of whole games stepped by the vector environment's path (batch.py) beside the Python
 engine and encoder (``lockstep.check_observations``: the seat, legal ids and observation at
-every decision, the match handed back at every deal's end; and games handing the emperor
+every decision, the match handed back at every deal's end; over the cases, one where a card
+is called after tribute, and games handing the emperor
 card on wherever they may, so that void deals come too). The first difference stops it
 with what differed; the test suite runs a bounded sample of the same
 (tests/games/baohuang/test_core.py).
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.tributes:>10,}  deals dealt alike, in {spent:.0f} s")
     began, observed, voids, seed = time.perf_counter(), 0, 0, args.seed
     while observed < args.observations:
-        for options in lockstep.CASES:
+        for options in [*lockstep.CASES, lockstep.CALLED_AFTER_TRIBUTE[0]]:
             found = lockstep.check_observations(CORE, options, GAMES_PER_ROUND, seed)
             observed, voids = observed + found[0], voids + found[1]
         found = lockstep.check_observations(

@@ -48,6 +48,12 @@ def test_the_vector_path_observes_and_hands_back_as_python(options):
 
 
 @needs_core
+def test_a_tribute_counts_a_card_called_after_it_was_paid():
+    options, seed = lockstep.CALLED_AFTER_TRIBUTE
+    assert lockstep.check_observations(CORE, options, games=2, seed=seed)[0] > 500
+
+
+@needs_core
 def test_the_cores_observation_layout_is_the_encoders():
     from yamen.games.baohuang.encoding import OFFSET
 
@@ -268,6 +274,11 @@ PLANTED_OBSERVATION = [
     ("a window's answers", "if (window && d->answers[s] >= 0)", "if (d->answers[s] >= 0)"),
     ("the phase's column", "{5, 0, 1, 2, 3, 4}", "{5, 0, 1, 2, 4, 3}"),
     ("a grab's own role", "d->solo || d->grabbed ? R_SOLO", "d->solo ? R_SOLO"),
+    (
+        "the tribute's called card",
+        "kind_block(m->tribute[me][given], called, block);",
+        "kind_block(m->tribute[me][given], -1, block);",
+    ),
 ]
 
 
@@ -311,3 +322,5 @@ def test_a_planted_difference_in_the_observation_is_caught(tmp_path, what, line,
         for options in lockstep.CASES:
             lockstep.check_observations(mutant, options, games=2, seed=3)
         lockstep.check_observations(mutant, lockstep.VOID_CASE, games=4, seed=1, prefer=(HAND_ON,))
+        options, seed = lockstep.CALLED_AFTER_TRIBUTE
+        lockstep.check_observations(mutant, options, games=2, seed=seed)

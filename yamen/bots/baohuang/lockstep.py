@@ -254,6 +254,12 @@ HANDED_BACK = ("totals", "history", "hands", "tribute", "pending", "deal_no", "p
 # a case whose deals are void when the emperor card is handed on wherever it may be: round the
 # table to a holder with nothing to call (the guard by the fourth copy makes keeping a call)
 VOID_CASE: dict[str, Any] = {"variant": "japanese", "guard_by_fourth": True, "deals": 2}
+# tribute paid, then a card called (the guard by the fourth copy): the tribute's block counts
+# copies of a card called after it was paid; game seed 13 (two games) has such a deal
+CALLED_AFTER_TRIBUTE: tuple[dict[str, Any], int] = (
+    {"variant": "japanese", "guard_by_fourth": True, "deals": 3},
+    13,
+)
 
 
 def handed_back(state: BaohuangState) -> tuple[Any, ...]:

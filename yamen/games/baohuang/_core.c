@@ -1465,7 +1465,8 @@ static PyObject *py_random_deals(PyObject *self, PyObject *args) {
  * packed deal, its memory of the deal's sets (what a packed deal forgets and a seat's
  * observation reads: the sets played, the trick's moves) and five base observations (one per
  * seat, the Python encoder's at the deal's first decision: the blocks a deal does not change,
- * its tribute and the match's) live in the caller's buffers. encoding.py's _vector() is the
+ * the match's) live in the caller's buffers; the memory also holds the tribute each seat gave
+ * and received, whose block counts the called card once one is called. encoding.py's _vector() is the
  * reference; every other block is written here over the base's copy, to the same bytes
  * (lockstep.py check_observations compares every decision). The layout's offsets are
  * encoding.py's LAYOUT (OBSERVATION_OFFSETS; tests/rl check them). */
@@ -1484,8 +1485,9 @@ enum {
     O_ANSWERED = O_CALLED_CARD + NS + 4, O_PENDING = O_ANSWERED + 5, O_OUT = O_PENDING + 5,
     O_PHASE = O_OUT + 5, PHASES = 7, O_VARIANT = O_PHASE + PHASES
 };
-/* the blocks a deal changes, as [from, to) ranges: zeroed, then written (the rest: the base's) */
-static const int DEAL_BLOCKS[][2] = {{O_HAND, O_TRIBUTE}, {O_HISTORY_CARDS, O_VARIANT}};
+/* the blocks a deal changes (the tribute's too: its called card is counted once called), as
+ * [from, to) ranges: zeroed, then written (the rest, the match's: the base's) */
+static const int DEAL_BLOCKS[][2] = {{O_HAND, O_VARIANT}};
 /* a public role's code (R_*) as its column in a seat's four (encoding.py ROLE_INDEX) */
 static const int ROLE_COLUMN[6] = {-1, 0, 2, 1, 3, 3};
 /* a phase's code (PH_*) as its index in phases.py's Phase (encoding.py PHASE_INDEX) */
@@ -1499,6 +1501,7 @@ typedef struct {                       /* encoding.py PlayedCache, and the trick
     int8_t move_seat[MOVES], move_word[MOVES]; /* move k at k % MOVES: seat, TRICK_WORDS index */
     int32_t logged;                    /* the deal's actions so far, the first LOG of them in */
     int16_t log[LOG];                  /* order: so that Python can replay the deal (batch.py) */
+    int8_t tribute[5][2][NK];          /* per seat, the kinds it gave and received (batch.py) */
 } Memory;
 
 /* A memory only this module writes; checked anyway, so that no buffer can index past it. */
@@ -1557,6 +1560,18 @@ static void put_block(float *out, const int *counts) { /* scaled as BLOCK_SCALE 
         out[j] = (float)(counts[j] * (j < 13 ? 1.0 / 16 : j < MARKED_SMALL ? 0.25 : 1.0));
 }
 
+/* encoding.py card_counts() of cards given as kind counts: a block not yet scaled */
+static void kind_block(const int8_t *kinds, int called, int *block) {
+    memset(block, 0, sizeof(int) * BLOCK);
+    for (int k = 0; k < NK; k++) {
+        if (!kinds[k]) continue;
+        block[slot_of(k)] += kinds[k];
+        if (k == called) block[TOLD] += kinds[k];
+        else if (k == SJM) block[MARKED_SMALL] += kinds[k];
+        else if (k == BJM) block[MARKED_BIG] += kinds[k];
+    }
+}
+
 static void put_row(float *out, const int8_t *row) {
     int counts[BLOCK];
     for (int j = 0; j < BLOCK; j++) counts[j] = row[j];
@@ -1591,6 +1606,10 @@ static void encode(const Deal *d, const Memory *m, const int8_t *deck, const flo
         for (int j = 0; j < BLOCK; j++) block[j] = m->sums[s][j];
         put_block(out + O_PLAYED + i * BLOCK, block);
         out[O_HAND_SIZES + i] = (float)(d->size[s] / 50.0 < 1.0 ? d->size[s] / 50.0 : 1.0);
+    }
+    for (int given = 0; given < 2; given++) { /* gave, received: zeros where none was paid */
+        kind_block(m->tribute[me][given], called, block);
+        put_block(out + O_TRIBUTE + given * BLOCK, block);
     }
     if (d->has_table) {
         if (m->sets > 0) put_row(out + O_TABLE_CARDS, m->recent[(m->sets - 1) % RECENT]); /* the last set */
@@ -1913,6 +1932,7 @@ PyMODINIT_FUNC PyInit__core(void) {
               PyModule_AddIntConstant(m, "LOGGED_AT", offsetof(Memory, logged)) < 0 ||
               PyModule_AddIntConstant(m, "LOG_AT", offsetof(Memory, log)) < 0 ||
               PyModule_AddIntConstant(m, "LOG_SIZE", LOG) < 0 ||
+              PyModule_AddIntConstant(m, "TRIBUTE_AT", offsetof(Memory, tribute)) < 0 ||
               PyModule_AddIntConstant(m, "MAX_LEGAL", MAXLEGAL) < 0 ||
               add_offsets(m) < 0)) {
         Py_DECREF(m);

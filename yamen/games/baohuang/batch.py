@@ -33,7 +33,8 @@ import numpy as np
 
 from yamen.engine import Game, State
 from yamen.games.baohuang.core import CORE, ROLE_CODES, pack
-from yamen.games.baohuang.encoding import BaohuangEncoder, action_row
+from yamen.games.baohuang.encoding import TEXT_KIND, BaohuangEncoder, action_row
+from yamen.games.baohuang.hands import counts_of
 from yamen.games.baohuang.kinds import KIND_TEXT
 from yamen.games.baohuang.rules import BaohuangState
 
@@ -90,8 +91,13 @@ class DealStepper:
         self.matches[i] = state
         size = self.core.PACKED_SIZE
         self.packed[i * size : (i + 1) * size] = pack(state)
-        memory = self.core.MEMORY_SIZE
-        self.memory[i * memory : (i + 1) * memory] = bytes(memory)
+        memory, at = self.core.MEMORY_SIZE, i * self.core.MEMORY_SIZE
+        self.memory[at : at + memory] = bytes(memory)
+        tribute = at + self.core.TRIBUTE_AT  # what each seat gave and received, as kind counts
+        for seat, paid in sorted(state.tribute.items()):
+            for given, cards in enumerate((paid["gave"], paid["received"])):
+                row = tribute + (seat * 2 + given) * NK
+                self.memory[row : row + NK] = bytes(counts_of([TEXT_KIND[c] for c in cards]))
         encoder = self.encoder
         for seat in range(5):
             self.base[i, seat] = encoder.encode_seat(state, seat)
