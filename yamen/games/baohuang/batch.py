@@ -14,10 +14,10 @@ game played here is the Python engine's game, decision for decision
 
 A taken game lives in the stepper's buffers: its packed deal (core.pack), its memory of the
 deal's sets (the sets played, the trick's moves: what a packed deal forgets and an observation
-reads) and five *base* observations, each seat's as the Python encoder gives it at the deal's
-first decision; the core writes every block a deal changes over the base's copy (encoding.py's
-``_vector`` is the reference), so only the tribute's and the match's blocks come from the
-base. Legal ids go to a scratch row per game (the environment writes its Python games' rows
+reads; and the tribute each seat gave and received) and five *base* observations, each seat's
+as the Python encoder gives it at the deal's first decision; the core writes every block a
+deal changes over the base's copy (encoding.py's ``_vector`` is the reference), so only the
+match's blocks (the variant, the match, the house rules) come from the base. Legal ids go to a scratch row per game (the environment writes its Python games' rows
 there too) and are gathered end to end by :meth:`DealStepper.gather`; action features are one
 table lookup, for a Baohuang action's row depends on the action alone.
 """

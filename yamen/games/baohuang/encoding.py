@@ -14,8 +14,8 @@ of; tests/rl check that the two agree). Only this module imports numpy, and only
 environment or a learned bot imports this module.
 
 The vector environment's compiled path writes the same vector in C (_core.c ``encode``, for
-every block but the tribute's and the match's, which it copies from this module's vector at a
-deal's start; batch.py): a change to a block here is a change there too, and
+every block but the match's, which it copies from this module's vector at a deal's start;
+batch.py): a change to a block here is a change there too, and
 yamen/bots/baohuang/lockstep.py's ``check_observations`` fails until both agree.
 """
 
