@@ -250,7 +250,6 @@ CASES: list[dict[str, Any]] = [
 ]
 
 
-HANDED_BACK = ("totals", "history", "hands", "tribute", "pending", "deal_no", "phase")
 # a case whose deals are void when the emperor card is handed on wherever it may be: round the
 # table to a holder with nothing to call (the guard by the fourth copy makes keeping a call)
 VOID_CASE: dict[str, Any] = {"variant": "japanese", "guard_by_fourth": True, "deals": 2}
@@ -262,14 +261,17 @@ CALLED_AFTER_TRIBUTE: tuple[dict[str, Any], int] = (
 )
 
 
-def handed_back(state: BaohuangState) -> tuple[Any, ...]:
-    """What a deal ended in the core leaves in the match (HANDED_BACK's fields)."""
-    return (
-        *(getattr(state, name) for name in HANDED_BACK[:4]),
-        state.pending(),
-        state.deal_no,
-        state.phase,
-    )
+def handed_back(state: BaohuangState) -> dict[str, Any]:
+    """What a deal ended in the core leaves in the match."""
+    return {
+        "totals": state.totals,
+        "history": state.history,
+        "hands": state.hands,
+        "tribute": state.tribute,
+        "pending": state.pending(),
+        "deal_no": state.deal_no,
+        "phase": state.phase,
+    }
 
 
 def check_observations(
@@ -323,7 +325,7 @@ def check_observations(
             state = cast(BaohuangState, stepper.give_back(0))
             mine, theirs = handed_back(state), handed_back(twin)
             if mine != theirs:
-                what = [n for n, a, b in zip(HANDED_BACK, mine, theirs, strict=True) if a != b]
+                what = [name for name in mine if mine[name] != theirs[name]]
                 raise Disagreement(f"deal {len(twin.history)} handed back unlike Python's: {what}")
             voids += len(twin.history) == deals and not twin.over
     return decisions, voids

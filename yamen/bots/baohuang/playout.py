@@ -70,17 +70,19 @@ class Playouts:
         """The deal's scores once ``first`` (if any) and the policy's play have settled them."""
         if CORE is not None and self.packed is not None:
             places, twelfths, _ = CORE.play_out(self.packed, -1 if first is None else first)
-            found = self._scores.get(places)
-            if found is None:
-                found = self._scores[places] = points(twelfths)
-            return found
-        state = self.state
-        assert state is not None, "the Python plays out a state"
-        places = places_after(state, first)
+        else:
+            places, twelfths = places_after(self._state(), first), None
         found = self._scores.get(places)
         if found is None:
-            found = self._scores[places] = state.deal_scores(list(places))
+            score = (
+                self._state().deal_scores(list(places)) if twelfths is None else points(twelfths)
+            )
+            found = self._scores[places] = score
         return found
+
+    def _state(self) -> BaohuangState:
+        assert self.state is not None, "the Python plays out and scores a state"
+        return self.state
 
 
 def places_after(state: BaohuangState, first: int | None = None) -> tuple[int, ...]:

@@ -1666,6 +1666,13 @@ static int buffer_of(PyObject *object, Py_buffer *view, const char *name, Py_ssi
     return 0;
 }
 
+/* whether ``action`` is among a game's ``count`` legal ids (its row of the legal buffer) */
+static int listed(const int32_t *row, int64_t count, int64_t action) {
+    for (int64_t a = 0; a < count; a++)
+        if (row[a] == action) return 1;
+    return 0;
+}
+
 /* One slot's next decision: forced ones played where they are skipped; then, unless the deal
  * ended (played out, or void), the seat to act, its observation and its legal ids. */
 static void next_decision(Deal *d, Memory *m, const int8_t *deck, const float *base, int size,
@@ -1721,7 +1728,7 @@ static PyObject *py_deal_steps(PyObject *self, PyObject *args) {
     int32_t *legal_rows = views[B_LEGAL].buf;
     Deal d;
     for (Py_ssize_t j = 0; j < k; j++) { /* every slot and action checked before any moves */
-        int64_t i = slots[j], action = actions[i >= 0 && i < n ? i : 0], found = action < 0;
+        int64_t i = slots[j], action = actions[i >= 0 && i < n ? i : 0], found = action < 0; /* -1: none */
         if (i < 0 || i >= n || (j && i <= slots[j - 1])) {
             PyErr_Format(PyExc_ValueError, "slots: %lld is not in 0..%zd, after the last", (long long)i, n - 1);
             goto done;
@@ -1730,8 +1737,7 @@ static PyObject *py_deal_steps(PyObject *self, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "slot %lld: counts or memory out of range", (long long)i);
             goto done;
         }
-        for (int64_t a = 0; a < counts[i] && !found; a++) found = legal_rows[i * MAXLEGAL + a] == action;
-        if (!found) {
+        if (!found && !listed(legal_rows + i * MAXLEGAL, counts[i], action)) {
             PyErr_Format(PyExc_ValueError, "slot %lld: action %lld is not legal", (long long)i, (long long)action);
             goto done;
         }
@@ -1777,13 +1783,12 @@ static PyObject *py_first_illegal(PyObject *self, PyObject *args) {
     const int32_t *rows = views[2].buf;
     int64_t bad = -1;
     for (Py_ssize_t j = 0; j < k && bad < 0; j++) {
-        int64_t i = slots[j], found = 0;
+        int64_t i = slots[j];
         if (i < 0 || i >= n || counts[i] < 0 || counts[i] > MAXLEGAL) {
             PyErr_SetString(PyExc_ValueError, "slots or counts out of range");
             goto done;
         }
-        for (int64_t a = 0; a < counts[i] && !found; a++) found = rows[i * MAXLEGAL + a] == actions[i];
-        if (!found) bad = i;
+        if (!listed(rows + i * MAXLEGAL, counts[i], actions[i])) bad = i;
     }
     result = PyLong_FromLongLong(bad);
 done:

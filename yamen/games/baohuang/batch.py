@@ -17,9 +17,10 @@ deal's sets (the sets played, the trick's moves: what a packed deal forgets and 
 reads; and the tribute each seat gave and received) and five *base* observations, each seat's
 as the Python encoder gives it at the deal's first decision; the core writes every block a
 deal changes over the base's copy (encoding.py's ``_vector`` is the reference), so only the
-match's blocks (the variant, the match, the house rules) come from the base. Legal ids go to a scratch row per game (the environment writes its Python games' rows
-there too) and are gathered end to end by :meth:`DealStepper.gather`; action features are one
-table lookup, for a Baohuang action's row depends on the action alone.
+match's blocks (the variant, the match, the house rules) come from the base. Legal ids go to a
+scratch row per game (the environment writes its Python games' rows there too) and are
+gathered end to end by :meth:`DealStepper.gather`; action features are one table lookup, for
+a Baohuang action's row depends on the action alone.
 """
 
 from __future__ import annotations
@@ -35,10 +36,8 @@ from yamen.engine import Game, State
 from yamen.games.baohuang.core import CORE, ROLE_CODES, pack
 from yamen.games.baohuang.encoding import TEXT_KIND, BaohuangEncoder, action_row
 from yamen.games.baohuang.hands import counts_of
-from yamen.games.baohuang.kinds import KIND_TEXT
+from yamen.games.baohuang.kinds import NUM_KINDS
 from yamen.games.baohuang.rules import BaohuangState
-
-NK = len(KIND_TEXT)  # a hand's kind counts, the first bytes of a packed deal per seat
 
 
 @cache
@@ -96,8 +95,8 @@ class DealStepper:
         tribute = at + self.core.TRIBUTE_AT  # what each seat gave and received, as kind counts
         for seat, paid in sorted(state.tribute.items()):
             for given, cards in enumerate((paid["gave"], paid["received"])):
-                row = tribute + (seat * 2 + given) * NK
-                self.memory[row : row + NK] = bytes(counts_of([TEXT_KIND[c] for c in cards]))
+                row = tribute + (seat * 2 + given) * NUM_KINDS
+                self.memory[row : row + NUM_KINDS] = bytes(counts_of([TEXT_KIND[c] for c in cards]))
         encoder = self.encoder
         for seat in range(5):
             self.base[i, seat] = encoder.encode_seat(state, seat)
