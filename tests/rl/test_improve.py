@@ -5,6 +5,7 @@ improvement checkpoint keeps to the base bot unless its network clears the margi
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import numpy as np
 import pytest
@@ -13,7 +14,9 @@ from yamen.bots import make_bot, qnet
 from yamen.bots.encoding import encoder_for
 from yamen.bots.learned import LearnedBot
 from yamen.engine import get_game
-from yamen.rl.improve import Labeller, joined, load_labels, play_through, playout_for
+from yamen.games.baohuang.core import CORE
+from yamen.rl.improve import FIELDS, Labeller, joined, load_labels, play_through, playout_for
+from yamen.rl.vector import VectorEnv
 
 VARIANTS = ["shandong", "japanese"]
 
@@ -84,6 +87,60 @@ def test_a_candidate_is_rolled_out_from_a_copy_of_the_real_state():
         copy.apply(seat, action)
         labeller.playout(copy)
     assert state.view(None) == before
+
+
+SIDE_BY_SIDE = [  # (options, base bot, proposer, seeds)
+    ({"variant": "shandong"}, "rules", None, range(6)),
+    ({"variant": "japanese"}, "rules", "yamen/bots/baohuang/learned-japanese.npz", range(8)),
+    ({"variant": "japanese", "deals": 2}, "rules", None, range(3)),  # the first deal in Python
+    ({"variant": "japanese", "guard_by_fourth": True, "deals": 3}, "rules", None, range(2)),
+    ({"variant": "shandong", "royalist_declares": "hidden", "deals": 2}, "rules", None, range(3)),
+    ({"variant": "japanese"}, "random", None, range(2)),  # a bot the core does not play
+]
+
+
+@pytest.mark.parametrize(("options", "base", "proposer", "seeds"), SIDE_BY_SIDE)
+def test_games_labelled_side_by_side_are_labelled_as_one_at_a_time(
+    options, base, proposer, seeds
+):
+    """label_games steps the games in the vector environment (the core's where it is built:
+    its observations, features, the rules bot's moves and rollouts), one game at a time
+    elsewhere; the labels are the same arrays either way."""
+    labeller = Labeller("baohuang", options, base, proposer)
+    seeds = [1_000 + s for s in seeds]
+    one_by_one = joined([labeller.label_game(s, 0.5, 5) for s in seeds])
+    together = labeller.label_games(seeds, 0.5, 5)
+    assert together.games == one_by_one.games == len(seeds) and one_by_one.decisions > 10
+    for field in FIELDS:
+        assert np.array_equal(getattr(together, field), getattr(one_by_one, field)), field
+
+
+def test_the_vector_environment_plays_the_rules_bot_where_the_core_is_built():
+    env = VectorEnv("baohuang", 4, skip_forced=True, variant="japanese")
+    if CORE is None:
+        assert env.engine == "python" and (env.moves("rules") == -1).all()
+        return
+    step = env.reset(seed=7)
+    rules, rng, asked = make_bot("baohuang", "rules"), random.Random(0), 0
+    for _ in range(60):
+        moves = env.moves("rules")
+        for i in range(4):
+            state = env.state(i)
+            seat = int(step.to_act[i])
+            legal = state.legal(seat)
+            if moves[i] >= 0:  # in play: the core's policy, the bot's move
+                assert moves[i] == rules.choose(state.view(seat), legal, rng)
+                asked += 1
+                scores = env.play_outs("rules", i, legal[:2])
+                assert scores == [playout_for(env.game, "rules")(after(state, seat, a)) for a in legal[:2]]
+        step = env.step(np.where(moves >= 0, moves, step.legal_ids[step.legal_offsets[:-1]]))
+    assert asked > 100 and env.play_outs("random", 0, [step.legal_ids[0]]) is None
+
+
+def after(state, seat, action):
+    copy = state.clone()
+    copy.apply(seat, action)
+    return copy
 
 
 def test_labels_save_load_and_join(tmp_path):
@@ -167,7 +224,8 @@ def test_a_proposer_picks_the_alternatives_and_flags_what_the_bot_weighs():
         move = rules.choose(view, legal, rng)
         if len(legal) > 2:
             observation = labeller.encoder.encode(view, seat)
-            tried, weighed = labeller.candidates(move, legal, view, observation, 8, rng)
+            features_of = partial(labeller.encoder.action_features, view)
+            tried, weighed = labeller.candidates(move, legal, features_of, observation, 8, rng)
             others = [a for a in legal if a != move]
             features = labeller.encoder.action_features(view, others)
             top = [others[i] for i in qnet.best_rows(net, observation, features, 3)]

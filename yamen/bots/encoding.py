@@ -86,7 +86,9 @@ class Stepper(Protocol):
     yamen/rl/vector.py). It writes the environment's ``observations``, ``to_act`` and
     ``forced`` rows of the games it holds, keeps every game's legal ids (``write_legal`` for
     the others) and gathers them; it replays a game it holds in Python where asked (``now``,
-    for a refusal in the rules' words)."""
+    for a refusal in the rules' words). Where it plays a bot's policy itself it says that
+    bot's moves (``moves``: into ``out``, left -1 where it cannot) and plays copies of a game
+    to their end by it (``play_outs``: the final scores, or None where it cannot)."""
 
     engine: str
     counts: np.ndarray  # (num_envs,) how many legal ids each game has now
@@ -100,6 +102,8 @@ class Stepper(Protocol):
     def now(self, i: int) -> State | None: ...
     def write_legal(self, i: int, legal: Sequence[int]) -> None: ...
     def gather(self, ids: np.ndarray) -> int: ...
+    def moves(self, bot: str, slots: np.ndarray, out: np.ndarray) -> None: ...
+    def play_outs(self, bot: str, i: int, actions: Sequence[int]) -> list[list[Any]] | None: ...
 
 
 def stepper_for(game: Game, num_envs: int, *arrays: np.ndarray) -> Stepper | None:

@@ -46,6 +46,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ from yamen.bots.encoding import Encoder, encoder_for
 from yamen.engine import Action, Game, State, get_game
 from yamen.rl.actors import ONE_THREAD
 from yamen.rl.encoding import observe
+from yamen.rl.vector import VectorEnv
 
 Playout = Callable[[State], list[Any]]  # a state played on to its end -> its final scores
 
@@ -146,19 +148,26 @@ class Labeller:
         self.proposer = None if proposer is None else qnet.proposer_of(proposer)
 
     def candidates(
-        self, move: Action, legal: list[Action], view: Any, observation: np.ndarray, k: int, rng
+        self,
+        move: Action,
+        legal: list[Action],
+        features_of: Callable[[list[Action]], np.ndarray],
+        observation: np.ndarray,
+        k: int,
+        rng: random.Random,
     ) -> tuple[list[Action], list[bool]]:
         """The base move, then up to ``k - 1`` others, and which of them the learned bot would
         weigh at play. Without a proposer the others are drawn uniformly and the bot weighs
         every legal action. With one, ``proposals(k)`` of them are the others it scores
         highest (the plausible alternatives, where a better move than the base bot's is
         likeliest, and the only ones the bot weighs) and the rest are drawn uniformly (so the
-        network also learns what the implausible ones are worth)."""
+        network also learns what the implausible ones are worth). ``features_of``: the
+        action features of some of ``legal``."""
         others = [a for a in legal if a != move]
         if self.proposer is None:
             tried = [move, *rng.sample(others, min(k - 1, len(others)))]
             return tried, [True] * len(tried)
-        features = self.encoder.action_features(view, others)
+        features = features_of(others)
         chosen = [
             others[i] for i in qnet.best_rows(self.proposer, observation, features, proposals(k))
         ]
@@ -172,12 +181,7 @@ class Labeller:
         state = self.game.new_state(rng.getrandbits(63))
         bots = [make_bot(self.game.name, self.base) for _ in range(state.num_seats)]
         encoder = self.encoder
-        observations: list[np.ndarray] = []
-        features: list[np.ndarray] = []
-        returns: list[float] = []
-        rows: list[int] = []
-        base: list[int] = []
-        proposed: list[bool] = []
+        found = Found(encoder)
         while not state.over:
             seat = state.pending()[0]
             legal = state.legal(seat)
@@ -188,25 +192,108 @@ class Labeller:
             move = bots[seat].choose(view, legal, rng)
             if rng.random() < share:
                 observation = observe(encoder, state, seat)
-                tried, weighed = self.candidates(move, legal, view, observation, candidates, rng)
-                proposed += weighed
-                base.append(len(returns))
-                for action in tried:
-                    copy = state.clone()
-                    copy.apply(seat, action)
-                    returns.append(float(self.playout(copy)[seat]))
-                    rows.append(len(observations))
-                observations.append(observation)
-                features.append(encoder.action_features(view, tried))
+                features_of = partial(encoder.action_features, view)
+                tried, weighed = self.candidates(
+                    move, legal, features_of, observation, candidates, rng
+                )
+                returns = [self._play_on(state, seat, action) for action in tried]
+                found.add(observation, features_of(tried), returns, weighed)
             state.apply(seat, move)
-        size = encoder.action_feature_size
+        return found.labels()
+
+    def _play_on(self, state: State, seat: int, action: Action) -> float:
+        """The seat's final score after ``action``, every seat then playing the base bot."""
+        copy = state.clone()
+        copy.apply(seat, action)
+        return float(self.playout(copy)[seat])
+
+    def label_games(self, seeds: list[int], share: float, candidates: int) -> Labels:
+        """:meth:`label_game` of each seed, joined: the same labels, found side by side in
+        the vector environment where the game declares a compiled stepper (its observations,
+        legal ids and features; the base bot's moves and the rollouts too where the stepper
+        plays that bot, else through Python states); one game at a time where it does not."""
+        env = VectorEnv(self.game.name, len(seeds), skip_forced=True, **self.game.options)
+        if env.engine == "python":
+            return joined([self.label_game(seed, share, candidates) for seed in seeds])
+        rngs = [random.Random(seed) for seed in seeds]
+        n, seats = len(seeds), self.game.num_seats
+        bots = [[make_bot(self.game.name, self.base) for _ in range(seats)] for _ in range(n)]
+        found = [Found(self.encoder) for _ in range(n)]
+        step = env.reset(seed=[rng.getrandbits(63) for rng in rngs])
+        playing = np.ones(n, bool)  # each slot labels its first game only
+        while playing.any():
+            offsets, ids = step.legal_offsets.tolist(), step.legal_ids
+            actions = ids[offsets[:-1]].copy()  # the slots done play their first legal id
+            moves = env.moves(self.base).tolist()
+            for i in np.flatnonzero(playing).tolist():
+                rng, seat = rngs[i], int(step.to_act[i])
+                legal = ids[offsets[i] : offsets[i + 1]].tolist()
+                state = None
+                if moves[i] < 0:  # a move the stepper does not know: the bot's, in Python
+                    state = env.state(i)
+                    moves[i] = bots[i][seat].choose(state.view(seat), legal, rng)
+                move = actions[i] = moves[i]
+                if rng.random() >= share:
+                    continue
+                assert step.legal_features is not None, "the environment gives features"
+                rows = step.legal_features[offsets[i] : offsets[i + 1]]
+                where = {action: row for row, action in enumerate(legal)}
+
+                def features_of(some: list[Action]) -> np.ndarray:
+                    return rows[[where[a] for a in some]]  # noqa: B023 (used at once)
+
+                observation = step.observations[i].copy()
+                tried, weighed = self.candidates(
+                    move, legal, features_of, observation, candidates, rng
+                )
+                scores = env.play_outs(self.base, i, tried)
+                if scores is not None:
+                    returns = [float(score[seat]) for score in scores]
+                else:
+                    state = state or env.state(i)
+                    returns = [self._play_on(state, seat, action) for action in tried]
+                found[i].add(observation, features_of(tried), returns, weighed)
+            step = env.step(actions)
+            playing &= ~step.terminations
+        return joined([f.labels() for f in found])
+
+
+class Found:
+    """One game's labelled decisions as they are found, then as :class:`Labels`."""
+
+    def __init__(self, encoder: Encoder):
+        self.encoder = encoder
+        self.observations: list[np.ndarray] = []
+        self.features: list[np.ndarray] = []
+        self.returns: list[float] = []
+        self.rows: list[int] = []
+        self.base: list[int] = []
+        self.proposed: list[bool] = []
+
+    def add(
+        self,
+        observation: np.ndarray,
+        features: np.ndarray,
+        returns: list[float],
+        weighed: list[bool],
+    ) -> None:
+        """A decision: its candidates' features and returns, the base move's first."""
+        self.base.append(len(self.returns))
+        self.rows += [len(self.observations)] * len(returns)
+        self.returns += returns
+        self.proposed += weighed
+        self.observations.append(observation)
+        self.features.append(features)
+
+    def labels(self) -> Labels:
+        encoder, size = self.encoder, self.encoder.action_feature_size
         return Labels(
-            np.array(observations, np.float32).reshape(-1, encoder.observation_size),
-            np.concatenate(features) if features else np.zeros((0, size), np.float32),
-            np.array(rows, np.int64),
-            np.array(returns, np.float32),
-            np.array(base, np.int64),
-            np.array(proposed, bool),
+            np.array(self.observations, np.float32).reshape(-1, encoder.observation_size),
+            np.concatenate(self.features) if self.features else np.zeros((0, size), np.float32),
+            np.array(self.rows, np.int64),
+            np.array(self.returns, np.float32),
+            np.array(self.base, np.int64),
+            np.array(self.proposed, bool),
             1,
         )
 
@@ -232,7 +319,7 @@ def run_label_job(what: Labelling, shard: int, path: str) -> tuple[int, int]:
     os.environ.update(ONE_THREAD)
     seeds = [what.seed * 1_000_003 + shard * 1_009 + i for i in range(what.games_per_shard)]
     labeller = Labeller(what.game, what.options, what.base, what.proposer)
-    labels = joined([labeller.label_game(s, what.share, what.candidates) for s in seeds])
+    labels = labeller.label_games(seeds, what.share, what.candidates)
     partial = str(Path(path).with_name("writing-" + Path(path).name))  # not a labels-* name
     labels.save(partial)
     os.replace(partial, path)

@@ -327,6 +327,37 @@ class VectorEnv:
             self.forced,
         )
 
+    def state(self, i: int) -> State:
+        """Game i at its current decision as a Python state of the caller's own (a game the
+        stepper holds is replayed from its deal's start): to ask a bot through a view, or to
+        play a copy on."""
+        fast = self._fast
+        if fast is None or not self._held[i]:
+            return self._games[i].clone()
+        now = fast.now(i)
+        if now is None:
+            raise RuntimeError(f"game {i}: too long a deal to replay")
+        return now
+
+    def moves(self, bot: str) -> np.ndarray:
+        """The move ``bot`` (a bot's name) would make in each game, where the stepper plays
+        that bot's policy itself and holds the game at a decision it covers; -1 elsewhere
+        (ask the bot through :meth:`state`'s view there). For learners that label or imitate
+        a bot: the same move the bot makes, without a Python state."""
+        found = np.full(self.num_envs, -1, np.int64)
+        if self._fast is not None:
+            self._fast.moves(bot, np.flatnonzero(self._held), found)
+        return found
+
+    def play_outs(self, bot: str, i: int, actions: Sequence[int]) -> list[list[Any]] | None:
+        """Game i's final scores after each of ``actions`` (legal, for its seat to act), the
+        game then played to its end by ``bot`` in every seat, where the stepper can say them
+        (it holds the game and plays that bot to the end); else None (play copies of
+        :meth:`state` on). The game itself does not move."""
+        if self._fast is None or not self._held[i]:
+            return None
+        return self._fast.play_outs(bot, i, actions)
+
     def close(self) -> None:
         """Nothing to release: the games are Python states and numpy buffers."""
 

@@ -26,6 +26,7 @@ a Baohuang action's row depends on the action alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -33,11 +34,22 @@ from typing import Any
 import numpy as np
 
 from yamen.engine import Game, State
-from yamen.games.baohuang.core import CORE, ROLE_CODES, pack
+from yamen.games.baohuang.core import CORE, PHASE_CODES, ROLE_CODES, pack, points
 from yamen.games.baohuang.encoding import TEXT_KIND, BaohuangEncoder, action_row
 from yamen.games.baohuang.hands import counts_of
 from yamen.games.baohuang.kinds import NUM_KINDS
+from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
+
+
+POLICY = "rules"  # the bot whose play the core's policy is
+PLAY = PHASE_CODES[Phase.PLAY]  # a packed deal's phase byte (core.OPEN_AT) in play
+
+
+@cache
+def scored(twelfths: tuple[int, ...]) -> tuple[Fraction, ...]:
+    """A deal's scores from the core's twelfths (a deal has few outcomes: kept once made)."""
+    return tuple(points(twelfths))
 
 
 @cache
@@ -162,6 +174,36 @@ class DealStepper:
         for action in actions:
             state.apply(state.pending()[0], action)
         return state
+
+    def moves(self, bot: str, slots: np.ndarray, out: np.ndarray) -> None:
+        """The rules bot's move in each of these games (the core's policy is its play:
+        yamen/bots/baohuang/playout.py) where it is in play; the opening's moves stay -1."""
+        if bot != POLICY:
+            return
+        for i in slots.tolist():
+            packed = self._packed(i)
+            if packed[self.core.OPEN_AT] == PLAY:
+                out[i] = self.core.choose(packed)
+
+    def play_outs(self, bot: str, i: int, actions: Sequence[int]) -> list[list[Any]] | None:
+        """Game i's final scores after each action, the rules bot then playing every seat, where
+        that is the core's policy to the match's end: in play in the match's last deal (as
+        ``rules_scores`` plays, the match's totals plus the deal's scores); else None."""
+        state = self.matches[i]
+        assert state is not None, "a game the stepper took"
+        packed = self._packed(i)
+        last = state.deal_no >= state.options["deals"]
+        if bot != POLICY or not last or packed[self.core.OPEN_AT] != PLAY:
+            return None
+        totals = state.totals
+        scores = [scored(self.core.play_out(packed, action)[1]) for action in actions]
+        if not any(totals):
+            return [list(deal) for deal in scores]
+        return [[a + b for a, b in zip(totals, deal, strict=True)] for deal in scores]
+
+    def _packed(self, i: int) -> bytes:
+        size = self.core.PACKED_SIZE
+        return bytes(self.packed[i * size : (i + 1) * size])
 
     def gather(self, ids: np.ndarray) -> int:
         """Every game's legal ids end to end into ``ids``; how many."""
