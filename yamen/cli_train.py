@@ -118,6 +118,15 @@ def train_command(
             "among the candidates rolled out (default: candidates drawn uniformly).",
         ),
     ] = None,
+    samples: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="With --improve: each candidate's return averaged over this many deals drawn "
+            "to fit the deciding seat's view, where the game draws them (default 0: the real "
+            "deal's return).",
+        ),
+    ] = 0,
     option: OptionFlag = None,
     preset: PresetFlag = None,
 ) -> None:
@@ -147,7 +156,9 @@ def train_command(
         from yamen.rl.improve import Labelling
 
         proposer = None if propose is None else str(propose)
-        what = Labelling(game, options, improve, proposer, seed=seed)
+        what = Labelling(game, options, improve, proposer, seed=seed, samples=samples)
+        if samples and game_type(game).sampled_playouts.get(improve) is None:
+            raise fail(f"{game} draws no deals for {improve}'s playouts: --samples 0", 2)
         return improve_command(what, out_dir, minutes, actors, evaluate)
     config = dmc.TrainConfig(
         game,

@@ -272,6 +272,11 @@ class Game(ABC):
     # learners' rollouts (yamen/rl/improve.py): bot name -> "module:function", the function
     # taking a state (it may change it) and returning the game's final scores
     playouts: ClassVar[dict[str, str]] = {}
+    # the same from a seat's view, over deals drawn to fit it (labels of what the seat can
+    # know, yamen/rl/improve.py): bot name -> "module:function", the function taking (view,
+    # actions, samples, rng) and returning the seat's final score after each action averaged
+    # over that many drawn deals, or None where it draws none (the real deal is played then)
+    sampled_playouts: ClassVar[dict[str, str]] = {}
     # a compiled fast path for the vector environment (yamen/rl/vector.py's Stepper):
     # "module:function" taking (game, num_envs, observations, to_act, forced) and returning
     # a stepper, or None where it is not built; None: the Python engine steps alone

@@ -165,6 +165,7 @@ LOADERS: dict[str, str | None] = {  # a Game attribute -> the module that import
     "encoder": "yamen.bots.encoding",  # encoder_for
     "analyst": "yamen.server.analysis",  # analyst_of
     "playouts": "yamen.rl.improve",  # playout_for
+    "sampled_playouts": "yamen.rl.improve",  # sampled_for
     "stepper": "yamen.bots.encoding",  # stepper_for
     # read by the tests alone (tests/conformance.py): they must name the game's own modules
     "view_type": None,

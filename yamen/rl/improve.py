@@ -60,6 +60,8 @@ from yamen.rl.encoding import observe
 from yamen.rl.vector import VectorEnv
 
 Playout = Callable[[State], list[Any]]  # a state played on to its end -> its final scores
+# (view, actions, samples, rng) -> the seat's mean final score after each action, or None
+Sampled = Callable[[Any, list[Action], int, random.Random], list[float] | None]
 
 
 @dataclass(frozen=True)
@@ -135,17 +137,39 @@ def proposals(candidates: int) -> int:
     return (candidates - 1) // 2
 
 
+def sampled_for(game: Game, base: str) -> Sampled | None:
+    """The game's way to play ``base`` on from a view over deals drawn to fit it
+    (``Game.sampled_playouts``), or None where it declares none."""
+    declared = game.sampled_playouts.get(base)
+    if declared is None:
+        return None
+    module, attr = declared.split(":")
+    function: Sampled = getattr(importlib.import_module(module), attr)
+    return function
+
+
 class Labeller:
-    """An actor's part: plays games with the base bot and labels a share of their decisions."""
+    """An actor's part: plays games with the base bot and labels a share of their decisions.
+    ``samples``: each return averaged over that many deals drawn to fit the deciding seat's
+    view, where the game draws them (``Game.sampled_playouts``), instead of the real deal's."""
 
     def __init__(
-        self, game: str, options: dict[str, Any], base: str = "rules", proposer: str | None = None
+        self,
+        game: str,
+        options: dict[str, Any],
+        base: str = "rules",
+        proposer: str | None = None,
+        samples: int = 0,
     ):
         self.game = get_game(game, options)
         self.encoder: Encoder = encoder_for(self.game)
         self.base = base
         self.playout = playout_for(self.game, base)
         self.proposer = None if proposer is None else qnet.proposer_of(proposer)
+        self.samples = samples
+        self.sampled = sampled_for(self.game, base) if samples else None
+        if samples and self.sampled is None:
+            raise ValueError(f"{game} draws no deals for {base}'s playouts: no samples")
 
     def candidates(
         self,
@@ -196,10 +220,19 @@ class Labeller:
                 tried, weighed = self.candidates(
                     move, legal, features_of, observation, candidates, rng
                 )
-                returns = [self._play_on(state, seat, action) for action in tried]
+                returns = self._drawn(view, tried, rng)
+                if returns is None:
+                    returns = [self._play_on(state, seat, action) for action in tried]
                 found.add(observation, features_of(tried), returns, weighed)
             state.apply(seat, move)
         return found.labels()
+
+    def _drawn(self, view: Any, tried: list[Action], rng: random.Random) -> list[float] | None:
+        """The candidates' returns over deals drawn to fit the view, where asked and drawn
+        (from a random stream of their own, so that the game's stream goes on alike)."""
+        if self.sampled is None:
+            return None
+        return self.sampled(view, tried, self.samples, random.Random(rng.getrandbits(64)))
 
     def _play_on(self, state: State, seat: int, action: Action) -> float:
         """The seat's final score after ``action``, every seat then playing the base bot."""
@@ -246,16 +279,33 @@ class Labeller:
                 tried, weighed = self.candidates(
                     move, legal, features_of, observation, candidates, rng
                 )
-                scores = env.play_outs(self.base, i, tried)
-                if scores is not None:
-                    returns = [float(score[seat]) for score in scores]
-                else:
-                    state = state or env.state(i)
-                    returns = [self._play_on(state, seat, action) for action in tried]
+                returns = self._returns_in(env, i, seat, state, tried, rng)
                 found[i].add(observation, features_of(tried), returns, weighed)
             step = env.step(actions)
             playing &= ~step.terminations
         return joined([f.labels() for f in found])
+
+    def _returns_in(
+        self,
+        env: VectorEnv,
+        i: int,
+        seat: int,
+        state: State | None,
+        tried: list[Action],
+        rng: random.Random,
+    ) -> list[float]:
+        """Game i's candidates' returns (``state``: the game now, where already replayed):
+        over drawn deals where asked, else the stepper's rollouts, else played in Python."""
+        if self.sampled is not None:
+            state = env.state(i) if state is None else state
+            drawn = self._drawn(state.view(seat), tried, rng)
+            if drawn is not None:
+                return drawn
+        scores = env.play_outs(self.base, i, tried)
+        if scores is not None:
+            return [float(score[seat]) for score in scores]
+        state = env.state(i) if state is None else state
+        return [self._play_on(state, seat, action) for action in tried]
 
 
 class Found:
@@ -311,6 +361,7 @@ class Labelling:
     candidates: int = 8
     games_per_shard: int = 20
     seed: int = 0
+    samples: int = 0  # each return over this many deals drawn to fit the view (Labeller)
 
 
 def run_label_job(what: Labelling, shard: int, path: str) -> tuple[int, int]:
@@ -318,7 +369,7 @@ def run_label_job(what: Labelling, shard: int, path: str) -> tuple[int, int]:
     read half-written); (games, decisions)."""
     os.environ.update(ONE_THREAD)
     seeds = [what.seed * 1_000_003 + shard * 1_009 + i for i in range(what.games_per_shard)]
-    labeller = Labeller(what.game, what.options, what.base, what.proposer)
+    labeller = Labeller(what.game, what.options, what.base, what.proposer, what.samples)
     labels = labeller.label_games(seeds, what.share, what.candidates)
     partial = str(Path(path).with_name("writing-" + Path(path).name))  # not a labels-* name
     labels.save(partial)

@@ -33,6 +33,7 @@ from yamen.bots.baohuang.playout import Playouts
 from yamen.games.baohuang.core import CORE, with_deal
 from yamen.games.baohuang.hands import counts_of as kind_counts
 from yamen.games.baohuang.kinds import BJ, BJ_MARKED, KIND_TEXT, NUM_KINDS
+from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
 from yamen.games.baohuang.variants import variant_of_view
 from yamen.games.baohuang.view import SeatView
@@ -271,3 +272,24 @@ def build_state(view: SeatView, deal: Deal, fresh: bool = False, seed: int = 0) 
 def determinize(view: SeatView, rng: random.Random, fresh: bool = False) -> BaohuangState:
     """A full state consistent with ``view``: :func:`sample_deal` then :func:`build_state`."""
     return ViewSampler(view).state(rng, fresh)
+
+
+def sampled_scores(
+    view: SeatView, actions: list[int], samples: int, rng: random.Random
+) -> list[float] | None:
+    """For each of ``actions`` (legal, the view's seat to act), the seat's final score
+    averaged over ``samples`` deals drawn to fit the view (:class:`ViewSampler`, as the search
+    bot draws them), each action and then the rules bot's play in every seat played out on
+    each deal (paired: every action on the same deals); ``Game.sampled_playouts`` for
+    learners' labels (yamen/rl/improve.py). The match's totals plus the deal's scores, as
+    ``rules_scores`` counts; None before play, or before the match's last deal (a sample holds
+    one deal)."""
+    if view["phase"] != Phase.PLAY or view["deal"] < view["deals"]:
+        return None
+    sampler, me = ViewSampler(view), view["seat"]
+    sums = [Fraction(0)] * len(actions)
+    for _ in range(samples):
+        playouts = sampler.playouts(rng)
+        sums = [s + playouts.scores(a)[me] for s, a in zip(sums, actions, strict=True)]
+    total = Fraction(view["totals"][me])
+    return [float(total + s / samples) for s in sums]

@@ -113,6 +113,7 @@ class Baohuang(Game):
     analyst = "yamen.bots.baohuang.analysis"
     encoder = "yamen.games.baohuang.encoding:BaohuangEncoder"
     playouts = {"rules": "yamen.bots.baohuang.playout:rules_scores"}
+    sampled_playouts = {"rules": "yamen.bots.baohuang.determinize:sampled_scores"}
     stepper = "yamen.games.baohuang.batch:stepper"
     view_type = "yamen.games.baohuang.view:BaohuangView"
     phases = "yamen.games.baohuang.phases:Phase"
