@@ -51,13 +51,10 @@ def main() -> None:
         labeller = Labeller("baohuang", options, what.base, args.propose)
         labeller.label_games([0], what.share, what.candidates)  # tables built before the clock
         seeds = list(range(args.games))
+        how = (what.share, what.candidates)
         calls = [seeds[i : i + per_call] for i in range(0, len(seeds), per_call)]
-        one, one_s = timed(
-            lambda: joined([labeller.label_game(s, what.share, what.candidates) for s in seeds])
-        )
-        side, side_s = timed(
-            lambda: joined([labeller.label_games(c, what.share, what.candidates) for c in calls])
-        )
+        one, one_s = timed(lambda: joined([labeller.label_game(s, *how) for s in seeds]))  # noqa: B023
+        side, side_s = timed(lambda: joined([labeller.label_games(c, *how) for c in calls]))  # noqa: B023
         same = all(np.array_equal(getattr(one, f), getattr(side, f)) for f in FIELDS)
         engine = VectorEnv("baohuang", 1, **options).engine.split(",")[0]
         print(

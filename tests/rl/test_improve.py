@@ -5,17 +5,28 @@ improvement checkpoint keeps to the base bot unless its network clears the margi
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from functools import partial
 
 import numpy as np
 import pytest
 
 from yamen.bots import make_bot, qnet
+from yamen.bots.baohuang.determinize import ViewSampler
 from yamen.bots.encoding import encoder_for
 from yamen.bots.learned import LearnedBot
 from yamen.engine import get_game
 from yamen.games.baohuang.core import CORE
-from yamen.rl.improve import FIELDS, Labeller, joined, load_labels, play_through, playout_for
+from yamen.games.baohuang.phases import Phase
+from yamen.rl.improve import (
+    FIELDS,
+    Labeller,
+    joined,
+    load_labels,
+    play_through,
+    playout_for,
+    sampled_for,
+)
 from yamen.rl.vector import VectorEnv
 
 VARIANTS = ["shandong", "japanese"]
@@ -89,24 +100,27 @@ def test_a_candidate_is_rolled_out_from_a_copy_of_the_real_state():
     assert state.view(None) == before
 
 
-SIDE_BY_SIDE = [  # (options, base bot, proposer, seeds)
-    ({"variant": "shandong"}, "rules", None, range(6)),
-    ({"variant": "japanese"}, "rules", "yamen/bots/baohuang/learned-japanese.npz", range(8)),
-    ({"variant": "japanese", "deals": 2}, "rules", None, range(3)),  # the first deal in Python
-    ({"variant": "japanese", "guard_by_fourth": True, "deals": 3}, "rules", None, range(2)),
-    ({"variant": "shandong", "royalist_declares": "hidden", "deals": 2}, "rules", None, range(3)),
-    ({"variant": "japanese"}, "random", None, range(2)),  # a bot the core does not play
+JAPANESE = "yamen/bots/baohuang/learned-japanese.npz"
+SIDE_BY_SIDE = [  # (options, base bot, proposer, samples, seeds)
+    ({"variant": "shandong"}, "rules", None, 0, range(6)),
+    ({"variant": "japanese"}, "rules", JAPANESE, 0, range(8)),
+    ({"variant": "japanese", "deals": 2}, "rules", None, 0, range(3)),  # deal 1 in Python
+    ({"variant": "japanese", "guard_by_fourth": True, "deals": 3}, "rules", None, 0, range(2)),
+    ({"variant": "shandong", "royalist_declares": "hidden", "deals": 2}, "rules", None, 0, [0]),
+    ({"variant": "japanese"}, "random", None, 0, range(2)),  # a bot the core does not play
+    ({"variant": "shandong"}, "rules", None, 3, range(2)),  # returns over drawn deals
+    ({"variant": "japanese", "deals": 2}, "rules", JAPANESE, 2, range(2)),
 ]
 
 
-@pytest.mark.parametrize(("options", "base", "proposer", "seeds"), SIDE_BY_SIDE)
+@pytest.mark.parametrize(("options", "base", "proposer", "samples", "seeds"), SIDE_BY_SIDE)
 def test_games_labelled_side_by_side_are_labelled_as_one_at_a_time(
-    options, base, proposer, seeds
+    options, base, proposer, samples, seeds
 ):
     """label_games steps the games in the vector environment (the core's where it is built:
     its observations, features, the rules bot's moves and rollouts), one game at a time
     elsewhere; the labels are the same arrays either way."""
-    labeller = Labeller("baohuang", options, base, proposer)
+    labeller = Labeller("baohuang", options, base, proposer, samples)
     seeds = [1_000 + s for s in seeds]
     one_by_one = joined([labeller.label_game(s, 0.5, 5) for s in seeds])
     together = labeller.label_games(seeds, 0.5, 5)
@@ -132,9 +146,49 @@ def test_the_vector_environment_plays_the_rules_bot_where_the_core_is_built():
                 assert moves[i] == rules.choose(state.view(seat), legal, rng)
                 asked += 1
                 scores = env.play_outs("rules", i, legal[:2])
-                assert scores == [playout_for(env.game, "rules")(after(state, seat, a)) for a in legal[:2]]
+                rollout = playout_for(env.game, "rules")
+                assert scores == [rollout(after(state, seat, a)) for a in legal[:2]]
         step = env.step(np.where(moves >= 0, moves, step.legal_ids[step.legal_offsets[:-1]]))
     assert asked > 100 and env.play_outs("random", 0, [step.legal_ids[0]]) is None
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_drawn_returns_average_the_search_bots_samples(variant):
+    """With samples, a candidate's return is the seat's final score averaged over deals drawn
+    to fit its view (paired: every candidate on the same deals), as the search bot draws and
+    plays them; none before play, nor before the match's last deal."""
+    game = get_game("baohuang", {"variant": variant, "deals": 2})
+    sampled = sampled_for(game, "rules")
+    assert sampled is not None and sampled_for(game, "random") is None
+    checked = before = 0
+    rng = random.Random(0)
+    for seed in range(4):
+        state = game.new_state(seed)
+        while not state.over:
+            seat = state.pending()[0]
+            legal = state.legal(seat)
+            if len(legal) > 1 and rng.random() < 0.1:
+                view = state.view(seat)
+                drawn = sampled(view, legal[:3], 3, random.Random(seed))
+                if state.phase is not Phase.PLAY or state.deal_no < 2:
+                    assert drawn is None
+                    before += 1
+                else:
+                    sampler, draws = ViewSampler(view), random.Random(seed)
+                    deals = [sampler.playouts(draws) for _ in range(3)]
+                    total = Fraction(view["totals"][seat])
+                    mean = [
+                        float(total + sum(d.scores(a)[seat] for d in deals) / 3) for a in legal[:3]
+                    ]
+                    assert drawn == mean
+                    checked += 1
+            state.apply(seat, rng.choice(legal))
+    assert checked >= 5 and before >= 5
+
+
+def test_samples_need_a_game_that_draws_deals():
+    with pytest.raises(ValueError, match="draws no deals"):
+        Labeller("criminal_poker", {}, "rules", samples=4)
 
 
 def after(state, seat, action):

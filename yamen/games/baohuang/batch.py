@@ -41,7 +41,6 @@ from yamen.games.baohuang.kinds import NUM_KINDS
 from yamen.games.baohuang.phases import Phase
 from yamen.games.baohuang.rules import BaohuangState
 
-
 POLICY = "rules"  # the bot whose play the core's policy is
 PLAY = PHASE_CODES[Phase.PLAY]  # a packed deal's phase byte (core.OPEN_AT) in play
 
