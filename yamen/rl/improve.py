@@ -269,12 +269,7 @@ class Labeller:
                 if rng.random() >= share:
                     continue
                 assert step.legal_features is not None, "the environment gives features"
-                rows = step.legal_features[offsets[i] : offsets[i + 1]]
-                where = {action: row for row, action in enumerate(legal)}
-
-                def features_of(some: list[Action]) -> np.ndarray:
-                    return rows[[where[a] for a in some]]  # noqa: B023 (used at once)
-
+                features_of = partial(rows_of, legal, step.legal_features[offsets[i] :])
                 observation = step.observations[i].copy()
                 tried, weighed = self.candidates(
                     move, legal, features_of, observation, candidates, rng
@@ -306,6 +301,13 @@ class Labeller:
             return [float(score[seat]) for score in scores]
         state = env.state(i) if state is None else state
         return [self._play_on(state, seat, action) for action in tried]
+
+
+def rows_of(legal: list[Action], features: np.ndarray, some: list[Action]) -> np.ndarray:
+    """The feature rows of ``some`` of the ``legal`` actions, whose rows ``features`` begins
+    with, in the order given."""
+    where = {action: row for row, action in enumerate(legal)}
+    return features[[where[action] for action in some]]
 
 
 class Found:
