@@ -148,6 +148,10 @@ def test_the_vector_environment_plays_the_rules_bot_where_the_core_is_built():
                 scores = env.play_outs("rules", i, legal[:2])
                 rollout = playout_for(env.game, "rules")
                 assert scores == [rollout(after(state, seat, a)) for a in legal[:2]]
+                illegal = next(a for a in range(env.num_actions) if a not in legal)
+                with pytest.raises(ValueError, match="not legal"):
+                    env.play_outs("rules", i, [illegal])
+                assert env.state(i).view(None) == state.view(None)  # nothing moved
         step = env.step(np.where(moves >= 0, moves, step.legal_ids[step.legal_offsets[:-1]]))
     assert asked > 100 and env.play_outs("random", 0, [step.legal_ids[0]]) is None
 
