@@ -110,13 +110,21 @@ def joined(parts: list[Labels]) -> Labels:
     )
 
 
+def declared(table: dict[str, str], bot: str) -> Any:
+    """The function a game's table (``Game.playouts``, ``Game.sampled_playouts``) names for
+    ``bot`` as ``"module:function"``, or None where it names none."""
+    spec = table.get(bot)
+    if spec is None:
+        return None
+    module, attr = spec.split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
 def playout_for(game: Game, base: str) -> Playout:
     """How to play a state to its end as ``base`` in every seat: the game's own fast way where
     it declares one (``Game.playouts``), else the bot itself, seat by seat, through views."""
-    declared = game.playouts.get(base)
-    if declared is not None:
-        module, attr = declared.split(":")
-        function: Playout = getattr(importlib.import_module(module), attr)
+    function: Playout | None = declared(game.playouts, base)
+    if function is not None:
         return function
     bots = [make_bot(game.name, base) for _ in range(game.num_seats)]
     return lambda state: play_through(state, bots, random.Random(0))
@@ -140,11 +148,7 @@ def proposals(candidates: int) -> int:
 def sampled_for(game: Game, base: str) -> Sampled | None:
     """The game's way to play ``base`` on from a view over deals drawn to fit it
     (``Game.sampled_playouts``), or None where it declares none."""
-    declared = game.sampled_playouts.get(base)
-    if declared is None:
-        return None
-    module, attr = declared.split(":")
-    function: Sampled = getattr(importlib.import_module(module), attr)
+    function: Sampled | None = declared(game.sampled_playouts, base)
     return function
 
 
