@@ -377,9 +377,9 @@ def run_label_job(what: Labelling, shard: int, path: str) -> tuple[int, int]:
     seeds = [what.seed * 1_000_003 + shard * 1_009 + i for i in range(what.games_per_shard)]
     labeller = Labeller(what.game, what.options, what.base, what.proposer, what.samples)
     labels = labeller.label_games(seeds, what.share, what.candidates)
-    partial = str(Path(path).with_name("writing-" + Path(path).name))  # not a labels-* name
-    labels.save(partial)
-    os.replace(partial, path)
+    writing = str(Path(path).with_name("writing-" + Path(path).name))  # not a labels-* name
+    labels.save(writing)
+    os.replace(writing, path)
     return labels.games, labels.decisions
 
 
